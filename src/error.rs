@@ -1,0 +1,147 @@
+//! The error vocabulary of the `read_file` contract.
+
+use std::fmt;
+
+/// The stable machine-readable codes of the contract (`err.code` in JavaScript).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    InvalidArgument,
+    NotFound,
+    NotFile,
+    BinaryNotSupported,
+    SizeLimitExceeded,
+    OutsideWorkspace,
+    PermissionDenied,
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in the order the contract lists them.
+    pub const ALL: [ErrorCode; 8] = [
+        ErrorCode::InvalidArgument,
+        ErrorCode::NotFound,
+        ErrorCode::NotFile,
+        ErrorCode::BinaryNotSupported,
+        ErrorCode::SizeLimitExceeded,
+        ErrorCode::OutsideWorkspace,
+        ErrorCode::PermissionDenied,
+        ErrorCode::Internal,
+    ];
+
+    /// The code as it appears in `err.code` and at the head of every message.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::NotFile => "NOT_FILE",
+            ErrorCode::BinaryNotSupported => "BINARY_NOT_SUPPORTED",
+            ErrorCode::SizeLimitExceeded => "SIZE_LIMIT_EXCEEDED",
+            ErrorCode::OutsideWorkspace => "OUTSIDE_WORKSPACE",
+            ErrorCode::PermissionDenied => "PERMISSION_DENIED",
+            ErrorCode::Internal => "INTERNAL",
+        }
+    }
+}
+
+impl AsRef<str> for ErrorCode {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A refused or failed read: `CODE: <requested path>: <reason>`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {}: {reason}", display_path(.path))]
+pub struct ReadFileError {
+    pub code: ErrorCode,
+    /// The path as the caller gave it (shown shortened and escaped in the message).
+    pub path: String,
+    pub reason: String,
+}
+
+impl ReadFileError {
+    pub fn new(code: ErrorCode, path: &str, reason: impl Into<String>) -> Self {
+        ReadFileError {
+            code,
+            path: path.to_owned(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// How much of a requested path an error message repeats: enough to recognise it,
+/// never a megabyte of model output.
+const SHOWN_PATH_CHARS: usize = 256;
+
+/// The requested path as shown in a message: control characters (NUL included) escaped,
+/// long paths cut with an ellipsis, an empty path shown as `""`.
+fn display_path(path: &str) -> String {
+    if path.is_empty() {
+        return "\"\"".to_owned();
+    }
+    let mut shown = String::with_capacity(path.len().min(SHOWN_PATH_CHARS + 8));
+    for (count, ch) in path.chars().enumerate() {
+        if count == SHOWN_PATH_CHARS {
+            shown.push('…');
+            break;
+        }
+        if ch.is_control() {
+            shown.extend(ch.escape_default());
+        } else {
+            shown.push(ch);
+        }
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_names_code_path_and_reason() {
+        let err = ReadFileError::new(
+            ErrorCode::NotFound,
+            "src/mian.ts",
+            "no such file in the workspace",
+        );
+        assert_eq!(
+            err.to_string(),
+            "NOT_FOUND: src/mian.ts: no such file in the workspace"
+        );
+    }
+
+    #[test]
+    fn message_escapes_control_characters_and_shortens_long_paths() {
+        let err = ReadFileError::new(ErrorCode::InvalidArgument, "a\0b\n", "bad");
+        assert_eq!(err.to_string(), "INVALID_ARGUMENT: a\\u{0}b\\n: bad");
+        let long = "x".repeat(1_000_000);
+        let message = ReadFileError::new(ErrorCode::NotFound, &long, "gone").to_string();
+        assert!(message.len() < 400, "{} bytes", message.len());
+        assert!(message.ends_with("…: gone"));
+    }
+
+    #[test]
+    fn codes_are_the_contract_spelling() {
+        let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(
+            codes,
+            [
+                "INVALID_ARGUMENT",
+                "NOT_FOUND",
+                "NOT_FILE",
+                "BINARY_NOT_SUPPORTED",
+                "SIZE_LIMIT_EXCEEDED",
+                "OUTSIDE_WORKSPACE",
+                "PERMISSION_DENIED",
+                "INTERNAL"
+            ]
+        );
+    }
+}

@@ -1,0 +1,21 @@
+//! read-file: the `read_file` tool of AI coding agents as a Node-API addon.
+//!
+//! The engine knows nothing of JavaScript:
+//! - [`request`]: argument rules ([`request::ReadRequest`]),
+//! - [`sandbox`]: where the path is checked and the file opened beneath the root handle,
+//! - [`file_guard`]: kind, size and binary checks, bounded read,
+//! - [`window`]: the line model and the line window,
+//! - [`read_file`](mod@read_file): the use case that runs them in order,
+//! - [`error`]: the error codes.
+//!
+//! `binding` is the one module that converts between JavaScript and the engine.
+
+pub mod error;
+pub mod file_guard;
+pub mod read_file;
+pub mod request;
+pub mod root_cache;
+pub mod sandbox;
+pub mod window;
+
+mod binding;

@@ -1,0 +1,161 @@
+//! The `read_file` use case: argument check -> sandbox -> stat -> kind -> size -> binary ->
+//! read -> window, in that fixed order. Sync and async callers both run [`read_file`].
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use rustix::io::Errno;
+
+use crate::error::{ErrorCode, ReadFileError};
+use crate::file_guard::{self, GuardError};
+use crate::request::{MAX_FILE_BYTES, ReadRequest};
+use crate::root_cache;
+use crate::sandbox::{OpenError, Root};
+use crate::window;
+
+/// The contract's `ReadFileOutput`.
+#[derive(Debug, PartialEq)]
+pub struct ReadFileOutput {
+    /// The requested path, normalized and relative to the workspace root.
+    pub path: String,
+    pub content: Content,
+    pub truncated: bool,
+    pub next_start_line: Option<u64>,
+    pub meta: ReadFileMeta,
+}
+
+/// The contract's `ReadFileOutput.meta`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadFileMeta {
+    pub byte_length: u64,
+    pub line_count: u64,
+    pub returned_line_count: u32,
+    pub mtime_ms: i64,
+}
+
+/// The window's text. It keeps the file's buffer and borrows the window from it when no
+/// decoding was needed, so the text is copied once, into the JavaScript string.
+#[derive(Debug, PartialEq)]
+pub struct Content {
+    buffer: Vec<u8>,
+    range: Range<usize>,
+}
+
+impl Content {
+    fn new(buffer: Vec<u8>, window: Range<usize>) -> Content {
+        match window::decode(&buffer[window.clone()]) {
+            Cow::Borrowed(_) => Content {
+                buffer,
+                range: window,
+            },
+            Cow::Owned(text) => Content {
+                range: 0..text.len(),
+                buffer: text.into_bytes(),
+            },
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ever built from a range `window::decode` accepted as UTF-8, or from a String.
+        std::str::from_utf8(&self.buffer[self.range.clone()]).unwrap_or_default()
+    }
+}
+
+/// Reads the requested window of a file under the workspace root at `root_path`,
+/// reusing an open handle of that root when it still names the same directory.
+pub fn read_file_at(
+    root_path: &str,
+    request: &ReadRequest,
+) -> Result<ReadFileOutput, ReadFileError> {
+    let root = root_cache::open(root_path).map_err(|mut err| {
+        err.path.clone_from(&request.path);
+        err
+    })?;
+    read_file(&root, request)
+}
+
+/// Reads the requested window of a file beneath `root`.
+pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
+    let fail = |code, reason: String| ReadFileError::new(code, &request.path, reason);
+    let relative = root
+        .relative_path(&request.path)
+        .map_err(|err| open_error(err, &fail))?;
+    let handle = root
+        .open_file(&relative)
+        .map_err(|err| open_error(err, &fail))?;
+    let file = file_guard::read_guarded(handle).map_err(|err| guard_error(err, &fail))?;
+    let byte_length = file.bytes.len() as u64;
+    let text = window::strip_bom(&file.bytes);
+    let bom_len = file.bytes.len() - text.len();
+    let line_count = window::line_count(text);
+    let window = window::line_window(text, request.start_line, request.max_lines);
+    let bytes = window.bytes.start + bom_len..window.bytes.end + bom_len;
+    Ok(ReadFileOutput {
+        path: relative,
+        content: Content::new(file.bytes, bytes),
+        truncated: window.next_start_line.is_some(),
+        next_start_line: window.next_start_line,
+        meta: ReadFileMeta {
+            byte_length,
+            line_count,
+            returned_line_count: window.returned_line_count,
+            mtime_ms: file.mtime_ms,
+        },
+    })
+}
+
+fn open_error(err: OpenError, fail: &impl Fn(ErrorCode, String) -> ReadFileError) -> ReadFileError {
+    match err {
+        OpenError::Outside => fail(
+            ErrorCode::OutsideWorkspace,
+            "path resolves outside the workspace".into(),
+        ),
+        OpenError::Loop => fail(
+            ErrorCode::NotFound,
+            "too many levels of symbolic links".into(),
+        ),
+        OpenError::Os(errno) => os_error(errno, fail),
+    }
+}
+
+fn os_error(errno: Errno, fail: &impl Fn(ErrorCode, String) -> ReadFileError) -> ReadFileError {
+    match errno {
+        Errno::NOENT => fail(ErrorCode::NotFound, "no such file in the workspace".into()),
+        Errno::NOTDIR => fail(
+            ErrorCode::NotFound,
+            "a parent of this path is not a directory".into(),
+        ),
+        Errno::NAMETOOLONG => fail(ErrorCode::NotFound, "file name too long".into()),
+        Errno::ACCESS | Errno::PERM => {
+            fail(ErrorCode::PermissionDenied, "permission denied".into())
+        }
+        // A socket (or a device without a driver) refuses to be opened at all.
+        Errno::NXIO | Errno::NODEV | Errno::OPNOTSUPP => {
+            fail(ErrorCode::NotFile, "not a regular file".into())
+        }
+        other => fail(ErrorCode::Internal, format!("cannot open: {other}")),
+    }
+}
+
+fn guard_error(
+    err: GuardError,
+    fail: &impl Fn(ErrorCode, String) -> ReadFileError,
+) -> ReadFileError {
+    match err {
+        GuardError::NotFile(kind) => {
+            fail(ErrorCode::NotFile, format!("{kind}, not a regular file"))
+        }
+        GuardError::TooLarge(len) => fail(
+            ErrorCode::SizeLimitExceeded,
+            format!("file is {len} bytes, over the limit of {MAX_FILE_BYTES} bytes"),
+        ),
+        GuardError::Binary => fail(
+            ErrorCode::BinaryNotSupported,
+            "binary file (NUL byte in the first 8192 bytes)".into(),
+        ),
+        GuardError::Io(err) => match err.raw_os_error() {
+            Some(code) => os_error(Errno::from_raw_os_error(code), fail),
+            None => fail(ErrorCode::Internal, err.to_string()),
+        },
+    }
+}

@@ -1,0 +1,419 @@
+//! The path sandbox: every file is opened *beneath* a directory handle of the workspace
+//! root, so the kernel, not a string comparison, keeps the open inside the workspace.
+//!
+//! Two steps, both here:
+//! 1. [`Root::relative_path`] normalizes the requested path lexically (`.`/`..`, an absolute
+//!    spelling of the root) into a workspace-relative path; climbing above the root is
+//!    refused before any system call.
+//! 2. [`Root::open`] opens that path relative to the root handle. The fast path is one
+//!    `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)`: the kernel refuses any step out of
+//!    the root, including through symlinks and through directories swapped while it walks.
+//!    What the kernel refuses but the contract allows (an absolute symlink that points back
+//!    inside the workspace), what it cannot do (kernels without `openat2`) and what needs a
+//!    precise verdict (a refusal that may be an escape or a loop) goes to
+//!    [`Root::open_by_walking`], which resolves one component at a time with `O_NOFOLLOW`
+//!    opens relative to directory handles it holds, reading symlinks itself. Neither path
+//!    ever hands the kernel a name that could resolve outside the handle it is relative to.
+
+use std::ffi::{OsStr, OsString};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rustix::fs::{self as rfs, FileType, Mode, OFlags, ResolveFlags};
+use rustix::io::Errno;
+
+use crate::error::{ErrorCode, ReadFileError};
+
+/// How many symlinks one resolution may follow; the kernel's own limit.
+const MAX_SYMLINK_FOLLOWS: u32 = 40;
+
+/// How the final file is opened: read-only, never waiting (a FIFO opens at once), never
+/// becoming a controlling terminal.
+const READ_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::NONBLOCK)
+    .union(OFlags::CLOEXEC)
+    .union(OFlags::NOCTTY);
+
+/// Set once `openat2` has answered `ENOSYS`, so later calls go straight to the walker.
+static OPENAT2_UNAVAILABLE: AtomicBool = AtomicBool::new(false);
+
+/// An open workspace root: the handle every file is opened beneath.
+#[derive(Debug)]
+pub struct Root {
+    dir: OwnedFd,
+    /// The root's path with every symlink resolved.
+    canonical: PathBuf,
+    /// The root's path as the caller spelled it, lexically normalized.
+    given: PathBuf,
+    /// `(st_dev, st_ino)` of the directory the handle refers to.
+    identity: (u64, u64),
+}
+
+/// Why a confined open did not produce a file handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// The path, or a symlink on it, leads out of the workspace.
+    Outside,
+    /// More than [`MAX_SYMLINK_FOLLOWS`] symlinks.
+    Loop,
+    /// What the kernel said about a step inside the workspace.
+    Os(Errno),
+}
+
+impl Root {
+    /// Opens `path` (absolute, an existing directory) as a workspace root.
+    pub fn open(path: &str) -> Result<Root, ReadFileError> {
+        let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, path, reason);
+        let given = Path::new(path);
+        if path.contains('\0') || !given.is_absolute() {
+            return Err(invalid(
+                "workspaceRoot must be an absolute path to a directory".to_owned(),
+            ));
+        }
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let dir = rfs::open(given, flags, Mode::empty()).map_err(|errno| {
+            invalid(match errno {
+                Errno::NOENT => "workspaceRoot does not exist".to_owned(),
+                Errno::NOTDIR => "workspaceRoot is not a directory".to_owned(),
+                other => format!("workspaceRoot cannot be opened ({other})"),
+            })
+        })?;
+        let stat = rfs::fstat(&dir).map_err(|errno| invalid(format!("{errno}")))?;
+        let canonical = std::fs::canonicalize(given).map_err(|e| invalid(e.to_string()))?;
+        Ok(Root {
+            dir,
+            canonical,
+            given: normalize_absolute(given),
+            identity: (stat.st_dev, stat.st_ino),
+        })
+    }
+
+    /// `(st_dev, st_ino)` of the root directory, to tell whether a path still names it.
+    pub fn identity(&self) -> (u64, u64) {
+        self.identity
+    }
+
+    /// The requested path as a normalized workspace-relative path (`/`-separated, no `.`
+    /// or `..`; empty for the root itself), or [`OpenError::Outside`] when it names a place
+    /// outside the root. Absolute paths are accepted through the root's canonical spelling
+    /// or the caller's.
+    pub fn relative_path(&self, requested: &str) -> Result<String, OpenError> {
+        let requested = Path::new(requested);
+        let relative = if requested.is_absolute() {
+            self.strip_root(requested).ok_or(OpenError::Outside)?
+        } else {
+            requested
+        };
+        let mut parts: Vec<&OsStr> = Vec::new();
+        for component in relative.components() {
+            match component {
+                Component::Normal(name) => parts.push(name),
+                Component::ParentDir => {
+                    parts.pop().ok_or(OpenError::Outside)?;
+                }
+                Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+            }
+        }
+        let joined = parts.join(OsStr::new("/"));
+        Ok(String::from_utf8_lossy(joined.as_bytes()).into_owned())
+    }
+
+    /// Opens a path from [`Root::relative_path`] for reading, confined to the root.
+    pub fn open_file(&self, relative: &str) -> Result<OwnedFd, OpenError> {
+        let relative = if relative.is_empty() { "." } else { relative };
+        if !OPENAT2_UNAVAILABLE.load(Ordering::Relaxed) {
+            match self.open_beneath(relative) {
+                Ok(fd) => return Ok(fd),
+                Err(errno) if is_final_answer(errno) => return Err(OpenError::Os(errno)),
+                Err(Errno::NOSYS) => OPENAT2_UNAVAILABLE.store(true, Ordering::Relaxed),
+                Err(_) => {}
+            }
+        }
+        self.open_by_walking(Path::new(relative))
+    }
+
+    /// One `openat2` with the kernel's beneath-the-handle resolution.
+    fn open_beneath(&self, relative: &str) -> Result<OwnedFd, Errno> {
+        let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+        rfs::openat2(&self.dir, relative, READ_FLAGS, Mode::empty(), resolve)
+    }
+
+    /// Resolves `relative` one component at a time beneath the root handle, following
+    /// symlinks by reading them, never letting the kernel follow one. `..` returns to the
+    /// directory handle the walk came through, so it cannot rise above the root even if
+    /// directories are moved meanwhile.
+    #[doc(hidden)]
+    pub fn open_by_walking(&self, relative: &Path) -> Result<OwnedFd, OpenError> {
+        let mut pending: Vec<OsString> = Vec::new();
+        push_components(&mut pending, relative);
+        let mut entered: Vec<OwnedFd> = Vec::new();
+        let mut follows = 0;
+        while let Some(name) = pending.pop() {
+            if name == ".." {
+                entered.pop().ok_or(OpenError::Outside)?;
+                continue;
+            }
+            let here = current_dir(&self.dir, &entered);
+            let last = pending.is_empty();
+            let target = if last {
+                match rfs::openat(here, &name, READ_FLAGS | OFlags::NOFOLLOW, Mode::empty()) {
+                    Ok(file) => return Ok(file),
+                    // With O_NOFOLLOW, ELOOP on a single name means it is a symlink.
+                    Err(Errno::LOOP) => read_link(here, &name)?,
+                    Err(errno) => return Err(OpenError::Os(errno)),
+                }
+            } else {
+                let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                let step = rfs::openat(here, &name, flags, Mode::empty()).map_err(OpenError::Os)?;
+                let kind = rfs::fstat(&step).map_err(OpenError::Os)?;
+                match FileType::from_raw_mode(kind.st_mode) {
+                    FileType::Directory => {
+                        entered.push(step);
+                        continue;
+                    }
+                    FileType::Symlink => read_link(step.as_fd(), "")?,
+                    _ => return Err(OpenError::Os(Errno::NOTDIR)),
+                }
+            };
+            // `name` was a symlink: its target replaces it, relative to `here`.
+            follows += 1;
+            if follows > MAX_SYMLINK_FOLLOWS {
+                return Err(OpenError::Loop);
+            }
+            let Some(target) = target else {
+                // Replaced by something else since it was seen: look at `name` again.
+                pending.push(name);
+                continue;
+            };
+            let target = Path::new(&target);
+            if target.is_absolute() {
+                let inside = self.strip_root(target).ok_or(OpenError::Outside)?;
+                entered.clear();
+                push_components(&mut pending, inside);
+            } else {
+                push_components(&mut pending, target);
+            }
+        }
+        // The path ended in `..` (or named the root): open the directory reached.
+        let here = current_dir(&self.dir, &entered);
+        rfs::openat(here, ".", READ_FLAGS, Mode::empty()).map_err(OpenError::Os)
+    }
+
+    /// `path` relative to the root, when it is the root or below it by either spelling.
+    fn strip_root<'p>(&self, path: &'p Path) -> Option<&'p Path> {
+        path.strip_prefix(&self.canonical)
+            .or_else(|_| path.strip_prefix(&self.given))
+            .ok()
+    }
+}
+
+/// Errors from the `openat2` fast path that are already the answer. Anything else (an
+/// escape, an absolute symlink, a loop, a rename race, no `openat2`) is decided by the walker.
+fn is_final_answer(errno: Errno) -> bool {
+    matches!(
+        errno,
+        Errno::NOENT | Errno::NOTDIR | Errno::ACCESS | Errno::NXIO | Errno::NAMETOOLONG
+    )
+}
+
+/// The directory the walk is in: the last one entered, or the root.
+fn current_dir<'a>(root: &'a OwnedFd, entered: &'a [OwnedFd]) -> BorrowedFd<'a> {
+    entered.last().unwrap_or(root).as_fd()
+}
+
+/// Pushes the components of `path` onto the stack of names still to resolve, so that
+/// the first component is popped first. `.` and empty components are dropped.
+fn push_components(pending: &mut Vec<OsString>, path: &Path) {
+    let start = pending.len();
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => pending.push(name.to_owned()),
+            Component::ParentDir => pending.push(OsString::from("..")),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    pending[start..].reverse();
+}
+
+/// The target of the symlink `name` in `dir` (`""` for a handle to the symlink itself),
+/// or `None` when `name` is no longer a symlink (it was swapped since it was seen).
+fn read_link(dir: BorrowedFd<'_>, name: impl AsRef<OsStr>) -> Result<Option<OsString>, OpenError> {
+    match rfs::readlinkat(dir, name.as_ref(), Vec::new()) {
+        Ok(target) => Ok(Some(OsString::from_vec(target.into_bytes()))),
+        Err(Errno::INVAL) => Ok(None),
+        Err(errno) => Err(OpenError::Os(errno)),
+    }
+}
+
+/// An absolute path with `.`, `..` and repeated separators removed lexically.
+fn normalize_absolute(path: &Path) -> PathBuf {
+    let mut normalized = PathBuf::from("/");
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => normalized.push(name),
+            Component::ParentDir => {
+                normalized.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    normalized
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::io::Read;
+    use std::os::unix::fs::symlink;
+
+    struct Fixture {
+        _tmp: tempfile::TempDir,
+        base: PathBuf,
+        root: Root,
+    }
+
+    /// `base/ws` is the workspace; `base/outside/secret.txt` and `base/ws-evil/x.txt` are not.
+    fn fixture() -> Fixture {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().to_path_buf();
+        let ws = base.join("ws");
+        fs::create_dir_all(ws.join("src/deep")).unwrap();
+        fs::create_dir_all(base.join("outside")).unwrap();
+        fs::create_dir_all(base.join("ws-evil")).unwrap();
+        fs::write(ws.join("a.txt"), "inside\n").unwrap();
+        fs::write(ws.join("src/deep/b.txt"), "deep\n").unwrap();
+        fs::write(base.join("outside/secret.txt"), "SECRET\n").unwrap();
+        fs::write(base.join("ws-evil/x.txt"), "EVIL\n").unwrap();
+        symlink("a.txt", ws.join("rel-in")).unwrap();
+        symlink(ws.join("a.txt"), ws.join("abs-in")).unwrap();
+        symlink("../../a.txt", ws.join("src/deep/up-in")).unwrap();
+        symlink("src/deep", ws.join("dir-in")).unwrap();
+        symlink("../outside/secret.txt", ws.join("rel-out")).unwrap();
+        symlink(base.join("outside/secret.txt"), ws.join("abs-out")).unwrap();
+        symlink(base.join("outside"), ws.join("dir-out")).unwrap();
+        symlink("../../../outside/secret.txt", ws.join("src/deep/climb-out")).unwrap();
+        symlink("loop", ws.join("loop")).unwrap();
+        symlink("missing-target", ws.join("dangling")).unwrap();
+        symlink("/proc/self/root/etc/passwd", ws.join("proc-root")).unwrap();
+        let root = Root::open(ws.to_str().unwrap()).unwrap();
+        Fixture {
+            _tmp: tmp,
+            base,
+            root,
+        }
+    }
+
+    fn read_via(fx: &Fixture, requested: &str, walk: bool) -> Result<String, OpenError> {
+        let relative = fx.root.relative_path(requested)?;
+        let fd = if walk {
+            fx.root.open_by_walking(Path::new(&relative))?
+        } else {
+            fx.root.open_file(&relative)?
+        };
+        let mut text = String::new();
+        fs::File::from(fd).read_to_string(&mut text).unwrap();
+        Ok(text)
+    }
+
+    /// Every decision must be the same on the `openat2` fast path and on the walker.
+    fn read(fx: &Fixture, requested: &str) -> Result<String, OpenError> {
+        let fast = read_via(fx, requested, false);
+        let walked = read_via(fx, requested, true);
+        assert_eq!(
+            fast, walked,
+            "fast path and walker disagree on {requested:?}"
+        );
+        fast
+    }
+
+    #[test]
+    fn relative_paths_are_normalized_lexically() {
+        let fx = fixture();
+        let rel = |p| fx.root.relative_path(p);
+        assert_eq!(
+            rel("./src//deep/../deep/b.txt"),
+            Ok("src/deep/b.txt".to_owned())
+        );
+        assert_eq!(rel("a.txt/"), Ok("a.txt".to_owned()));
+        assert_eq!(rel("."), Ok(String::new()));
+        assert_eq!(rel(".."), Err(OpenError::Outside));
+        assert_eq!(rel("src/../../ws/a.txt"), Err(OpenError::Outside));
+    }
+
+    #[test]
+    fn absolute_paths_inside_by_either_spelling_become_relative() {
+        let fx = fixture();
+        let ws = fx.base.join("ws");
+        let inside = format!("{}/src/deep/b.txt", ws.display());
+        assert_eq!(
+            fx.root.relative_path(&inside),
+            Ok("src/deep/b.txt".to_owned())
+        );
+        let spelled = format!("{}/../ws/./a.txt", ws.display());
+        assert_eq!(fx.root.relative_path(&spelled), Err(OpenError::Outside));
+        let canonical = format!("{}/a.txt", fs::canonicalize(&ws).unwrap().display());
+        assert_eq!(fx.root.relative_path(&canonical), Ok("a.txt".to_owned()));
+    }
+
+    #[test]
+    fn absolute_paths_outside_and_prefix_siblings_are_outside() {
+        let fx = fixture();
+        for outside in ["/", "//etc/passwd", "/etc/passwd"] {
+            assert_eq!(fx.root.relative_path(outside), Err(OpenError::Outside));
+        }
+        let sibling = format!("{}/ws-evil/x.txt", fx.base.display());
+        assert_eq!(fx.root.relative_path(&sibling), Err(OpenError::Outside));
+        assert_eq!(
+            fx.root.relative_path("../ws-evil/x.txt"),
+            Err(OpenError::Outside)
+        );
+    }
+
+    #[test]
+    fn symlinks_that_stay_inside_work_whatever_their_spelling() {
+        let fx = fixture();
+        assert_eq!(read(&fx, "rel-in").unwrap(), "inside\n");
+        assert_eq!(read(&fx, "abs-in").unwrap(), "inside\n");
+        assert_eq!(read(&fx, "src/deep/up-in").unwrap(), "inside\n");
+        assert_eq!(read(&fx, "dir-in/b.txt").unwrap(), "deep\n");
+        assert_eq!(read(&fx, "dir-in/../a.txt").unwrap(), "inside\n");
+    }
+
+    #[test]
+    fn symlinks_that_lead_out_are_outside() {
+        let fx = fixture();
+        for escape in [
+            "rel-out",
+            "abs-out",
+            "dir-out/secret.txt",
+            "src/deep/climb-out",
+        ] {
+            assert_eq!(read(&fx, escape), Err(OpenError::Outside), "{escape}");
+        }
+        assert_eq!(read(&fx, "proc-root"), Err(OpenError::Outside));
+    }
+
+    #[test]
+    fn loops_and_dangling_links_fail_without_escaping() {
+        let fx = fixture();
+        assert_eq!(read(&fx, "loop"), Err(OpenError::Loop));
+        assert_eq!(read(&fx, "dangling"), Err(OpenError::Os(Errno::NOENT)));
+        assert_eq!(read(&fx, "missing.txt"), Err(OpenError::Os(Errno::NOENT)));
+        assert_eq!(read(&fx, "a.txt/x"), Err(OpenError::Os(Errno::NOTDIR)));
+    }
+
+    #[test]
+    fn root_must_be_an_absolute_existing_directory() {
+        let fx = fixture();
+        for bad in ["relative/dir", "/definitely/not/here"] {
+            let err = Root::open(bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidArgument, "{bad}");
+        }
+        let file = fx.base.join("ws/a.txt");
+        let err = Root::open(file.to_str().unwrap()).unwrap_err();
+        assert!(err.reason.contains("not a directory"), "{err}");
+    }
+}

@@ -1,0 +1,171 @@
+//! The line model and the line window.
+//!
+//! The text of a file is its bytes without a leading UTF-8 BOM, with every `\r\n` read
+//! as `\n` (a lone `\r` stays) and invalid UTF-8 replaced by U+FFFD the way `TextDecoder`
+//! does. A line is a run of bytes ending in `\n`, or the unterminated rest at the end.
+//! Each line keeps its `\n`, so consecutive windows concatenate to the whole text.
+//!
+//! `\r\n` -> `\n` and U+FFFD replacement never move a `\n`, and `\n` never occurs inside a
+//! multi-byte sequence, so lines are found on the raw bytes and only the returned window
+//! is decoded.
+
+use std::ops::Range;
+
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The file's bytes without a leading UTF-8 BOM.
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+}
+
+/// Number of lines: the `\n`s, plus one for an unterminated last line.
+pub fn line_count(text: &[u8]) -> u64 {
+    let newlines = memchr::memchr_iter(b'\n', text).count() as u64;
+    newlines + u64::from(!text.is_empty() && !text.ends_with(b"\n"))
+}
+
+/// Where a window of lines lies in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineWindow {
+    /// Byte range of the window in the (BOM-less, raw) text.
+    pub bytes: Range<usize>,
+    /// Lines in the window.
+    pub returned_line_count: u32,
+    /// The line after the window when lines follow it, else `None`.
+    pub next_start_line: Option<u64>,
+}
+
+/// The window of at most `max_lines` lines starting at 1-based `start_line`. A start
+/// past the last line gives an empty window with nothing after it.
+pub fn line_window(text: &[u8], start_line: u64, max_lines: u32) -> LineWindow {
+    let Some(start) = line_start(text, start_line) else {
+        return LineWindow {
+            bytes: text.len()..text.len(),
+            returned_line_count: 0,
+            next_start_line: None,
+        };
+    };
+    let rest = &text[start..];
+    let mut returned = 0u32;
+    let mut end = text.len();
+    for newline in memchr::memchr_iter(b'\n', rest) {
+        returned += 1;
+        if returned == max_lines {
+            end = start + newline + 1;
+            break;
+        }
+    }
+    if end == text.len() && !text.ends_with(b"\n") {
+        returned += 1; // the unterminated last line
+    }
+    LineWindow {
+        bytes: start..end,
+        returned_line_count: returned,
+        next_start_line: (end < text.len()).then(|| start_line + u64::from(returned)),
+    }
+}
+
+/// Byte offset where line `line` (1-based) begins, if the text has that line.
+fn line_start(text: &[u8], line: u64) -> Option<usize> {
+    let start = if line <= 1 {
+        0
+    } else {
+        let skip = usize::try_from(line - 2).ok()?;
+        memchr::memchr_iter(b'\n', text).nth(skip)? + 1
+    };
+    (start < text.len()).then_some(start)
+}
+
+/// The window's text, decoded and normalized. Borrowed from the file's bytes when they
+/// are already exact (valid UTF-8 without `\r\n`), which is the common case.
+pub fn decode(window: &[u8]) -> std::borrow::Cow<'_, str> {
+    let text = String::from_utf8_lossy(window);
+    if memchr::memmem::find(window, b"\r\n").is_none() {
+        return text;
+    }
+    std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The window as (content, returned_line_count, next_start_line).
+    fn window(text: &str, start: u64, max: u32) -> (String, u32, Option<u64>) {
+        let w = line_window(text.as_bytes(), start, max);
+        let content = decode(&text.as_bytes()[w.bytes]).into_owned();
+        (content, w.returned_line_count, w.next_start_line)
+    }
+
+    #[test]
+    fn counts_lines_the_contract_way() {
+        assert_eq!(line_count(b""), 0);
+        assert_eq!(line_count(b"\n"), 1);
+        assert_eq!(line_count(b"a"), 1);
+        assert_eq!(line_count(b"a\n"), 1);
+        assert_eq!(line_count(b"a\nb"), 2);
+        assert_eq!(line_count(b"a\n\n"), 2);
+        assert_eq!(line_count(b"a\r\nb\r\n"), 2);
+        assert_eq!(line_count(b"a\rb"), 1);
+    }
+
+    #[test]
+    fn windows_keep_terminators_and_mark_what_follows() {
+        assert_eq!(window("a\nb\nc\n", 1, 2), ("a\nb\n".into(), 2, Some(3)));
+        assert_eq!(window("a\nb\nc\n", 3, 2), ("c\n".into(), 1, None));
+        assert_eq!(window("a\nb\nc", 2, 5), ("b\nc".into(), 2, None));
+        assert_eq!(window("a\nb\nc", 1, 3), ("a\nb\nc".into(), 3, None));
+        assert_eq!(window("a\nb\nc\n", 1, 3), ("a\nb\nc\n".into(), 3, None));
+        assert_eq!(window("\n\n\n", 2, 1), ("\n".into(), 1, Some(3)));
+    }
+
+    #[test]
+    fn past_the_end_is_empty_and_final() {
+        assert_eq!(window("a\nb\n", 3, 10), (String::new(), 0, None));
+        assert_eq!(window("a\nb", 3, 10), (String::new(), 0, None));
+        assert_eq!(window("", 1, 10), (String::new(), 0, None));
+        assert_eq!(window("a\n", u64::MAX, 10), (String::new(), 0, None));
+        assert_eq!(
+            window("a\n", 9_007_199_254_740_994, 10),
+            (String::new(), 0, None)
+        );
+    }
+
+    #[test]
+    fn crlf_becomes_lf_and_a_lone_cr_stays() {
+        assert_eq!(window("a\r\nb\r\n", 1, 1), ("a\n".into(), 1, Some(2)));
+        assert_eq!(window("a\rb\r\nc", 1, 5), ("a\rb\nc".into(), 2, None));
+        assert_eq!(window("a\r", 1, 5), ("a\r".into(), 1, None));
+    }
+
+    #[test]
+    fn bom_is_not_content_and_invalid_utf8_is_replaced() {
+        assert_eq!(strip_bom(b"\xEF\xBB\xBFx\n"), b"x\n");
+        assert_eq!(strip_bom(b"\xEF\xBBx"), b"\xEF\xBBx");
+        // As TextDecoder: one U+FFFD per maximal invalid subpart.
+        assert_eq!(decode(b"a\xFFb\xE2\x82\n"), "a\u{FFFD}b\u{FFFD}\n");
+        assert_eq!(decode(b"\xF0\x9F\x98\x80"), "\u{1F600}");
+    }
+
+    #[test]
+    fn consecutive_windows_concatenate_to_the_whole_text() {
+        let text = "one\r\ntwo\n\nfour\rstill four\nfive";
+        for max in 1..=6 {
+            let mut start = 1;
+            let mut joined = String::new();
+            let mut lines = 0;
+            loop {
+                let (content, returned, next) = window(text, start, max);
+                assert!(returned <= max);
+                joined.push_str(&content);
+                lines += u64::from(returned);
+                match next {
+                    Some(next) => start = next,
+                    None => break,
+                }
+            }
+            assert_eq!(joined, text.replace("\r\n", "\n"), "max_lines {max}");
+            assert_eq!(lines, line_count(text.as_bytes()));
+        }
+    }
+}
