@@ -1,0 +1,108 @@
+// Compile-time test (`tsc -p __test__`): the declared types are the specification's shapes.
+// Each `Expect<Equal<...>>` fails to compile when the two types differ in any way.
+import type {
+  ReadFileErrorCode,
+  ReadFileInput,
+  ReadFileMeta,
+  ReadFileOutput,
+} from '../index.js'
+import * as pkg from '../index.js'
+import * as binding from '../binding.js'
+
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false
+type Expect<T extends true> = T
+
+// §4.1 and §4.2 of the specification, copied.
+type SpecInput = {
+  path: string
+  start_line?: number
+  max_lines?: number
+}
+type SpecOutput = {
+  path: string
+  content: string
+  truncated: boolean
+  next_start_line: number | null
+  meta: {
+    byte_length: number
+    line_count: number
+    returned_line_count: number
+    mtime_ms: number
+  }
+}
+type SpecCode =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'NOT_FILE'
+  | 'BINARY_NOT_SUPPORTED'
+  | 'SIZE_LIMIT_EXCEEDED'
+  | 'OUTSIDE_WORKSPACE'
+  | 'PERMISSION_DENIED'
+  | 'INTERNAL'
+
+// §4.4, with `as const`.
+const READ_FILE_DEFINITION = {
+  name: 'read_file',
+  description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: {
+        type: 'string',
+        description: 'Workspace-root-relative file path to read (e.g., "src/main.ts").',
+      },
+      start_line: {
+        type: 'number',
+        default: 1,
+        description: '1-based start line of the returned window (default: 1).',
+      },
+      max_lines: {
+        type: 'number',
+        default: 200,
+        description: 'Maximum number of lines to return (default: 200).',
+      },
+    },
+    required: ['path'],
+  },
+} as const
+
+/** Structural view, so an interface and the literal type it spells compare equal. */
+type Deep<T> = T extends object ? { [K in keyof T]: Deep<T[K]> } : T
+
+export type Checks = [
+  Expect<Equal<ReadFileInput, SpecInput>>,
+  Expect<Equal<Deep<ReadFileOutput>, Deep<SpecOutput>>>,
+  Expect<Equal<ReadFileMeta, SpecOutput['meta']>>,
+  Expect<Equal<ReadFileErrorCode, SpecCode>>,
+  Expect<Equal<typeof pkg.TOOL_DEFINITIONS.read_file, typeof READ_FILE_DEFINITION>>,
+  Expect<Equal<typeof pkg.MAX_FILE_BYTES, number>>,
+  Expect<
+    Equal<
+      typeof pkg.readFile,
+      (workspaceRoot: string, input: SpecInput, signal?: AbortSignal) => Promise<SpecOutput>
+    >
+  >,
+  Expect<Equal<typeof pkg.readFileSync, (workspaceRoot: string, input: SpecInput) => SpecOutput>>,
+  Expect<
+    Equal<
+      ReturnType<typeof pkg.createAgentToolkit>['readFile'],
+      (input: SpecInput) => Promise<SpecOutput>
+    >
+  >,
+  Expect<
+    Equal<
+      typeof pkg.ToolCatalog.read_file.execute,
+      (input: SpecInput, ctx: { workspaceRoot: string }) => Promise<SpecOutput>
+    >
+  >,
+  Expect<Equal<typeof pkg.ToolCatalog.read_file.definition, typeof READ_FILE_DEFINITION>>,
+  // The generated binding declares the same functions the hand-written index does.
+  Expect<Equal<typeof binding.readFile, typeof pkg.readFile>>,
+  Expect<Equal<typeof binding.readFileSync, typeof pkg.readFileSync>>,
+]
+
+// What the package does not accept.
+// @ts-expect-error path is required
+pkg.readFileSync('/ws', {})
+// @ts-expect-error start_line is a number
+pkg.readFileSync('/ws', { path: 'a', start_line: '1' })

@@ -1,0 +1,101 @@
+/**
+ * read-file: the `read_file` tool of AI coding agents, in Rust behind Node-API.
+ * These declarations are the specification's shapes, to the letter.
+ */
+
+/** Arguments of one `read_file` call, as the model sends them. */
+export interface ReadFileInput {
+  path: string
+  start_line?: number
+  max_lines?: number
+}
+
+/** Facts about the whole file, for cache checks and continued reading. */
+export interface ReadFileMeta {
+  byte_length: number
+  line_count: number
+  returned_line_count: number
+  mtime_ms: number
+}
+
+/** One line window of a file. */
+export interface ReadFileOutput {
+  path: string
+  content: string
+  truncated: boolean
+  next_start_line: number | null
+  meta: ReadFileMeta
+}
+
+/** The `code` of every error `readFile` rejects with and `readFileSync` throws. */
+export type ReadFileErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'NOT_FILE'
+  | 'BINARY_NOT_SUPPORTED'
+  | 'SIZE_LIMIT_EXCEEDED'
+  | 'OUTSIDE_WORKSPACE'
+  | 'PERMISSION_DENIED'
+  | 'INTERNAL'
+
+/**
+ * Reads a window of a file in the workspace on the libuv thread pool. Never throws: every
+ * failure rejects with an `Error` whose `code` is a {@link ReadFileErrorCode}. If `signal`
+ * fires before the result is delivered, rejects with an `AbortError` (`code: 'ABORT_ERR'`).
+ */
+export declare function readFile(
+  workspaceRoot: string,
+  input: ReadFileInput,
+  signal?: AbortSignal,
+): Promise<ReadFileOutput>
+
+/** Reads a window of a file in the workspace on the calling thread; throws on failure. */
+export declare function readFileSync(workspaceRoot: string, input: ReadFileInput): ReadFileOutput
+
+/** The largest file `read_file` returns, in bytes (1048576). */
+export declare const MAX_FILE_BYTES: number
+
+/** The tool definitions a model is shown, frozen. */
+export declare const TOOL_DEFINITIONS: {
+  readonly read_file: {
+    readonly name: 'read_file'
+    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window.'
+    readonly parameters: {
+      readonly type: 'object'
+      readonly properties: {
+        readonly path: {
+          readonly type: 'string'
+          readonly description: 'Workspace-root-relative file path to read (e.g., "src/main.ts").'
+        }
+        readonly start_line: {
+          readonly type: 'number'
+          readonly default: 1
+          readonly description: '1-based start line of the returned window (default: 1).'
+        }
+        readonly max_lines: {
+          readonly type: 'number'
+          readonly default: 200
+          readonly description: 'Maximum number of lines to return (default: 200).'
+        }
+      }
+      readonly required: readonly ['path']
+    }
+  }
+}
+
+/** Every tool with its definition and an executor taking the model's arguments. */
+export declare const ToolCatalog: {
+  readonly read_file: {
+    definition: typeof TOOL_DEFINITIONS.read_file
+    execute(input: ReadFileInput, ctx: { workspaceRoot: string }): Promise<ReadFileOutput>
+  }
+}
+
+/**
+ * A toolkit bound to one workspace root, opened once and held open for the toolkit's
+ * lifetime. Throws `INVALID_ARGUMENT` at once when the root is not an absolute path to a
+ * directory.
+ */
+export declare function createAgentToolkit(options: { workspaceRoot: string }): {
+  readFile(input: ReadFileInput): Promise<ReadFileOutput>
+}
