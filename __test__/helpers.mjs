@@ -1,0 +1,237 @@
+// Shared fixtures and independent oracles for the read_file suite. Expected values are
+// always computed here from the bytes on disk (TextDecoder, string replace, fs.stat),
+// never taken from the addon's own output.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Absolute path of the package entry point, for child processes. */
+export const INDEX_PATH = fileURLToPath(new URL('../index.js', import.meta.url))
+
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'NOT_FILE',
+  'BINARY_NOT_SUPPORTED',
+  'SIZE_LIMIT_EXCEEDED',
+  'OUTSIDE_WORKSPACE',
+  'PERMISSION_DENIED',
+  'INTERNAL',
+]
+
+/** The tool definition of the specification, written out independently of index.js. */
+export const SPEC_DEFINITION = {
+  name: 'read_file',
+  description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: {
+        type: 'string',
+        description: 'Workspace-root-relative file path to read (e.g., "src/main.ts").',
+      },
+      start_line: {
+        type: 'number',
+        default: 1,
+        description: '1-based start line of the returned window (default: 1).',
+      },
+      max_lines: {
+        type: 'number',
+        default: 200,
+        description: 'Maximum number of lines to return (default: 200).',
+      },
+    },
+    required: ['path'],
+  },
+}
+
+/**
+ * A fresh fixture directory: `<tmp>/ws` is the workspace, `<tmp>/outside/secret.txt` is a
+ * file next to it that must never be readable through it.
+ */
+export function makeFixture() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'read-file-'))
+  const ws = path.join(base, 'ws')
+  const outside = path.join(base, 'outside')
+  fs.mkdirSync(ws)
+  fs.mkdirSync(outside)
+  const secret = path.join(outside, 'secret.txt')
+  fs.writeFileSync(secret, 'TOP SECRET: outside the workspace\n')
+  return {
+    base,
+    ws,
+    outside,
+    secret,
+    /** Writes `data` at workspace-relative `rel` (parents created); returns the absolute path. */
+    write(rel, data) {
+      const file = path.join(ws, rel)
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      fs.writeFileSync(file, data)
+      return file
+    },
+    /** Creates a symlink at workspace-relative `rel` pointing at `target` (as given). */
+    link(rel, target) {
+      const file = path.join(ws, rel)
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      fs.symlinkSync(target, file)
+      return file
+    },
+    cleanup() {
+      fs.rmSync(base, { recursive: true, force: true })
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The line model, independently.
+
+/** The text the contract says a file holds: decoded (BOM dropped, U+FFFD), CRLF -> LF. */
+export function expectedText(bytes) {
+  return new TextDecoder().decode(bytes).replaceAll('\r\n', '\n')
+}
+
+/** Lines of `text`, each keeping its `\n`; an unterminated tail is the last line. */
+export function splitLines(text) {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? []
+}
+
+/** `\n` count, plus one for a non-empty text not ending in `\n`. */
+export function countLines(text) {
+  const newlines = text.split('\n').length - 1
+  return newlines + (text.length > 0 && !text.endsWith('\n') ? 1 : 0)
+}
+
+/** What the window (start_line, max_lines) of `text` must look like. */
+export function expectedWindow(text, startLine = 1, maxLines = 200) {
+  const lines = splitLines(text)
+  const first = Math.min(startLine - 1, lines.length)
+  const slice = lines.slice(first, first + maxLines)
+  const truncated = first + slice.length < lines.length
+  return {
+    content: slice.join(''),
+    truncated,
+    next_start_line: truncated ? startLine + slice.length : null,
+    line_count: lines.length,
+    returned_line_count: slice.length,
+  }
+}
+
+/** Math.floor of the file's mtime in milliseconds, from the nanosecond stat. */
+export function expectedMtimeMs(file) {
+  const ns = fs.statSync(file, { bigint: true }).mtimeNs
+  let ms = ns / 1_000_000n
+  if (ns % 1_000_000n < 0n) ms -= 1n // BigInt division truncates; we want floor
+  return Number(ms)
+}
+
+/** The full output the contract requires for reading `file` (absolute) as `requested`. */
+export function expectedOutput(file, returnedPath, startLine = 1, maxLines = 200) {
+  const bytes = fs.readFileSync(file)
+  const window = expectedWindow(expectedText(bytes), startLine, maxLines)
+  return {
+    path: returnedPath,
+    content: window.content,
+    truncated: window.truncated,
+    next_start_line: window.next_start_line,
+    meta: {
+      byte_length: bytes.length,
+      line_count: window.line_count,
+      returned_line_count: window.returned_line_count,
+      mtime_ms: expectedMtimeMs(file),
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors.
+
+/**
+ * Asserts `err` is the contract's error: an Error with `code`, message
+ * `CODE: <requested path>: <reason>` (the path part is only checked when given).
+ */
+export function checkError(err, code, requestedPath) {
+  assert.ok(err instanceof Error, `expected an Error, got ${String(err)}`)
+  assert.equal(err.code, code, `wrong code; message was ${JSON.stringify(err.message)}`)
+  const prefix = requestedPath === undefined ? `${code}: ` : `${code}: ${requestedPath}: `
+  assert.ok(
+    err.message.startsWith(prefix),
+    `message ${JSON.stringify(err.message)} should start with ${JSON.stringify(prefix)}`,
+  )
+  assert.ok(err.message.length > prefix.length, 'message should give a reason')
+  return err
+}
+
+/** The error `fn` throws (fails when it returns). */
+export function thrown(fn) {
+  let value
+  try {
+    value = fn()
+  } catch (err) {
+    return err
+  }
+  assert.fail(`expected a throw, got ${JSON.stringify(value)}`)
+}
+
+/**
+ * Calls an async API, failing if it throws synchronously or does not return a promise,
+ * and returns the rejection reason (fails if it resolves).
+ */
+export async function rejection(call) {
+  let promise
+  try {
+    promise = call()
+  } catch (err) {
+    assert.fail(`threw synchronously instead of rejecting: ${err && err.message}`)
+  }
+  assert.ok(promise && typeof promise.then === 'function', 'should return a promise')
+  try {
+    const value = await promise
+    assert.fail(`expected a rejection, got ${JSON.stringify(value)}`)
+  } catch (err) {
+    if (err instanceof assert.AssertionError) throw err
+    return err
+  }
+}
+
+export function assertThrowsCode(fn, code, requestedPath) {
+  return checkError(thrown(fn), code, requestedPath)
+}
+
+export async function assertRejectsCode(call, code, requestedPath) {
+  return checkError(await rejection(call), code, requestedPath)
+}
+
+/** Settles a call as `{ ok, value }` / `{ ok: false, code, message, isError }`, sync or async. */
+export async function settle(call) {
+  try {
+    return { ok: true, value: await call() }
+  } catch (err) {
+    return { ok: false, isError: err instanceof Error, code: err.code, message: err.message }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Child processes (for anything that could block the thread it runs on).
+
+/**
+ * Runs `source` (CommonJS) as a script in a child of the current runtime (node or bun),
+ * bounded by `timeout` ms; resolves with the JSON the script prints last.
+ */
+export function runChild(dir, name, source, { timeout = 10_000 } = {}) {
+  const script = path.join(dir, name)
+  fs.writeFileSync(script, source)
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [script], { timeout, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+      if (err) {
+        const why = err.killed ? `timed out after ${timeout} ms (hang?)` : err.message
+        reject(new Error(`child ${name} failed: ${why}\nstdout: ${stdout}\nstderr: ${stderr}`))
+        return
+      }
+      const lines = stdout.trim().split('\n')
+      resolve(JSON.parse(lines[lines.length - 1]))
+    })
+  })
+}
