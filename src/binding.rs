@@ -18,7 +18,7 @@ use crate::sandbox::Root;
 
 /// The largest file `read_file` returns, in bytes (1 MiB).
 #[napi]
-pub const MAX_FILE_BYTES: u32 = 1_048_576;
+pub const MAX_FILE_BYTES: u32 = crate::request::MAX_FILE_BYTES as u32;
 
 /// `err.code` and `err.name` of the rejection when the caller's `AbortSignal` fires first.
 const ABORT_CODE: &str = "ABORT_ERR";
@@ -236,10 +236,10 @@ impl ReadTask {
             signal: None,
             aborted: false,
         };
-        if let Some(signal) = signal.filter(|s| !matches!(type_of(s), "undefined" | "null")) {
-            if let Err(error) = task.watch(&signal) {
-                task.call = Err(error);
-            }
+        if let Some(signal) = signal.filter(|s| !matches!(type_of(s), "undefined" | "null"))
+            && let Err(error) = task.watch(&signal)
+        {
+            task.call = Err(error);
         }
         AsyncTask::new(task)
     }
