@@ -83,15 +83,39 @@ fn check_size(len: u64) -> Result<(), GuardError> {
     }
 }
 
-/// Reads to the end but never more than `MAX_FILE_BYTES + 1` bytes, so a file that grew
-/// past the limit after it was measured is still caught without being read whole.
-fn read_bounded(mut file: &File, expected_len: u64) -> io::Result<Vec<u8>> {
-    let limit = MAX_FILE_BYTES + 1;
-    // One byte beyond the expected length lets the read that finds EOF land in place.
-    let mut bytes = Vec::with_capacity(expected_len.min(MAX_FILE_BYTES) as usize + 1);
-    Read::by_ref(&mut file)
-        .take(limit)
-        .read_to_end(&mut bytes)?;
+/// Reads the file, never more than `MAX_FILE_BYTES + 1` bytes, so a file that grew past
+/// the limit after it was measured is caught without being read whole.
+///
+/// The first read asks for one byte more than the measured length. When it returns exactly
+/// the measured length, that is the file as measured and no further read is needed to find
+/// its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the limit.
+fn read_bounded(file: &File, measured_len: u64) -> io::Result<Vec<u8>> {
+    let limit = MAX_FILE_BYTES as usize + 1;
+    let measured = measured_len.min(MAX_FILE_BYTES) as usize;
+    let mut bytes = vec![0u8; measured + 1];
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            if filled == limit {
+                break;
+            }
+            let grow = filled.max(8192).min(limit - filled);
+            bytes.resize(filled + grow, 0);
+        }
+        let wanted = bytes.len() - filled;
+        match Read::read(&mut &*file, &mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(read) => {
+                filled += read;
+                if filled == measured && read < wanted {
+                    break;
+                }
+            }
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    bytes.truncate(filled);
     Ok(bytes)
 }
 
@@ -145,6 +169,22 @@ mod tests {
         let result = read_guarded(File::open(&path).unwrap().into());
         assert!(matches!(result, Err(GuardError::TooLarge(n)) if n == 100 << 30));
         assert!(started.elapsed().as_millis() < 500);
+    }
+
+    #[test]
+    fn a_length_measured_wrong_does_not_cut_or_overrun_the_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        fs::write(&path, &content).unwrap();
+        for measured in [0, 1, 50_000, 99_999, 100_000, 100_001, 5_000_000] {
+            let bytes = read_bounded(&File::open(&path).unwrap(), measured).unwrap();
+            assert_eq!(bytes, content, "measured {measured}");
+        }
+        let big = dir.path().join("big");
+        fs::write(&big, vec![b'x'; 3 * MAX_FILE_BYTES as usize]).unwrap();
+        let bytes = read_bounded(&File::open(&big).unwrap(), 10).unwrap();
+        assert_eq!(bytes.len() as u64, MAX_FILE_BYTES + 1);
     }
 
     #[test]

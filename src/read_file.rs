@@ -9,7 +9,6 @@ use rustix::io::Errno;
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError};
 use crate::request::{MAX_FILE_BYTES, ReadRequest};
-use crate::root_cache;
 use crate::sandbox::{OpenError, Root};
 use crate::window;
 
@@ -61,19 +60,6 @@ impl Content {
     }
 }
 
-/// Reads the requested window of a file under the workspace root at `root_path`,
-/// reusing an open handle of that root when it still names the same directory.
-pub fn read_file_at(
-    root_path: &str,
-    request: &ReadRequest,
-) -> Result<ReadFileOutput, ReadFileError> {
-    let root = root_cache::open(root_path).map_err(|mut err| {
-        err.path.clone_from(&request.path);
-        err
-    })?;
-    read_file(&root, request)
-}
-
 /// Reads the requested window of a file beneath `root`.
 pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
     let fail = |code, reason: String| ReadFileError::new(code, &request.path, reason);
@@ -87,7 +73,6 @@ pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, R
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
-    let line_count = window::line_count(text);
     let window = window::line_window(text, request.start_line, request.max_lines);
     let bytes = window.bytes.start + bom_len..window.bytes.end + bom_len;
     Ok(ReadFileOutput {
@@ -97,7 +82,7 @@ pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, R
         next_start_line: window.next_start_line,
         meta: ReadFileMeta {
             byte_length,
-            line_count,
+            line_count: window.line_count,
             returned_line_count: window.returned_line_count,
             mtime_ms: file.mtime_ms,
         },

@@ -9,6 +9,7 @@
 //! multi-byte sequence, so lines are found on the raw bytes and only the returned window
 //! is decoded.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -18,13 +19,15 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
 }
 
-/// Number of lines: the `\n`s, plus one for an unterminated last line.
-pub fn line_count(text: &[u8]) -> u64 {
-    let newlines = memchr::memchr_iter(b'\n', text).count() as u64;
-    newlines + u64::from(!text.is_empty() && !text.ends_with(b"\n"))
+fn count_newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
-/// Where a window of lines lies in the text.
+fn ends_unterminated(text: &[u8]) -> bool {
+    !text.is_empty() && !text.ends_with(b"\n")
+}
+
+/// Where a window of lines lies in the text, and how many lines the text has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineWindow {
     /// Byte range of the window in the (BOM-less, raw) text.
@@ -33,57 +36,77 @@ pub struct LineWindow {
     pub returned_line_count: u32,
     /// The line after the window when lines follow it, else `None`.
     pub next_start_line: Option<u64>,
+    /// Lines in the whole text: the `\n`s, plus one for an unterminated last line.
+    pub line_count: u64,
 }
 
 /// The window of at most `max_lines` lines starting at 1-based `start_line`. A start
 /// past the last line gives an empty window with nothing after it.
 pub fn line_window(text: &[u8], start_line: u64, max_lines: u32) -> LineWindow {
-    let Some(start) = line_start(text, start_line) else {
+    let (start, line_count) = locate_line(text, start_line);
+    let Some(start) = start else {
         return LineWindow {
             bytes: text.len()..text.len(),
             returned_line_count: 0,
             next_start_line: None,
+            line_count,
         };
     };
-    let rest = &text[start..];
     let mut returned = 0u32;
     let mut end = text.len();
-    for newline in memchr::memchr_iter(b'\n', rest) {
+    for newline in memchr::memchr_iter(b'\n', &text[start..]) {
         returned += 1;
         if returned == max_lines {
             end = start + newline + 1;
             break;
         }
     }
-    if end == text.len() && !text.ends_with(b"\n") {
+    if end == text.len() && ends_unterminated(text) {
         returned += 1; // the unterminated last line
     }
     LineWindow {
         bytes: start..end,
         returned_line_count: returned,
         next_start_line: (end < text.len()).then(|| start_line + u64::from(returned)),
+        line_count,
     }
 }
 
-/// Byte offset where line `line` (1-based) begins, if the text has that line.
-fn line_start(text: &[u8], line: u64) -> Option<usize> {
-    let start = if line <= 1 {
-        0
-    } else {
-        let skip = usize::try_from(line - 2).ok()?;
-        memchr::memchr_iter(b'\n', text).nth(skip)? + 1
-    };
-    (start < text.len()).then_some(start)
+/// Bytes counted at a time while looking for a line: a block's newlines are counted with
+/// one vectorized pass, and only the block holding the line is searched newline by newline.
+const COUNT_BLOCK: usize = 16 * 1024;
+
+/// In one pass over the text: the byte offset where line `line` (1-based) begins, if the
+/// text has that line, and the text's line count.
+fn locate_line(text: &[u8], line: u64) -> (Option<usize>, u64) {
+    let newlines_before = line.saturating_sub(1);
+    let mut start = (newlines_before == 0).then_some(0);
+    let mut counted = 0u64;
+    for (index, block) in text.chunks(COUNT_BLOCK).enumerate() {
+        let in_block = count_newlines(block);
+        if start.is_none() && counted + in_block >= newlines_before {
+            let nth = (newlines_before - counted - 1) as usize;
+            let newline = memchr::memchr_iter(b'\n', block).nth(nth);
+            start = newline.map(|at| index * COUNT_BLOCK + at + 1);
+        }
+        counted += in_block;
+    }
+    let line_count = counted + u64::from(ends_unterminated(text));
+    (start.filter(|&at| at < text.len()), line_count)
 }
 
 /// The window's text, decoded and normalized. Borrowed from the file's bytes when they
 /// are already exact (valid UTF-8 without `\r\n`), which is the common case.
-pub fn decode(window: &[u8]) -> std::borrow::Cow<'_, str> {
-    let text = String::from_utf8_lossy(window);
+pub fn decode(window: &[u8]) -> Cow<'_, str> {
+    // `from_utf8` has a fast path for valid text that `from_utf8_lossy` lacks.
+    let text = match std::str::from_utf8(window) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(window),
+    };
     if memchr::memmem::find(window, b"\r\n").is_none() {
         return text;
     }
-    std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+    Cow::Owned(text.replace("\r\n", "\n"))
 }
 
 #[cfg(test)]
@@ -95,6 +118,15 @@ mod tests {
         let w = line_window(text.as_bytes(), start, max);
         let content = decode(&text.as_bytes()[w.bytes]).into_owned();
         (content, w.returned_line_count, w.next_start_line)
+    }
+
+    /// The line count, checked to be the same whichever window is asked for.
+    fn line_count(text: &[u8]) -> u64 {
+        let count = line_window(text, 1, 1).line_count;
+        for start in [2, 3, 1_000] {
+            assert_eq!(line_window(text, start, 2).line_count, count);
+        }
+        count
     }
 
     #[test]
@@ -145,6 +177,23 @@ mod tests {
         // As TextDecoder: one U+FFFD per maximal invalid subpart.
         assert_eq!(decode(b"a\xFFb\xE2\x82\n"), "a\u{FFFD}b\u{FFFD}\n");
         assert_eq!(decode(b"\xF0\x9F\x98\x80"), "\u{1F600}");
+    }
+
+    #[test]
+    fn lines_are_found_across_count_blocks() {
+        // Lines of 7 bytes, so block boundaries fall inside lines and right after newlines.
+        let text: String = (0..20_000).map(|i| format!("{i:06}\n")).collect();
+        let bytes = text.as_bytes();
+        assert!(bytes.len() > 4 * COUNT_BLOCK);
+        for start in [1, 2, 2340, 2341, 2342, 4681, 19_999, 20_000] {
+            let w = line_window(bytes, start, 2);
+            let expected: String = (start - 1..(start + 1).min(20_000))
+                .map(|i| format!("{i:06}\n"))
+                .collect();
+            assert_eq!(decode(&bytes[w.bytes]), expected, "start {start}");
+            assert_eq!(w.line_count, 20_000);
+        }
+        assert_eq!(line_window(bytes, 20_001, 2).returned_line_count, 0);
     }
 
     #[test]

@@ -1,27 +1,27 @@
 //! The N-API binding: the only module that knows JavaScript. It turns JS arguments into a
 //! validated [`ReadRequest`], runs the engine (inline for `readFileSync`, on the libuv pool
-//! for `readFile`; both call [`ReadCall::run`]), and turns the result into a JS object or
-//! an `Error` whose `code` is the engine's [`ErrorCode`].
+//! for `readFile`, see [`batch`]; both call [`ReadCall::run`]), and turns the result into a
+//! JS object or an `Error` whose `code` is the engine's [`ErrorCode`].
+
+mod batch;
 
 use std::ffi::CStr;
 use std::ptr;
 use std::sync::Arc;
 
-use napi::bindgen_prelude::{AsyncTask, FromNapiValue, ObjectRef, ToNapiValue, TypeName};
-use napi::{Env, JsError, JsValue, Task, Unknown, ValueType, sys};
+use napi::bindgen_prelude::{FromNapiValue, ToNapiValue, TypeName};
+use napi::{Env, JsError, JsValue, Unknown, ValueType, sys};
 use napi_derive::napi;
 
 use crate::error::{ErrorCode, ReadFileError};
-use crate::read_file::{ReadFileOutput, read_file, read_file_at};
+use crate::read_file::{ReadFileOutput, read_file};
 use crate::request::{NumberArg, ReadRequest};
+use crate::root_cache;
 use crate::sandbox::Root;
 
 /// The largest file `read_file` returns, in bytes (1 MiB).
 #[napi]
 pub const MAX_FILE_BYTES: u32 = crate::request::MAX_FILE_BYTES as u32;
-
-/// `err.code` and `err.name` of the rejection when the caller's `AbortSignal` fires first.
-const ABORT_CODE: &str = "ABORT_ERR";
 
 /// Reads a window of a file in the workspace, on the calling thread.
 #[napi(
@@ -44,13 +44,14 @@ pub fn read_file_sync(env: Env, workspace_root: Unknown, input: Unknown) -> napi
     ts_args_type = "workspaceRoot: string, input: ReadFileInput, signal?: AbortSignal",
     ts_return_type = "Promise<ReadFileOutput>"
 )]
-pub fn read_file_async(
+pub fn read_file_async<'env>(
+    env: &'env Env,
     workspace_root: Unknown,
     input: Unknown,
     signal: Option<Unknown>,
-) -> AsyncTask<ReadTask> {
+) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    ReadTask::new(ReadCall::from_js(root, input), signal)
+    batch::enqueue(env, ReadCall::from_js(root, input), signal)
 }
 
 /// A workspace root held open for the lifetime of this object (`createAgentToolkit`).
@@ -76,9 +77,14 @@ impl Workspace {
         ts_args_type = "input: ReadFileInput, signal?: AbortSignal",
         ts_return_type = "Promise<ReadFileOutput>"
     )]
-    pub fn read_file(&self, input: Unknown, signal: Option<Unknown>) -> AsyncTask<ReadTask> {
+    pub fn read_file<'env>(
+        &self,
+        env: &'env Env,
+        input: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
         let root = Ok(RootArg::Open(self.root.clone()));
-        ReadTask::new(ReadCall::from_js(root, input), signal)
+        batch::enqueue(env, ReadCall::from_js(root, input), signal)
     }
 
     /// `readFileSync` beneath this workspace's root.
@@ -132,12 +138,38 @@ impl ReadCall {
         Ok(ReadCall { root, request })
     }
 
-    /// The one code path of `readFile` and `readFileSync`.
     fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
-        match &self.root {
-            RootArg::Path(path) => read_file_at(path, &self.request),
-            RootArg::Open(root) => read_file(root, &self.request),
+        self.run_with(&mut OpenedRoots::default())
+    }
+
+    /// The one code path of `readFile` and `readFileSync`.
+    fn run_with(&self, roots: &mut OpenedRoots) -> Result<ReadFileOutput, ReadFileError> {
+        let root = match &self.root {
+            RootArg::Path(path) => roots.open(path).map_err(|mut error| {
+                error.path.clone_from(&self.request.path);
+                error
+            })?,
+            RootArg::Open(root) => root.clone(),
+        };
+        read_file(&root, &self.request)
+    }
+}
+
+/// The root path a run of calls resolved last. Calls sent to the pool together resolve
+/// their root path once, as if at the same moment; a lone call resolves it afresh.
+#[derive(Default)]
+struct OpenedRoots(Option<(String, Arc<Root>)>);
+
+impl OpenedRoots {
+    fn open(&mut self, path: &str) -> Result<Arc<Root>, ReadFileError> {
+        if let Some((opened, root)) = &self.0
+            && opened == path
+        {
+            return Ok(root.clone());
         }
+        let root = root_cache::open(path)?;
+        self.0 = Some((path.to_owned(), root.clone()));
+        Ok(root)
     }
 }
 
@@ -216,67 +248,6 @@ fn type_of(value: &Unknown) -> &'static str {
     }
 }
 
-/// The JS `Error` for an engine error: `code` is the error code, `message` names the
-/// requested path and the reason.
-fn throwable(env: &Env, error: ReadFileError) -> napi::Error {
-    js_error(env, error.code.as_str(), error.to_string(), None)
-}
-
-/// `readFile`'s work: validated on the JS thread, run on the pool, settled on the JS thread.
-pub struct ReadTask {
-    call: Result<ReadCall, ReadFileError>,
-    signal: Option<ObjectRef>,
-    aborted: bool,
-}
-
-impl ReadTask {
-    fn new(call: Result<ReadCall, ReadFileError>, signal: Option<Unknown>) -> AsyncTask<Self> {
-        let mut task = ReadTask {
-            call,
-            signal: None,
-            aborted: false,
-        };
-        if let Some(signal) = signal.filter(|s| !matches!(type_of(s), "undefined" | "null"))
-            && let Err(error) = task.watch(&signal)
-        {
-            task.call = Err(error);
-        }
-        AsyncTask::new(task)
-    }
-
-    /// Records whether `signal` has fired, and keeps it to look again at settlement.
-    fn watch(&mut self, signal: &Unknown) -> Result<(), ReadFileError> {
-        let path = match &self.call {
-            Ok(call) => call.request.path.clone(),
-            Err(_) => return Ok(()),
-        };
-        let aborted = is_aborted(signal).ok_or_else(|| {
-            ReadFileError::new(
-                ErrorCode::InvalidArgument,
-                &path,
-                "signal must be an AbortSignal",
-            )
-        })?;
-        self.aborted = aborted;
-        if !aborted {
-            let object = unsafe {
-                napi::bindgen_prelude::Object::from_napi_value(signal.value().env, signal.raw())
-            };
-            self.signal = object.and_then(|o| o.create_ref()).ok();
-        }
-        Ok(())
-    }
-
-    fn abort_error(&self, env: &Env) -> napi::Error {
-        let path = match &self.call {
-            Ok(call) => call.request.path.as_str(),
-            Err(_) => "",
-        };
-        let message = format!("{ABORT_CODE}: {path}: the read was aborted");
-        js_error(env, ABORT_CODE, message, Some(c"AbortError"))
-    }
-}
-
 fn is_aborted(signal: &Unknown) -> Option<bool> {
     if type_of(signal) != "object" {
         return None;
@@ -290,61 +261,34 @@ fn is_aborted(signal: &Unknown) -> Option<bool> {
     }
 }
 
-/// An `Error` built on the JS thread with our own `code` (and `name`), carried through
-/// napi-rs's `Task` plumbing, which only knows its own status codes, verbatim.
-fn js_error(env: &Env, code: &str, message: String, name: Option<&CStr>) -> napi::Error {
-    let error = JsError::from(napi::Error::new(code, message)).into_unknown(*env);
+/// A JS `Error` with our own `code` (and `name`), built on the JS thread.
+fn error_value(
+    env: sys::napi_env,
+    code: &str,
+    message: String,
+    name: Option<&CStr>,
+) -> sys::napi_value {
+    let error = unsafe { JsError::from(napi::Error::new(code, message)).into_value(env) };
     if let Some(name) = name {
         let mut name_value = ptr::null_mut();
         unsafe {
             sys::napi_create_string_utf8(
-                env.raw(),
+                env,
                 name.as_ptr(),
                 name.count_bytes() as isize,
                 &mut name_value,
             );
-            sys::napi_set_named_property(env.raw(), error.raw(), c"name".as_ptr(), name_value);
+            sys::napi_set_named_property(env, error, c"name".as_ptr(), name_value);
         }
     }
-    napi::Error::from(error)
+    error
 }
 
-impl Task for ReadTask {
-    /// `None` when the signal had fired before the work started.
-    type Output = Option<Result<ReadFileOutput, ReadFileError>>;
-    type JsValue = JsOutput;
-
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        if self.aborted {
-            return Ok(None);
-        }
-        Ok(Some(match &self.call {
-            Ok(call) => call.run(),
-            Err(error) => Err(error.clone()),
-        }))
-    }
-
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<JsOutput> {
-        let aborted = self.aborted
-            || self.signal.as_ref().is_some_and(|signal| {
-                signal
-                    .get_value(&env)
-                    .ok()
-                    .and_then(|object| is_aborted(&object.to_unknown()))
-                    .unwrap_or(false)
-            });
-        let Some(output) = output.filter(|_| !aborted) else {
-            return Err(self.abort_error(&env));
-        };
-        output.map(JsOutput).map_err(|error| throwable(&env, error))
-    }
-
-    fn finally(mut self, env: Env) -> napi::Result<()> {
-        if let Some(signal) = self.signal.take() {
-            signal.unref(&env)?;
-        }
-        Ok(())
-    }
+/// The JS `Error` for an engine error, in the form napi-rs throws verbatim: `code` is the
+/// error code, `message` names the requested path and the reason.
+fn throwable(env: &Env, error: ReadFileError) -> napi::Error {
+    let value = error_value(env.raw(), error.code.as_str(), error.to_string(), None);
+    napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
 }
 
 /// A [`ReadFileOutput`] on its way to JavaScript: `{ path, content, truncated,
@@ -414,7 +358,7 @@ fn check(status: sys::napi_status) -> napi::Result<()> {
     } else {
         Err(napi::Error::new(
             napi::Status::from(status),
-            "building the result object failed",
+            "a Node-API call failed",
         ))
     }
 }
