@@ -1,0 +1,463 @@
+// Benchmark: the read_file addon against the same contract in plain Node (plain-node.mjs).
+//
+//   node benchmark/bench.mjs [--json] [--budget-ms=N]
+//   node_modules/.bin/bun benchmark/bench.mjs [--json] [--budget-ms=N]
+//
+// Runs in one process under Node or Bun (only APIs both have). It first checks that both
+// implementations give deep-equal outputs (or the same error code) on every scenario and
+// aborts if they do not, then measures each case: warm-up, then alternating batches of the
+// addon and of plain Node, each batch giving one per-call time; the table shows the median
+// of those and the interquartile range of the batches as a % of the median.
+
+import { createRequire } from 'node:module'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { readFilePlain, readFilePlainSync } from './plain-node.mjs'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const require = createRequire(import.meta.url)
+const addon = require(path.join(here, '..', 'index.js'))
+
+// ---------------------------------------------------------------------------------------
+// Options and environment
+
+const argv = process.argv.slice(2)
+const JSON_OUTPUT = argv.includes('--json')
+const budgetArg = argv.find((a) => a.startsWith('--budget-ms='))
+/** Measuring time per side of each case, after warm-up. */
+const BUDGET_MS = budgetArg ? Number(budgetArg.split('=')[1]) : 700
+const WARMUP_MS = Math.max(50, Math.round(BUDGET_MS / 3))
+/** Target duration of one batch (one sample). */
+const BATCH_MS = 10
+const MIN_SAMPLES = 15
+const CONCURRENCY = 64
+
+const isBun = typeof globalThis.Bun !== 'undefined'
+const runtime = isBun ? `Bun ${globalThis.Bun.version}` : `Node ${process.versions.node}`
+const cpus = os.cpus()
+const cpuModel = cpus.length > 0 ? cpus[0].model.trim() : 'unknown CPU'
+const cores = cpus.length
+
+/** Progress goes to stderr so `--json` leaves stdout machine-readable. */
+function progress(message) {
+  process.stderr.write(`${message}\n`)
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixtures
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'read-file-bench-'))
+const root = path.join(tmp, 'ws')
+const outside = path.join(tmp, 'outside')
+let cleanedUp = false
+function cleanUp() {
+  if (cleanedUp) return
+  cleanedUp = true
+  fs.rmSync(tmp, { recursive: true, force: true })
+}
+process.on('exit', cleanUp)
+
+/** `count` lines of code-like text, each `width` bytes including its `\n`. */
+function codeLines(count, width) {
+  let text = ''
+  for (let i = 1; i <= count; i++) {
+    const line = `  const value${i} = compute(${i}, "lorem ipsum dolor sit amet");`
+    text += line.slice(0, width - 1).padEnd(width - 1, ' ') + '\n'
+  }
+  return text
+}
+
+/** Whole-second mtimes: `Math.floor(stat.mtimeMs)` is then exact whatever the runtime. */
+const FIXED_MTIME = 1_700_000_000
+function writeFixture(relative, data) {
+  const file = path.join(root, relative)
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, data)
+  fs.utimesSync(file, FIXED_MTIME, FIXED_MTIME)
+}
+
+const LARGE_LINES = 20_000
+const LARGE_WIDTH = 52 // 20,000 x 52 = 1,040,000 bytes, just under MAX_FILE_BYTES
+fs.mkdirSync(root, { recursive: true })
+fs.mkdirSync(outside, { recursive: true })
+writeFixture('src/small.ts', codeLines(100, 52))
+writeFixture('src/medium.ts', codeLines(2_500, 52))
+writeFixture('src/large.ts', codeLines(LARGE_LINES, LARGE_WIDTH))
+const largeBytes = fs.statSync(path.join(root, 'src/large.ts')).size
+if (largeBytes > addon.MAX_FILE_BYTES) throw new Error(`large fixture is ${largeBytes} bytes, over the limit`)
+const lastWindowStart = LARGE_LINES - 200 + 1
+
+/** The measured scenarios. */
+const SCENARIOS = [
+  { id: 'small', label: '100-line file, whole', input: { path: 'src/small.ts' } },
+  { id: 'medium', label: '2,500 lines, start 1000 +200', input: { path: 'src/medium.ts', start_line: 1000, max_lines: 200 } },
+  {
+    id: 'large',
+    label: `1 MiB last window (${lastWindowStart}+200)`,
+    input: { path: 'src/large.ts', start_line: lastWindowStart, max_lines: 200 },
+  },
+  { id: 'missing', label: 'missing file (NOT_FOUND)', input: { path: 'src/missing.ts' }, expectCode: 'NOT_FOUND' },
+]
+
+// Edge cases of the contract, checked (not timed) so the baseline is known to be the same
+// contract. A disagreement here is reported; one on a timed scenario aborts the run.
+writeFixture('edge/crlf.txt', 'one\r\ntwo\r\nthree')
+writeFixture('edge/bom.txt', '\uFEFFhello\nworld\n')
+writeFixture('edge/lone-cr.txt', 'a\rb\nc\r')
+writeFixture('edge/invalid-utf8.txt', Buffer.from([0x61, 0xff, 0x62, 0xe2, 0x82, 0x0a, 0x63]))
+writeFixture('edge/empty.txt', '')
+writeFixture('edge/blank-lines.txt', '\n\n\n')
+writeFixture('edge/binary.bin', Buffer.concat([Buffer.from('text'), Buffer.alloc(1), Buffer.from('more\n')]))
+writeFixture('edge/late-nul.txt', Buffer.concat([Buffer.alloc(8192, 0x61), Buffer.alloc(1), Buffer.from('\n')]))
+writeFixture('edge/exact-limit.txt', Buffer.alloc(addon.MAX_FILE_BYTES, 0x61))
+writeFixture('edge/over-limit.txt', Buffer.alloc(addon.MAX_FILE_BYTES + 1, 0x61))
+fs.writeFileSync(path.join(outside, 'secret.txt'), 'SECRET\n')
+fs.symlinkSync('../src/small.ts', path.join(root, 'edge/link-in'))
+fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'edge/link-out'))
+fs.symlinkSync(outside, path.join(root, 'edge/dir-out'))
+
+const EDGE_CASES = [
+  { path: 'edge/crlf.txt' },
+  { path: 'edge/crlf.txt', start_line: 2, max_lines: 1 },
+  { path: 'edge/bom.txt' },
+  { path: 'edge/lone-cr.txt' },
+  { path: 'edge/invalid-utf8.txt' },
+  { path: 'edge/empty.txt' },
+  { path: 'edge/blank-lines.txt', start_line: 2, max_lines: 1 },
+  { path: 'edge/binary.bin' },
+  { path: 'edge/late-nul.txt' },
+  { path: 'edge/exact-limit.txt' },
+  { path: 'edge/over-limit.txt' },
+  { path: 'src/small.ts', start_line: 100, max_lines: 1 },
+  { path: 'src/small.ts', start_line: 101 },
+  { path: 'src/small.ts', start_line: 1e15 },
+  { path: 'src/small.ts', max_lines: 500 },
+  { path: './src//../src/small.ts' },
+  { path: path.join(root, 'src/small.ts') },
+  { path: 'edge/link-in' },
+  { path: 'edge/link-out' },
+  { path: 'edge/dir-out/secret.txt' },
+  { path: '../outside/secret.txt' },
+  { path: '/etc/passwd' },
+  { path: 'src' },
+  { path: 'src/small.ts/x' },
+  { path: '' },
+  { path: 'a\0b' },
+  { path: 42 },
+  { path: 'src/small.ts', start_line: 0 },
+  { path: 'src/small.ts', max_lines: 501 },
+  { path: 'src/small.ts', max_lines: 1.5 },
+  { path: 'src/small.ts', start_line: '3' },
+]
+
+// ---------------------------------------------------------------------------------------
+// Equivalence check
+
+function deepEqual(a, b) {
+  if (Object.is(a, b)) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const keysA = Object.keys(a)
+  const keysB = Object.keys(b)
+  if (keysA.length !== keysB.length) return false
+  return keysA.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]))
+}
+
+/** `{ ok: output }` or `{ code, message }` of one call. */
+async function settle(call) {
+  try {
+    return { ok: await call() }
+  } catch (err) {
+    return { code: err && err.code, message: err && err.message }
+  }
+}
+
+function describe(outcome) {
+  if (!('ok' in outcome)) return `error ${outcome.code} (${outcome.message})`
+  const { content, ...rest } = outcome.ok
+  const shown = typeof content === 'string' && content.length > 40 ? `${content.slice(0, 40)}…` : content
+  return `${JSON.stringify(rest)} content(${content?.length} chars)=${JSON.stringify(shown)}`
+}
+
+/** Where two outputs' contents first differ, when both are outputs with different contents. */
+function contentDifference(a, b) {
+  if (!('ok' in a) || !('ok' in b) || a.ok.content === b.ok.content) return ''
+  const x = String(a.ok.content)
+  const y = String(b.ok.content)
+  let i = 0
+  while (i < x.length && i < y.length && x[i] === y[i]) i++
+  return `\n    contents first differ at char ${i}: ${JSON.stringify(y.slice(i, i + 20))} here, ${JSON.stringify(x.slice(i, i + 20))} from addon async`
+}
+
+function sameOutcome(a, b) {
+  if ('ok' in a || 'ok' in b) return 'ok' in a && 'ok' in b && deepEqual(a.ok, b.ok)
+  return typeof a.code === 'string' && a.code === b.code && a.message.startsWith(`${a.code}: `) && b.message.startsWith(`${b.code}: `)
+}
+
+/** Compares the four ways of reading `input`; returns the problems found. */
+async function compare(input) {
+  const outcomes = {
+    'addon async': await settle(() => addon.readFile(root, input)),
+    'addon sync': await settle(() => addon.readFileSync(root, input)),
+    'plain async': await settle(() => readFilePlain(root, input)),
+    'plain sync': await settle(() => readFilePlainSync(root, input)),
+  }
+  const reference = outcomes['addon async']
+  const problems = []
+  for (const [name, outcome] of Object.entries(outcomes)) {
+    if (!sameOutcome(reference, outcome)) {
+      problems.push(
+        `  ${name}: ${describe(outcome)}\n  addon async: ${describe(reference)}${contentDifference(reference, outcome)}`,
+      )
+    }
+  }
+  return { reference, problems }
+}
+
+function inputLabel(input) {
+  return JSON.stringify(input, (k, v) => (typeof v === 'string' && v.length > 50 ? `${v.slice(0, 50)}…` : v))
+}
+
+async function verify() {
+  for (const scenario of SCENARIOS) {
+    const { reference, problems } = await compare(scenario.input)
+    if (scenario.expectCode ? reference.code !== scenario.expectCode : !('ok' in reference)) {
+      problems.push(`  expected ${scenario.expectCode ?? 'a result'}, got ${describe(reference)}`)
+    }
+    if (scenario.id === 'large' && 'ok' in reference) {
+      const m = reference.ok.meta
+      if (m.returned_line_count !== 200 || reference.ok.truncated || m.line_count !== LARGE_LINES) {
+        problems.push(`  not the last 200-line window: ${describe(reference)}`)
+      }
+    }
+    if (problems.length > 0) {
+      progress(`ABORT: the addon and plain Node disagree on scenario "${scenario.id}" ${inputLabel(scenario.input)}:`)
+      progress(problems.join('\n'))
+      process.exit(1)
+    }
+  }
+  const edgeProblems = []
+  for (const input of EDGE_CASES) {
+    const { problems } = await compare(input)
+    if (problems.length > 0) edgeProblems.push(`${inputLabel(input)}\n${problems.join('\n')}`)
+  }
+  return edgeProblems
+}
+
+// ---------------------------------------------------------------------------------------
+// Measurement
+
+let sink = 0
+
+/** µs per call of `batch` calls of `fn`, awaited one after the other. */
+async function timeAsync(fn, batch) {
+  const t0 = performance.now()
+  for (let i = 0; i < batch; i++) {
+    try {
+      const out = await fn()
+      sink += out.length ?? 1
+    } catch {
+      sink += 1
+    }
+  }
+  return ((performance.now() - t0) * 1000) / batch
+}
+
+/** µs per call of `batch` calls of `fn`, synchronous; returned as a promise for symmetry. */
+async function timeSync(fn, batch) {
+  const t0 = performance.now()
+  for (let i = 0; i < batch; i++) {
+    try {
+      const out = fn()
+      sink += out.length ?? 1
+    } catch {
+      sink += 1
+    }
+  }
+  return ((performance.now() - t0) * 1000) / batch
+}
+
+function quantile(sorted, q) {
+  const pos = (sorted.length - 1) * q
+  const lo = Math.floor(pos)
+  const hi = Math.ceil(pos)
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
+}
+
+function summarize(samples, batch) {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const median = quantile(sorted, 0.5)
+  const iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25)
+  return {
+    median_us: median,
+    iqr_pct: (iqr / median) * 100,
+    min_us: sorted[0],
+    max_us: sorted[sorted.length - 1],
+    samples: sorted.length,
+    calls_per_sample: batch,
+  }
+}
+
+/** Runs `fn` for about `ms` and returns the batch size that lasts about BATCH_MS. */
+async function warmUp(timer, fn, ms) {
+  const until = performance.now() + ms
+  let batch = 1
+  let perCallUs = 0
+  while (performance.now() < until) {
+    // The last (largest, warmest) batch sets the batch size.
+    perCallUs = await timer(fn, batch)
+    batch = Math.min(batch * 2, 1 << 16)
+  }
+  return Math.max(1, Math.round((BATCH_MS * 1000) / perCallUs))
+}
+
+/**
+ * Measures several sides of one case with alternating batches, so drift (thermal, other
+ * load) falls on every side alike. Returns one summary per side.
+ */
+async function measure(timer, sides) {
+  const batches = []
+  for (const fn of sides) batches.push(await warmUp(timer, fn, WARMUP_MS))
+  const samples = sides.map(() => [])
+  const spent = sides.map(() => 0)
+  while (spent.some((s) => s < BUDGET_MS) || samples.some((s) => s.length < MIN_SAMPLES)) {
+    for (let i = 0; i < sides.length; i++) {
+      const t0 = performance.now()
+      samples[i].push(await timer(sides[i], batches[i]))
+      spent[i] += performance.now() - t0
+    }
+  }
+  return sides.map((_, i) => summarize(samples[i], batches[i]))
+}
+
+// ---------------------------------------------------------------------------------------
+// Output
+
+const fmtUs = (us) => (us >= 1000 ? us.toFixed(0) : us >= 100 ? us.toFixed(1) : us.toFixed(2))
+const fmtPct = (pct) => `${pct.toFixed(1)}%`
+
+function table(rows, columns) {
+  const widths = columns.map((c) => Math.max(c.title.length, ...rows.map((r) => c.get(r).length)))
+  const line = (cells) =>
+    cells.map((cell, i) => (columns[i].left ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')
+  return [line(columns.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(columns.map((c) => c.get(r))))].join('\n')
+}
+
+const TARGETS = [
+  { name: 'async, 100-line file', case: 'small', mode: 'async', min: 6 },
+  { name: 'async, 1 MiB last window', case: 'large', mode: 'async', min: 8 },
+  { name: 'sync, 100-line file', case: 'small', mode: 'sync', min: 3 },
+  { name: 'sync, 1 MiB last window', case: 'large', mode: 'sync', min: 10 },
+  { name: `${CONCURRENCY} concurrent async reads`, case: 'concurrent', mode: 'async', min: 8 },
+]
+
+// ---------------------------------------------------------------------------------------
+// Main
+
+async function main() {
+  progress(`read_file benchmark under ${runtime}: fixtures in ${tmp}`)
+  const edgeProblems = await verify()
+  progress(
+    `equivalence: ${SCENARIOS.length} timed scenarios identical; ` +
+      `${EDGE_CASES.length - edgeProblems.length}/${EDGE_CASES.length} contract edge cases identical`,
+  )
+
+  const results = []
+  for (const scenario of SCENARIOS) {
+    const { input } = scenario
+    for (const mode of ['async', 'sync']) {
+      progress(`measuring ${scenario.id} ${mode}…`)
+      const [a, p] =
+        mode === 'async'
+          ? await measure(timeAsync, [() => addon.readFile(root, input), () => readFilePlain(root, input)])
+          : await measure(timeSync, [() => addon.readFileSync(root, input), () => readFilePlainSync(root, input)])
+      results.push({ case: scenario.id, label: scenario.label, mode, unit: 'call', addon: a, plain: p, ratio: p.median_us / a.median_us })
+    }
+  }
+
+  progress(`measuring ${CONCURRENCY} concurrent…`)
+  const small = SCENARIOS[0].input
+  const all = (read) => () => Promise.all(Array.from({ length: CONCURRENCY }, () => read(root, small)))
+  const [ca, cp] = await measure(timeAsync, [all(addon.readFile), all(readFilePlain)])
+  results.push({
+    case: 'concurrent',
+    label: `${CONCURRENCY} concurrent reads of the 100-line file`,
+    mode: 'async',
+    unit: 'batch',
+    addon: ca,
+    plain: cp,
+    ratio: cp.median_us / ca.median_us,
+  })
+
+  progress('measuring the empty round trip…')
+  const [floor] = await measure(timeAsync, [() => addon.readFile(root, { path: '' })])
+
+  const targets = TARGETS.map((t) => {
+    const row = results.find((r) => r.case === t.case && r.mode === t.mode)
+    return { name: t.name, case: t.case, mode: t.mode, min_ratio: t.min, ratio: row.ratio, pass: row.ratio >= t.min }
+  })
+
+  if (JSON_OUTPUT) {
+    const report = {
+      runtime,
+      runtime_name: isBun ? 'bun' : 'node',
+      runtime_version: isBun ? globalThis.Bun.version : process.versions.node,
+      platform: `${process.platform}-${process.arch}`,
+      cpu: cpuModel,
+      cores,
+      uv_threadpool_size: process.env.UV_THREADPOOL_SIZE ?? null,
+      budget_ms_per_side: BUDGET_MS,
+      empty_round_trip: floor,
+      cases: results,
+      targets,
+      targets_apply: !isBun,
+      edge_case_mismatches: edgeProblems,
+    }
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+    return
+  }
+
+  const out = []
+  out.push(`read_file benchmark: addon vs plain Node (${runtime}, ${process.platform}-${process.arch})`)
+  out.push(`CPU: ${cpuModel}, ${cores} cores; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 'default'}`)
+  out.push(`median time per call (per batch for the concurrent row); ±: IQR of ${BATCH_MS}-ms batches as % of median`)
+  out.push('')
+  out.push(
+    table(results, [
+      { title: 'case', left: true, get: (r) => r.label },
+      { title: 'mode', left: true, get: (r) => r.mode },
+      { title: 'addon µs', get: (r) => fmtUs(r.addon.median_us) },
+      { title: '±', get: (r) => fmtPct(r.addon.iqr_pct) },
+      { title: 'plain µs', get: (r) => fmtUs(r.plain.median_us) },
+      { title: '±', get: (r) => fmtPct(r.plain.iqr_pct) },
+      { title: 'plain/addon', get: (r) => `${r.ratio.toFixed(1)}x` },
+    ]),
+  )
+  out.push('')
+  out.push(
+    `empty async round trip (addon readFile rejecting INVALID_ARGUMENT, the floor of an async call): ` +
+      `${fmtUs(floor.median_us)} µs ±${fmtPct(floor.iqr_pct)}`,
+  )
+  out.push('')
+  out.push(isBun ? 'targets (set for Node; shown for reference under Bun):' : 'targets:')
+  const nameWidth = Math.max(...targets.map((t) => t.name.length))
+  for (const t of targets) {
+    out.push(`  ${t.name.padEnd(nameWidth)}  >= ${String(t.min_ratio).padStart(2)}x   measured ${t.ratio.toFixed(1).padStart(5)}x   ${t.pass ? 'PASS' : 'MISS'}`)
+  }
+  if (edgeProblems.length > 0) {
+    out.push('')
+    out.push(`contract edge cases where the addon and plain Node disagree (${edgeProblems.length}):`)
+    out.push(edgeProblems.join('\n'))
+  }
+  process.stdout.write(`${out.join('\n')}\n`)
+}
+
+try {
+  await main()
+} finally {
+  cleanUp()
+}
+if (sink === -1) console.log(sink)
