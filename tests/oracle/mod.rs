@@ -1,0 +1,218 @@
+//! The sandbox oracle, shared by the property tests (`tests/sandbox_properties.rs`, run by
+//! `cargo test`) and the fuzz target (`fuzz/fuzz_targets/resolve_and_window.rs`).
+//!
+//! A path is built from a token alphabet (`..`, `/`, `.`, names, NUL, a long name, symlinks
+//! in and out of the workspace) and read through the engine. The oracle: either an error,
+//! or a file whose real location is under the root, whose content never holds the secret
+//! kept outside, and whose windows obey the invariants (at most `max_lines` lines; paging
+//! through all windows gives back exactly the whole normalized text).
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use read_file::read_file::read_file;
+use read_file::request::ReadRequest;
+use read_file::sandbox::{OpenError, Root};
+
+/// Content of the one file outside the workspace; must never come back.
+pub const SENTINEL: &str = "SENTINEL-7f3a-outside-the-workspace";
+
+pub struct Fixture {
+    _dir: tempfile::TempDir,
+    pub root: Root,
+    pub canonical_root: PathBuf,
+}
+
+/// The alphabet paths are built from.
+pub const TOKENS: &[&str] = &[
+    "..",
+    "/",
+    ".",
+    "a.txt",
+    "sub",
+    "b.txt",
+    "deep",
+    "c.txt",
+    "in-rel",
+    "in-abs",
+    "up",
+    "dir-in",
+    "dir-out",
+    "out-rel",
+    "out-abs",
+    "climb",
+    "loop",
+    "chain",
+    "dangling",
+    "proc",
+    "dev",
+    "fifo",
+    "\0",
+    "missing",
+    "secret.txt",
+    "outside",
+    "ws",
+    "//",
+    "crlf.txt",
+];
+
+/// A long name (over the 255-byte component limit) as one more token.
+const LONG_NAME_TOKEN: u8 = 255;
+
+pub fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = dir.path();
+    let ws = base.join("ws");
+    let outside = base.join("outside");
+    fs::create_dir_all(ws.join("sub/deep")).unwrap();
+    fs::create_dir_all(&outside).unwrap();
+    let secret = outside.join("secret.txt");
+    fs::write(&secret, format!("{SENTINEL}\n")).unwrap();
+    fs::write(
+        ws.join("a.txt"),
+        b"\xEF\xBB\xBFalpha\r\nbeta\n\xFF gamma\rdelta\n\n",
+    )
+    .unwrap();
+    fs::write(ws.join("crlf.txt"), "1\r\n2\r\n3\r\n4\r\n5").unwrap();
+    fs::write(ws.join("sub/b.txt"), "b1\nb2\nb3\n").unwrap();
+    fs::write(ws.join("sub/deep/c.txt"), "").unwrap();
+    let link = |target: &Path, at: &str| symlink(target, ws.join(at)).unwrap();
+    link(Path::new("sub/b.txt"), "in-rel");
+    link(&ws.join("a.txt"), "in-abs");
+    link(Path::new("../a.txt"), "sub/up");
+    link(Path::new("sub"), "dir-in");
+    link(&outside, "dir-out");
+    link(Path::new("../outside/secret.txt"), "out-rel");
+    link(&secret, "out-abs");
+    link(Path::new("../../../outside/secret.txt"), "sub/deep/climb");
+    link(Path::new("loop"), "loop");
+    link(Path::new("dir-in/../in-rel"), "chain");
+    link(Path::new("missing"), "dangling");
+    link(
+        &Path::new("/proc/self/root").join(secret.strip_prefix("/").unwrap()),
+        "proc",
+    );
+    link(Path::new("/dev/zero"), "dev");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &ws.join("fifo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    let root = Root::open(ws.to_str().unwrap()).unwrap();
+    let canonical_root = fs::canonicalize(&ws).unwrap();
+    Fixture {
+        _dir: dir,
+        root,
+        canonical_root,
+    }
+}
+
+/// A path from token indices; an absolute prefix of the root when `absolute`.
+pub fn path_from_tokens(fx: &Fixture, tokens: &[u8], absolute: bool) -> String {
+    let mut path = String::new();
+    if absolute {
+        path.push_str(fx.canonical_root.to_str().unwrap());
+        path.push('/');
+    }
+    for &token in tokens {
+        if token == LONG_NAME_TOKEN {
+            path.push_str(&"n".repeat(300));
+        } else {
+            path.push_str(TOKENS[token as usize % TOKENS.len()]);
+        }
+    }
+    path
+}
+
+/// Checks every promise of the sandbox and the line window for one request.
+pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
+    check_confinement(fx, path);
+    let Ok(request) = ReadRequest::new(
+        Ok(path.to_owned()),
+        read_file::request::NumberArg::Number(start_line as f64),
+        read_file::request::NumberArg::Number(f64::from(max_lines)),
+    ) else {
+        return;
+    };
+    let Ok(first) = read_file(&fx.root, &request) else {
+        return;
+    };
+    assert!(
+        !first.content.as_str().contains(SENTINEL),
+        "{path:?} leaked the secret"
+    );
+    assert!(!first.path.starts_with('/') && !first.path.split('/').any(|c| c == ".." || c == "."));
+    assert!(first.meta.returned_line_count <= max_lines);
+    check_paging(fx, &request, first.meta.line_count);
+}
+
+/// The opened file, on the fast path and on the walker alike, is really under the root.
+fn check_confinement(fx: &Fixture, path: &str) {
+    let Ok(relative) = fx.root.relative_path(path) else {
+        return;
+    };
+    let fast = fx.root.open_file(&relative);
+    let walked =
+        fx.root
+            .open_by_walking(Path::new(if relative.is_empty() { "." } else { &relative }));
+    assert_eq!(
+        fast.as_ref().map(|_| ()).map_err(|e| *e),
+        walked.as_ref().map(|_| ()).map_err(|e| *e),
+        "fast path and walker disagree on {path:?}"
+    );
+    for opened in [fast, walked] {
+        match opened {
+            Ok(fd) => {
+                let location = fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())).unwrap();
+                assert!(
+                    location.starts_with(&fx.canonical_root),
+                    "{path:?} opened {location:?}, outside {:?}",
+                    fx.canonical_root
+                );
+            }
+            Err(OpenError::Outside | OpenError::Loop | OpenError::Os(_)) => {}
+        }
+    }
+}
+
+/// Paging through the file from line 1 gives back exactly its normalized text.
+fn check_paging(fx: &Fixture, request: &ReadRequest, line_count: u64) {
+    let mut page = ReadRequest {
+        start_line: 1,
+        ..request.clone()
+    };
+    let mut joined = String::new();
+    let mut lines = 0u64;
+    loop {
+        let Ok(output) = read_file(&fx.root, &page) else {
+            return; // the file changed kind between reads: nothing to compare
+        };
+        assert!(output.meta.returned_line_count <= page.max_lines);
+        joined.push_str(output.content.as_str());
+        lines += u64::from(output.meta.returned_line_count);
+        match output.next_start_line {
+            Some(next) => {
+                assert_eq!(
+                    next,
+                    page.start_line + u64::from(output.meta.returned_line_count)
+                );
+                page.start_line = next;
+            }
+            None => break,
+        }
+    }
+    assert_eq!(lines, line_count);
+    let relative = fx.root.relative_path(&request.path).unwrap();
+    let fd = fx.root.open_file(&relative).unwrap();
+    let bytes = fs::read(format!("/proc/self/fd/{}", fd.as_raw_fd())).unwrap();
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let expected = String::from_utf8_lossy(text).replace("\r\n", "\n");
+    assert_eq!(joined, expected, "paging {:?}", request.path);
+}
