@@ -99,7 +99,7 @@ pub fn fixture() -> Fixture {
     link(Path::new("/dev/zero"), "dev");
     rustix::fs::mknodat(
         rustix::fs::CWD,
-        &ws.join("fifo"),
+        ws.join("fifo"),
         rustix::fs::FileType::Fifo,
         rustix::fs::Mode::from_raw_mode(0o644),
         0,
