@@ -65,10 +65,10 @@ pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, R
     let fail = |code, reason: String| ReadFileError::new(code, &request.path, reason);
     let relative = root
         .relative_path(&request.path)
-        .map_err(|err| open_error(err, &fail))?;
+        .map_err(|err| open_error(err, &request.path))?;
     let handle = root
         .open_file(&relative)
-        .map_err(|err| open_error(err, &fail))?;
+        .map_err(|err| open_error(err, &request.path))?;
     let file = file_guard::read_guarded(handle).map_err(|err| guard_error(err, &fail))?;
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
@@ -89,7 +89,9 @@ pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, R
     })
 }
 
-fn open_error(err: OpenError, fail: &impl Fn(ErrorCode, String) -> ReadFileError) -> ReadFileError {
+/// The contract's error for a path the sandbox could not open.
+pub fn open_error(err: OpenError, requested: &str) -> ReadFileError {
+    let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
     match err {
         OpenError::Outside => fail(
             ErrorCode::OutsideWorkspace,
@@ -99,7 +101,7 @@ fn open_error(err: OpenError, fail: &impl Fn(ErrorCode, String) -> ReadFileError
             ErrorCode::NotFound,
             "too many levels of symbolic links".into(),
         ),
-        OpenError::Os(errno) => os_error(errno, fail),
+        OpenError::Os(errno) => os_error(errno, &fail),
     }
 }
 
