@@ -22,6 +22,9 @@ use crate::read_file::ReadFileOutput;
 const MAX_IN_FLIGHT: usize = 4;
 /// Calls one work item carries at most, so results keep flowing back while others run.
 const MAX_BATCH: usize = 16;
+/// Content one work item hands back at most (plus one read), so settling a batch, which
+/// turns every result into a JS string at once, never holds up the event loop for long.
+const MAX_BATCH_CONTENT_BYTES: usize = 1 << 20;
 
 /// `err.code` of the rejection when the caller's `AbortSignal` fires first.
 const ABORT_CODE: &str = "ABORT_ERR";
@@ -129,16 +132,34 @@ impl Task for Batch {
     type Output = Vec<Result<ReadFileOutput, ReadFileError>>;
     type JsValue = Undefined;
 
+    /// Runs the calls in order until [`MAX_BATCH_CONTENT_BYTES`] of content is ready; the
+    /// calls left over go back to the head of the queue when the batch settles.
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let mut roots = OpenedRoots::default();
-        Ok(self.reads.iter().map(|read| read.run(&mut roots)).collect())
+        let mut outputs = Vec::with_capacity(self.reads.len());
+        let mut content_bytes = 0;
+        for read in &self.reads {
+            if content_bytes >= MAX_BATCH_CONTENT_BYTES {
+                break;
+            }
+            let output = read.run(&mut roots);
+            content_bytes += output.as_ref().map_or(0, |o| o.content.as_str().len());
+            outputs.push(output);
+        }
+        Ok(outputs)
     }
 
     fn resolve(&mut self, env: Env, outputs: Self::Output) -> napi::Result<Undefined> {
+        let left_over = self.reads.split_off(outputs.len());
         for (read, output) in self.reads.drain(..).zip(outputs) {
             settle(&env, read, Some(Outcome::Done(output)));
         }
-        SCHEDULER.with_borrow_mut(|scheduler| scheduler.in_flight -= 1);
+        SCHEDULER.with_borrow_mut(|scheduler| {
+            scheduler.in_flight -= 1;
+            for read in left_over.into_iter().rev() {
+                scheduler.waiting.push_front(read);
+            }
+        });
         start_batches(&env);
         Ok(())
     }
