@@ -83,6 +83,7 @@ function corpus() {
     ['dangling link inside', 'dangling-in', 'NOT_FOUND'],
     ['dangling link outside', 'dangling-out', 'OUTSIDE_WORKSPACE'],
     ['directory link into a link out', 'dir-in/../link-abs-out', 'OUTSIDE_WORKSPACE'],
+    ['link out, then more than PATH_MAX', `dir-rel-out/${'n/'.repeat(2100)}x`, 'OUTSIDE_WORKSPACE'],
     // Special files.
     ['FIFO', 'fifo', 'NOT_FILE'],
     ['link to a FIFO', 'link-fifo', 'NOT_FILE'],

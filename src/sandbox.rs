@@ -209,12 +209,15 @@ impl Root {
     }
 }
 
-/// Errors from the `openat2` fast path that are already the answer. Anything else (an
-/// escape, an absolute symlink, a loop, a rename race, no `openat2`) is decided by the walker.
+/// Errors from the `openat2` fast path that are already the answer: the kernel reports
+/// them at the component where they happen, after any escape before it would have been
+/// reported instead. Anything else (an escape, an absolute symlink, a loop, a rename race,
+/// no `openat2`) is decided by the walker; so is `ENAMETOOLONG`, which a whole path longer
+/// than `PATH_MAX` gets before any component is looked at, even one that leads out.
 fn is_final_answer(errno: Errno) -> bool {
     matches!(
         errno,
-        Errno::NOENT | Errno::NOTDIR | Errno::ACCESS | Errno::NXIO | Errno::NAMETOOLONG
+        Errno::NOENT | Errno::NOTDIR | Errno::ACCESS | Errno::NXIO
     )
 }
 
@@ -394,6 +397,17 @@ mod tests {
             assert_eq!(read(&fx, escape), Err(OpenError::Outside), "{escape}");
         }
         assert_eq!(read(&fx, "proc-root"), Err(OpenError::Outside));
+    }
+
+    #[test]
+    fn a_path_too_long_for_one_openat2_still_gets_the_escape_verdict() {
+        // Found by the fuzzer: openat2 refuses the whole path (ENAMETOOLONG) before it
+        // would have seen `rel-out` lead outside.
+        let fx = fixture();
+        let long = format!("rel-out/{}", "n/".repeat(2100));
+        assert_eq!(read(&fx, &long), Err(OpenError::Outside));
+        let missing = format!("missing/{}", "n/".repeat(2100));
+        assert_eq!(read(&fx, &missing), Err(OpenError::Os(Errno::NOENT)));
     }
 
     #[test]
