@@ -73,6 +73,13 @@ impl ReadFileError {
             reason: reason.into(),
         }
     }
+
+    /// The same error, about the requested `path` (a root error is reported against the
+    /// path the caller asked for).
+    pub fn for_path(mut self, path: &str) -> Self {
+        path.clone_into(&mut self.path);
+        self
+    }
 }
 
 /// How much of a requested path an error message repeats: enough to recognise it,

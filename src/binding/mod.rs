@@ -31,10 +31,7 @@ pub const MAX_FILE_BYTES: u32 = crate::request::MAX_FILE_BYTES as u32;
 )]
 pub fn read_file_sync(env: Env, workspace_root: Unknown, input: Unknown) -> napi::Result<JsOutput> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    let call = ReadCall::from_js(root, input).map_err(|error| throwable(&env, error))?;
-    call.run()
-        .map(JsOutput)
-        .map_err(|error| throwable(&env, error))
+    run_sync(&env, root, input)
 }
 
 /// Reads a window of a file in the workspace on the libuv thread pool. Never throws:
@@ -93,12 +90,20 @@ impl Workspace {
         ts_return_type = "ReadFileOutput"
     )]
     pub fn read_file_sync(&self, env: Env, input: Unknown) -> napi::Result<JsOutput> {
-        let root = Ok(RootArg::Open(self.root.clone()));
-        let call = ReadCall::from_js(root, input).map_err(|error| throwable(&env, error))?;
-        call.run()
-            .map(JsOutput)
-            .map_err(|error| throwable(&env, error))
+        run_sync(&env, Ok(RootArg::Open(self.root.clone())), input)
     }
+}
+
+/// `readFileSync`: validate, run, throw the contract's error on failure.
+fn run_sync(
+    env: &Env,
+    root: Result<RootArg, ReadFileError>,
+    input: Unknown,
+) -> napi::Result<JsOutput> {
+    ReadCall::from_js(root, input)
+        .and_then(|call| call.run())
+        .map(JsOutput)
+        .map_err(|error| throwable(env, error))
 }
 
 /// Which root a call reads beneath.
@@ -131,10 +136,7 @@ impl ReadCall {
         input: Unknown,
     ) -> Result<ReadCall, ReadFileError> {
         let request = request_from_js(&input)?;
-        let root = root.map_err(|mut error| {
-            error.path.clone_from(&request.path);
-            error
-        })?;
+        let root = root.map_err(|error| error.for_path(&request.path))?;
         Ok(ReadCall { root, request })
     }
 
@@ -145,10 +147,9 @@ impl ReadCall {
     /// The one code path of `readFile` and `readFileSync`.
     fn run_with(&self, roots: &mut OpenedRoots) -> Result<ReadFileOutput, ReadFileError> {
         let root = match &self.root {
-            RootArg::Path(path) => roots.open(path).map_err(|mut error| {
-                error.path.clone_from(&self.request.path);
-                error
-            })?,
+            RootArg::Path(path) => roots
+                .open(path)
+                .map_err(|error| error.for_path(&self.request.path))?,
             RootArg::Open(root) => root.clone(),
         };
         read_file(&root, &self.request)
@@ -248,6 +249,7 @@ fn type_of(value: &Unknown) -> &'static str {
     }
 }
 
+/// `signal.aborted`, or `None` when `signal` is not an object with a boolean `aborted`.
 fn is_aborted(signal: &Unknown) -> Option<bool> {
     if type_of(signal) != "object" {
         return None;
