@@ -63,6 +63,8 @@ pub struct ReadFileError {
     /// The path as the caller gave it (shown shortened and escaped in the message).
     pub path: String,
     pub reason: String,
+    /// The file's size, for `SIZE_LIMIT_EXCEEDED` (dialects word their own message).
+    pub file_size: Option<u64>,
 }
 
 impl ReadFileError {
@@ -71,6 +73,7 @@ impl ReadFileError {
             code,
             path: path.to_owned(),
             reason: reason.into(),
+            file_size: None,
         }
     }
 

@@ -1,22 +1,46 @@
 //! The file guard: decides from an opened handle whether its file may be read (kind,
-//! size, binary) and reads it with a hard bound, whatever size the file claims.
+//! size) and reads the part asked for with a hard bound, whatever size the file claims.
+//! It also tells whether the file looks binary; what to do about that is the caller's
+//! policy.
 
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
-
-use crate::request::MAX_FILE_BYTES;
+use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt};
 
 /// How many leading bytes are searched for a NUL byte to call a file binary.
 pub const BINARY_SCAN_BYTES: usize = 8192;
 
-/// A regular file's bytes, read in full (at most [`MAX_FILE_BYTES`]).
+/// Which part of a file to read, and the most bytes to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// The whole file; a file larger than `max` bytes is [`GuardError::TooLarge`].
+    Whole { max: u64 },
+    /// At most the first `max` bytes.
+    Head { max: u64 },
+    /// At most the last `max` bytes.
+    Tail { max: u64 },
+}
+
+/// The bytes read from a regular file.
 #[derive(Debug)]
 pub struct FileBytes {
     pub bytes: Vec<u8>,
+    /// Where `bytes` start in the file.
+    pub offset: u64,
+    /// The file's length when it was measured (its size on disk).
+    pub file_len: u64,
+    /// A NUL byte among the file's first [`BINARY_SCAN_BYTES`].
+    pub binary: bool,
     /// Last modification, whole milliseconds since the epoch, rounded down.
     pub mtime_ms: i64,
+}
+
+impl FileBytes {
+    /// Whether `bytes` are the whole file.
+    pub fn is_whole(&self) -> bool {
+        self.offset == 0 && self.bytes.len() as u64 >= self.file_len
+    }
 }
 
 /// Why the guard refused a file.
@@ -24,10 +48,11 @@ pub struct FileBytes {
 pub enum GuardError {
     /// Not a regular file; the kind in words ("a directory", "a FIFO", ...).
     NotFile(&'static str),
-    /// Larger than [`MAX_FILE_BYTES`]: the size seen, in bytes.
-    TooLarge(u64),
-    /// A NUL byte in the first [`BINARY_SCAN_BYTES`].
-    Binary,
+    /// Larger than the [`Span::Whole`] limit: the size seen and the limit, in bytes.
+    TooLarge {
+        len: u64,
+        max: u64,
+    },
     Io(io::Error),
 }
 
@@ -37,20 +62,36 @@ impl From<io::Error> for GuardError {
     }
 }
 
-/// Checks the opened file in the contract's order (kind, size, binary) and reads it.
-pub fn read_guarded(handle: OwnedFd) -> Result<FileBytes, GuardError> {
+/// Checks the opened file (kind, then size for [`Span::Whole`]) and reads `span` of it.
+pub fn read_guarded(handle: OwnedFd, span: Span) -> Result<FileBytes, GuardError> {
     let file = File::from(handle);
     let metadata = file.metadata()?;
     check_kind(&metadata)?;
-    check_size(metadata.len())?;
-    let bytes = read_bounded(&file, metadata.len())?;
-    // The file may have grown since it was measured: the bytes read are what counts.
-    check_size(bytes.len() as u64)?;
-    if is_binary(&bytes) {
-        return Err(GuardError::Binary);
-    }
+    let file_len = metadata.len();
+    let (bytes, offset) = match span {
+        Span::Whole { max } => {
+            check_size(file_len, max)?;
+            let bytes = read_bounded(&file, file_len, max + 1)?;
+            // The file may have grown since it was measured: the bytes read are what counts.
+            check_size(bytes.len() as u64, max)?;
+            (bytes, 0)
+        }
+        Span::Head { max } => (read_bounded(&file, file_len.min(max), max)?, 0),
+        Span::Tail { max } => {
+            let offset = file_len.saturating_sub(max);
+            (read_at(&file, offset, file_len - offset)?, offset)
+        }
+    };
+    let binary = if offset == 0 {
+        is_binary(&bytes)
+    } else {
+        is_binary(&read_at(&file, 0, BINARY_SCAN_BYTES as u64)?)
+    };
     Ok(FileBytes {
         bytes,
+        offset,
+        file_len,
+        binary,
         mtime_ms: mtime_ms(&metadata),
     })
 }
@@ -75,23 +116,42 @@ fn check_kind(metadata: &Metadata) -> Result<(), GuardError> {
     Err(GuardError::NotFile(described))
 }
 
-fn check_size(len: u64) -> Result<(), GuardError> {
-    if len > MAX_FILE_BYTES {
-        Err(GuardError::TooLarge(len))
+fn check_size(len: u64, max: u64) -> Result<(), GuardError> {
+    if len > max {
+        Err(GuardError::TooLarge { len, max })
     } else {
         Ok(())
     }
 }
 
-/// Reads the file, never more than `MAX_FILE_BYTES + 1` bytes, so a file that grew past
-/// the limit after it was measured is caught without being read whole.
+/// Up to `len` bytes from `offset` (fewer at the end of the file).
+fn read_at(file: &File, offset: u64, len: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0u8; len as usize];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        match file.read_at(&mut bytes[filled..], offset + filled as u64) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
+}
+
+/// Reads the file from its start, never more than `limit` bytes, so a file that grew past
+/// a limit after it was measured is caught without being read whole.
 ///
 /// The first read asks for one byte more than the measured length. When it returns exactly
 /// the measured length, that is the file as measured and no further read is needed to find
 /// its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the limit.
-fn read_bounded(file: &File, measured_len: u64) -> io::Result<Vec<u8>> {
-    let limit = MAX_FILE_BYTES as usize + 1;
-    let measured = measured_len.min(MAX_FILE_BYTES) as usize;
+fn read_bounded(file: &File, measured_len: u64, limit: u64) -> io::Result<Vec<u8>> {
+    let limit = limit as usize;
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
+    let measured = measured_len.min(limit as u64 - 1) as usize;
     let mut bytes = vec![0u8; measured + 1];
     let mut filled = 0;
     loop {
@@ -135,29 +195,69 @@ mod tests {
     use super::*;
     use std::fs;
 
-    fn guard(bytes: &[u8]) -> Result<FileBytes, GuardError> {
+    const MIB: u64 = 1 << 20;
+
+    fn guard(bytes: &[u8], span: Span) -> Result<FileBytes, GuardError> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         fs::write(&path, bytes).unwrap();
-        read_guarded(File::open(&path).unwrap().into())
+        read_guarded(File::open(&path).unwrap().into(), span)
+    }
+
+    fn whole(bytes: &[u8]) -> Result<FileBytes, GuardError> {
+        guard(bytes, Span::Whole { max: MIB })
     }
 
     #[test]
     fn exactly_the_limit_is_read_one_more_byte_is_refused() {
-        let exact = vec![b'a'; MAX_FILE_BYTES as usize];
-        assert_eq!(guard(&exact).unwrap().bytes.len(), MAX_FILE_BYTES as usize);
-        let over = vec![b'a'; MAX_FILE_BYTES as usize + 1];
-        assert!(matches!(guard(&over), Err(GuardError::TooLarge(n)) if n == MAX_FILE_BYTES + 1));
+        let exact = vec![b'a'; MIB as usize];
+        assert_eq!(whole(&exact).unwrap().bytes.len(), MIB as usize);
+        let over = vec![b'a'; MIB as usize + 1];
+        assert!(
+            matches!(whole(&over), Err(GuardError::TooLarge { len, max }) if len == MIB + 1 && max == MIB)
+        );
     }
 
     #[test]
     fn nul_in_the_first_8192_bytes_is_binary_later_is_not() {
         let mut early = vec![b'a'; 10_000];
         early[8191] = 0;
-        assert!(matches!(guard(&early), Err(GuardError::Binary)));
+        assert!(whole(&early).unwrap().binary);
         let mut late = vec![b'a'; 10_000];
         late[8192] = 0;
-        assert_eq!(guard(&late).unwrap().bytes, late);
+        let read = whole(&late).unwrap();
+        assert!(!read.binary);
+        assert_eq!(read.bytes, late);
+    }
+
+    #[test]
+    fn head_and_tail_read_their_end_only() {
+        let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8 + 1).collect();
+        let head = guard(&content, Span::Head { max: 1000 }).unwrap();
+        assert_eq!((head.bytes.as_slice(), head.offset), (&content[..1000], 0));
+        assert!(!head.is_whole());
+        let tail = guard(&content, Span::Tail { max: 1000 }).unwrap();
+        assert_eq!(
+            (tail.bytes.as_slice(), tail.offset),
+            (&content[99_000..], 99_000)
+        );
+        assert_eq!(tail.file_len, 100_000);
+        let all = guard(&content, Span::Tail { max: 1 << 30 }).unwrap();
+        assert!(all.is_whole());
+        assert_eq!(guard(&content, Span::Head { max: 0 }).unwrap().bytes, b"");
+    }
+
+    #[test]
+    fn a_tail_is_binary_when_the_head_of_the_file_is() {
+        let mut content = vec![b'a'; 100_000];
+        content[10] = 0;
+        let tail = guard(&content, Span::Tail { max: 100 }).unwrap();
+        assert!(tail.binary);
+        assert!(
+            !guard(&vec![b'a'; 100_000], Span::Tail { max: 100 })
+                .unwrap()
+                .binary
+        );
     }
 
     #[test]
@@ -166,8 +266,10 @@ mod tests {
         let path = dir.path().join("sparse");
         File::create(&path).unwrap().set_len(100 << 30).unwrap();
         let started = std::time::Instant::now();
-        let result = read_guarded(File::open(&path).unwrap().into());
-        assert!(matches!(result, Err(GuardError::TooLarge(n)) if n == 100 << 30));
+        let result = read_guarded(File::open(&path).unwrap().into(), Span::Whole { max: MIB });
+        assert!(matches!(result, Err(GuardError::TooLarge { len, .. }) if len == 100 << 30));
+        let tail = read_guarded(File::open(&path).unwrap().into(), Span::Tail { max: 10 });
+        assert_eq!(tail.unwrap().bytes, vec![0; 10]);
         assert!(started.elapsed().as_millis() < 500);
     }
 
@@ -178,13 +280,13 @@ mod tests {
         let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
         fs::write(&path, &content).unwrap();
         for measured in [0, 1, 50_000, 99_999, 100_000, 100_001, 5_000_000] {
-            let bytes = read_bounded(&File::open(&path).unwrap(), measured).unwrap();
+            let bytes = read_bounded(&File::open(&path).unwrap(), measured, MIB + 1).unwrap();
             assert_eq!(bytes, content, "measured {measured}");
         }
         let big = dir.path().join("big");
-        fs::write(&big, vec![b'x'; 3 * MAX_FILE_BYTES as usize]).unwrap();
-        let bytes = read_bounded(&File::open(&big).unwrap(), 10).unwrap();
-        assert_eq!(bytes.len() as u64, MAX_FILE_BYTES + 1);
+        fs::write(&big, vec![b'x'; 3 * MIB as usize]).unwrap();
+        let bytes = read_bounded(&File::open(&big).unwrap(), 10, MIB + 1).unwrap();
+        assert_eq!(bytes.len() as u64, MIB + 1);
     }
 
     #[test]
@@ -192,14 +294,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let handle = File::open(dir.path()).unwrap().into();
         assert!(matches!(
-            read_guarded(handle),
+            read_guarded(handle, Span::Whole { max: MIB }),
             Err(GuardError::NotFile("a directory"))
         ));
     }
 
     #[test]
     fn mtime_is_whole_milliseconds_rounded_down() {
-        let read = guard(b"x").unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m");
         fs::write(&path, b"x").unwrap();
@@ -210,8 +311,7 @@ mod tests {
             .unwrap()
             .set_modified(when)
             .unwrap();
-        let read_back = read_guarded(File::open(&path).unwrap().into()).unwrap();
-        assert_eq!(read_back.mtime_ms, 1_700_000_000_987);
-        assert!(read.mtime_ms > 1_600_000_000_000);
+        let read_back = read_guarded(File::open(&path).unwrap().into(), Span::Whole { max: MIB });
+        assert_eq!(read_back.unwrap().mtime_ms, 1_700_000_000_987);
     }
 }

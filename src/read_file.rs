@@ -7,7 +7,7 @@ use std::ops::Range;
 use rustix::io::Errno;
 
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::{self, GuardError};
+use crate::file_guard::{self, FileBytes, GuardError, Span};
 use crate::request::{MAX_FILE_BYTES, ReadRequest};
 use crate::sandbox::{OpenError, Root};
 use crate::window;
@@ -62,14 +62,17 @@ impl Content {
 
 /// Reads the requested window of a file beneath `root`.
 pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
-    let fail = |code, reason: String| ReadFileError::new(code, &request.path, reason);
-    let relative = root
-        .relative_path(&request.path)
-        .map_err(|err| open_error(err, &request.path))?;
-    let handle = root
-        .open_file(&relative)
-        .map_err(|err| open_error(err, &request.path))?;
-    let file = file_guard::read_guarded(handle).map_err(|err| guard_error(err, &fail))?;
+    let span = Span::Whole {
+        max: MAX_FILE_BYTES,
+    };
+    let (relative, file) = read_source(root, &request.path, span)?;
+    if file.binary {
+        return Err(ReadFileError::new(
+            ErrorCode::BinaryNotSupported,
+            &request.path,
+            "binary file (NUL byte in the first 8192 bytes)",
+        ));
+    }
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
@@ -87,6 +90,25 @@ pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, R
             mtime_ms: file.mtime_ms,
         },
     })
+}
+
+/// The first steps of every read, whatever the dialect: the requested path checked and
+/// opened beneath `root`, the file's kind checked and `span` of it read. Returns the
+/// normalized workspace-relative path and the bytes.
+pub fn read_source(
+    root: &Root,
+    requested: &str,
+    span: Span,
+) -> Result<(String, FileBytes), ReadFileError> {
+    let relative = root
+        .relative_path(requested)
+        .map_err(|err| open_error(err, requested))?;
+    let handle = root
+        .open_file(&relative)
+        .map_err(|err| open_error(err, requested))?;
+    let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
+    let file = file_guard::read_guarded(handle, span).map_err(|err| guard_error(err, &fail))?;
+    Ok((relative, file))
 }
 
 /// The contract's error for a path the sandbox could not open.
@@ -132,14 +154,13 @@ fn guard_error(
         GuardError::NotFile(kind) => {
             fail(ErrorCode::NotFile, format!("{kind}, not a regular file"))
         }
-        GuardError::TooLarge(len) => fail(
-            ErrorCode::SizeLimitExceeded,
-            format!("file is {len} bytes, over the limit of {MAX_FILE_BYTES} bytes"),
-        ),
-        GuardError::Binary => fail(
-            ErrorCode::BinaryNotSupported,
-            "binary file (NUL byte in the first 8192 bytes)".into(),
-        ),
+        GuardError::TooLarge { len, max } => ReadFileError {
+            file_size: Some(len),
+            ..fail(
+                ErrorCode::SizeLimitExceeded,
+                format!("file is {len} bytes, over the limit of {max} bytes"),
+            )
+        },
         GuardError::Io(err) => match err.raw_os_error() {
             Some(code) => os_error(Errno::from_raw_os_error(code), fail),
             None => fail(ErrorCode::Internal, err.to_string()),

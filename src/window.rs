@@ -95,6 +95,17 @@ fn locate_line(text: &[u8], line: u64) -> (Option<usize>, u64) {
     (start.filter(|&at| at < text.len()), line_count)
 }
 
+/// The lines of a decoded text without their terminators, for the dialects that show
+/// lines one by one: each `\n` ends a line and is dropped with one `\r` before it (a `\r`
+/// ending the text is dropped too); an empty text has no lines and a final `\n` does not
+/// start one. This is the same line count as [`LineWindow::line_count`].
+pub fn lines_without_terminators(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n')
+        .map(|line| line.strip_suffix('\n').unwrap_or(line))
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect()
+}
+
 /// The window's text, decoded and normalized. Borrowed from the file's bytes when they
 /// are already exact (valid UTF-8 without `\r\n`), which is the common case.
 pub fn decode(window: &[u8]) -> Cow<'_, str> {
@@ -194,6 +205,21 @@ mod tests {
             assert_eq!(w.line_count, 20_000);
         }
         assert_eq!(line_window(bytes, 20_001, 2).returned_line_count, 0);
+    }
+
+    #[test]
+    fn lines_without_terminators_match_the_line_count() {
+        for (text, lines) in [
+            ("", vec![]),
+            ("\n", vec![""]),
+            ("a", vec!["a"]),
+            ("a\r\nb\r\n", vec!["a", "b"]),
+            ("a\n\nb", vec!["a", "", "b"]),
+            ("a\rb\r", vec!["a\rb"]),
+        ] {
+            assert_eq!(lines_without_terminators(text), lines, "{text:?}");
+            assert_eq!(line_count(text.as_bytes()), lines.len() as u64, "{text:?}");
+        }
     }
 
     #[test]
