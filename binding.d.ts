@@ -19,6 +19,18 @@ export declare class Workspace {
   readFileSync(input: ReadFileInput): ReadFileOutput
 }
 
+/** AIntern's `GetExecutionSummary`. */
+export declare function ainternExecutionSummary(args: unknown): string
+
+/** AIntern's `FormatFileSize`. */
+export declare function ainternFormatFileSize(bytes: number): string
+
+/** AIntern's `Validate`: `[{ parameterName, message, code }]`, empty when valid. */
+export declare function ainternValidate(args: unknown): any
+
+/** Runs one call of a dialect's tool (`codex`, `forge` or `aintern`) on the thread pool. */
+export declare function executeDialect(name: 'codex' | 'forge' | 'aintern', args: unknown, ctx: { workspaceRoot: string; config?: object }): Promise<unknown>
+
 /** The largest file `read_file` returns, in bytes (1 MiB). */
 export declare const MAX_FILE_BYTES: number
 

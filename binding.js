@@ -836,6 +836,10 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.Workspace = nativeBinding.Workspace
+module.exports.ainternExecutionSummary = nativeBinding.ainternExecutionSummary
+module.exports.ainternFormatFileSize = nativeBinding.ainternFormatFileSize
+module.exports.ainternValidate = nativeBinding.ainternValidate
+module.exports.executeDialect = nativeBinding.executeDialect
 module.exports.MAX_FILE_BYTES = nativeBinding.MAX_FILE_BYTES
 module.exports.readFile = nativeBinding.readFile
 module.exports.readFileSync = nativeBinding.readFileSync

@@ -4,6 +4,7 @@
 // and the small catalog and toolkit objects built around them.
 
 const { readFile, readFileSync, MAX_FILE_BYTES, Workspace } = require('./binding.js')
+const { dialects } = require('./dialects.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -70,4 +71,5 @@ module.exports = {
   TOOL_DEFINITIONS,
   ToolCatalog,
   createAgentToolkit,
+  dialects: deepFreeze(dialects),
 }

@@ -10,9 +10,12 @@
 //!
 //! `binding` is the one module that converts between JavaScript and the engine.
 
+pub mod dialect;
+pub mod encoding;
 pub mod error;
 pub mod file_guard;
 pub mod read_file;
+pub mod render;
 pub mod request;
 pub mod root_cache;
 pub mod sandbox;

@@ -4,6 +4,7 @@
 //! JS object or an `Error` whose `code` is the engine's [`ErrorCode`].
 
 mod batch;
+mod dialects;
 
 use std::ffi::CStr;
 use std::ptr;

@@ -1,0 +1,155 @@
+//! The dialects' front door: `executeDialect(name, args, ctx)` on the libuv pool, and
+//! AIntern's synchronous helpers. Arguments are taken as the model sent them: a JSON text
+//! or an object (converted to JSON here, on the JS thread).
+
+use std::ptr;
+
+use napi::bindgen_prelude::{AsyncTask, FromNapiValue, ToNapiValue, TypeName};
+use napi::{Env, JsValue, Task, Unknown, ValueType, sys};
+use napi_derive::napi;
+use serde_json::Value;
+
+use super::{property, string_or_type, throwable, type_of};
+use crate::dialect::{Args, Dialect, DialectCall, aintern};
+use crate::error::{ErrorCode, ReadFileError};
+
+/// Runs one call of a dialect's tool (`codex`, `forge` or `aintern`) on the thread pool.
+#[napi(
+    js_name = "executeDialect",
+    ts_args_type = "name: 'codex' | 'forge' | 'aintern', args: unknown, ctx: { workspaceRoot: string; config?: object }",
+    ts_return_type = "Promise<unknown>"
+)]
+pub fn execute_dialect(name: String, args: Unknown, ctx: Unknown) -> AsyncTask<DialectTask> {
+    let call = Dialect::from_name(&name)
+        .ok_or_else(|| {
+            ReadFileError::new(
+                ErrorCode::InvalidArgument,
+                &name,
+                "no such dialect (codex, forge, aintern)",
+            )
+        })
+        .map(|dialect| (dialect, call_from_js(&args, &ctx)));
+    AsyncTask::new(DialectTask { call })
+}
+
+/// AIntern's `Validate`: `[{ parameterName, message, code }]`, empty when valid.
+#[napi(js_name = "ainternValidate", ts_args_type = "args: unknown")]
+pub fn aintern_validate(args: Unknown) -> Value {
+    let args = args_from_js(&args).value();
+    Value::Array(
+        aintern::validate(&args)
+            .iter()
+            .map(aintern::error_json)
+            .collect(),
+    )
+}
+
+/// AIntern's `GetExecutionSummary`.
+#[napi(js_name = "ainternExecutionSummary", ts_args_type = "args: unknown")]
+pub fn aintern_execution_summary(args: Unknown) -> String {
+    aintern::execution_summary(&args_from_js(&args).value())
+}
+
+/// AIntern's `FormatFileSize`.
+#[napi(js_name = "ainternFormatFileSize")]
+pub fn aintern_format_file_size(bytes: f64) -> String {
+    aintern::format_file_size(if bytes.is_finite() && bytes > 0.0 {
+        bytes as u64
+    } else {
+        0
+    })
+}
+
+fn call_from_js(args: &Unknown, ctx: &Unknown) -> DialectCall {
+    let workspace_root = match type_of(ctx) {
+        "object" => property(ctx, c"workspaceRoot")
+            .ok()
+            .and_then(|root| string_or_type(&root).ok())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    let config = match type_of(ctx) {
+        "object" => property(ctx, c"config")
+            .ok()
+            .and_then(|config| json_from_js(&config).ok())
+            .unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    DialectCall {
+        workspace_root,
+        args: args_from_js(args),
+        config,
+    }
+}
+
+fn args_from_js(args: &Unknown) -> Args {
+    match args.get_type() {
+        Ok(ValueType::String) => match string_or_type(args) {
+            Ok(text) => Args::Json(text),
+            Err(type_name) => Args::Unreadable(format!("arguments are a {type_name}")),
+        },
+        _ => match json_from_js(args) {
+            Ok(value) => Args::Value(value),
+            Err(reason) => Args::Unreadable(reason),
+        },
+    }
+}
+
+/// A JS value as JSON; a throwing getter or proxy trap becomes an error, not a pending
+/// exception.
+fn json_from_js(value: &Unknown) -> Result<Value, String> {
+    let env = value.value().env;
+    match unsafe { Value::from_napi_value(env, value.raw()) } {
+        Ok(json) => Ok(json),
+        Err(error) => {
+            let mut exception = ptr::null_mut();
+            let mut pending = false;
+            unsafe { sys::napi_is_exception_pending(env, &mut pending) };
+            if pending {
+                unsafe { sys::napi_get_and_clear_last_exception(env, &mut exception) };
+                return Err("arguments could not be read (a property threw)".into());
+            }
+            Err(format!("arguments are not JSON: {}", error.reason))
+        }
+    }
+}
+
+/// A dialect call on its way through the pool.
+pub struct DialectTask {
+    call: Result<(Dialect, DialectCall), ReadFileError>,
+}
+
+/// A dialect's answer on its way to JavaScript, as a plain object.
+pub struct Answer(Value);
+
+impl TypeName for Answer {
+    fn type_name() -> &'static str {
+        "DialectAnswer"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::Object
+    }
+}
+
+impl ToNapiValue for Answer {
+    unsafe fn to_napi_value(env: sys::napi_env, answer: Self) -> napi::Result<sys::napi_value> {
+        unsafe { Value::to_napi_value(env, answer.0) }
+    }
+}
+
+impl Task for DialectTask {
+    type Output = Result<Value, ReadFileError>;
+    type JsValue = Answer;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(match &self.call {
+            Ok((dialect, call)) => dialect.execute(call),
+            Err(error) => Err(error.clone()),
+        })
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Answer> {
+        output.map(Answer).map_err(|error| throwable(&env, error))
+    }
+}

@@ -1,0 +1,148 @@
+//! Codex's `read_file`: `file_path` (absolute), `offset`, `limit`, `mode` slice or
+//! indentation. Lines are shown as `L{n}: {text}`, each cut to 500 bytes on a char
+//! boundary; failures are answered as `{ success: false, content: message }`, never thrown.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::codex_indentation::{IndentationOptions, indentation_block};
+use super::{DialectCall, config};
+use crate::error::ReadFileError;
+use crate::file_guard::Span;
+use crate::read_file::read_source;
+use crate::render::{LineNumbers, Rendering, render, render_numbered};
+use crate::root_cache;
+use crate::window::{decode, lines_without_terminators};
+
+/// Longest line shown, in bytes.
+pub const MAX_LINE_LENGTH: usize = 500;
+const DEFAULT_OFFSET: usize = 1;
+const DEFAULT_LIMIT: usize = 2000;
+const RENDERING: Rendering = Rendering {
+    numbers: LineNumbers::Prefixed,
+    max_line_bytes: Some(MAX_LINE_LENGTH),
+};
+
+/// The tool's arguments, as Codex parses them.
+#[derive(Debug, Deserialize)]
+struct CodexArgs {
+    file_path: String,
+    #[serde(default = "default_offset")]
+    offset: usize,
+    #[serde(default = "default_limit")]
+    limit: usize,
+    #[serde(default)]
+    mode: Mode,
+    #[serde(default)]
+    indentation: Option<IndentationArgs>,
+}
+
+fn default_offset() -> usize {
+    DEFAULT_OFFSET
+}
+
+fn default_limit() -> usize {
+    DEFAULT_LIMIT
+}
+
+#[derive(Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum Mode {
+    #[default]
+    Slice,
+    Indentation,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct IndentationArgs {
+    anchor_line: Option<usize>,
+    #[serde(default)]
+    max_levels: usize,
+    #[serde(default = "yes")]
+    include_siblings: bool,
+    #[serde(default = "yes")]
+    include_header: bool,
+    max_lines: Option<usize>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The dialect's configuration (`ctx.config`).
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+struct CodexConfig {
+    /// Largest file read, in bytes. Codex itself streams files of any size; a toolkit
+    /// needs a bound.
+    max_file_bytes: u64,
+}
+
+impl Default for CodexConfig {
+    fn default() -> Self {
+        CodexConfig {
+            max_file_bytes: 10 * 1024 * 1024,
+        }
+    }
+}
+
+/// Runs one call and answers `{ success, content }`.
+pub fn execute(call: &DialectCall) -> Value {
+    match run(call) {
+        Ok(content) => json!({ "success": true, "content": content }),
+        Err(message) => json!({ "success": false, "content": message }),
+    }
+}
+
+fn run(call: &DialectCall) -> Result<String, String> {
+    let args: CodexArgs = call
+        .args
+        .parse()
+        .map_err(|err| format!("failed to parse function arguments: {err}"))?;
+    let config: CodexConfig =
+        config(&call.config).map_err(|err| format!("invalid configuration: {err}"))?;
+    if args.offset == 0 {
+        return Err("offset must be a 1-indexed line number".into());
+    }
+    if args.limit == 0 {
+        return Err("limit must be greater than zero".into());
+    }
+    if !std::path::Path::new(&args.file_path).is_absolute() {
+        return Err("file_path must be an absolute path".into());
+    }
+    let text = read_text(call, &args.file_path, config.max_file_bytes)
+        .map_err(|err| format!("failed to read file: {}", err.reason))?;
+    let lines = lines_without_terminators(&text);
+    match args.mode {
+        Mode::Slice => Ok(slice(&lines, args.offset, args.limit)),
+        Mode::Indentation => {
+            let indentation = args.indentation.unwrap_or_default();
+            let options = IndentationOptions {
+                anchor_line: indentation.anchor_line.unwrap_or(args.offset),
+                max_levels: indentation.max_levels,
+                include_siblings: indentation.include_siblings,
+                include_header: indentation.include_header,
+                max_lines: indentation.max_lines,
+            };
+            let numbers = indentation_block(&lines, &options, args.limit)?;
+            let shown: Vec<(usize, &str)> = numbers
+                .into_iter()
+                .filter_map(|n| lines.get(n.wrapping_sub(1)).map(|line| (n, *line)))
+                .collect();
+            Ok(render_numbered(&shown, RENDERING))
+        }
+    }
+}
+
+fn read_text(call: &DialectCall, file_path: &str, max: u64) -> Result<String, ReadFileError> {
+    let root = root_cache::open(&call.workspace_root)?;
+    let (_, file) = read_source(&root, file_path, Span::Whole { max })?;
+    Ok(decode(&file.bytes).into_owned())
+}
+
+/// Up to `limit` lines from line `offset`; past the end, nothing.
+fn slice(lines: &[&str], offset: usize, limit: usize) -> String {
+    let start = offset - 1;
+    let shown = lines.get(start..).unwrap_or_default();
+    render(&shown[..shown.len().min(limit)], offset, RENDERING)
+}

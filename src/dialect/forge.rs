@@ -1,0 +1,318 @@
+//! Forge's `Read` tool: `path`, an inclusive `start_line`..`end_line` range or `limit`, or
+//! `head`/`tail`; lines numbered `{n:>6}\t{text}` unless `show_line_numbers` is false;
+//! binary files answered as base64. `max_file_read_bytes` bounds the bytes of file content
+//! returned (the view is cut on a line boundary and marked truncated); `max_scan_bytes`
+//! bounds the bytes read to find lines: a larger file can still be read by `head`, and by
+//! `tail`, which reads backwards from its end.
+
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{DialectCall, config};
+use crate::error::{ErrorCode, ReadFileError};
+use crate::file_guard::{FileBytes, Span};
+use crate::read_file::read_source;
+use crate::render::{LineNumbers, Rendering, cut_at_char_boundary, render};
+use crate::root_cache;
+use crate::window::{decode, lines_without_terminators, strip_bom};
+
+/// The tool's name and the aliases a toolkit may call it by.
+pub const NAMES: [&str; 5] = ["Read", "read", "read_file", "read-file", "ReadFile"];
+
+#[derive(Debug, Deserialize)]
+struct ForgeArgs {
+    path: String,
+    start_line: Option<u64>,
+    end_line: Option<u64>,
+    limit: Option<u64>,
+    head: Option<u64>,
+    tail: Option<u64>,
+    show_line_numbers: Option<bool>,
+}
+
+/// `[tools.read_file]` of Forge's configuration.
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+struct ForgeConfig {
+    max_file_read_bytes: u64,
+    max_scan_bytes: u64,
+    show_line_numbers: bool,
+}
+
+impl Default for ForgeConfig {
+    fn default() -> Self {
+        ForgeConfig {
+            max_file_read_bytes: 204_800,
+            max_scan_bytes: 2_097_152,
+            show_line_numbers: true,
+        }
+    }
+}
+
+/// Which lines the call asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Selection {
+    /// 1-based first line, inclusive last line (None: to the end).
+    Range {
+        start: u64,
+        end: Option<u64>,
+    },
+    Head(u64),
+    Tail(u64),
+}
+
+/// Runs one call; failures are errors with the contract's codes.
+pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
+    let args: ForgeArgs = call.args.parse().map_err(|err| {
+        ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            "path",
+            format!("invalid arguments: {err}"),
+        )
+    })?;
+    let invalid =
+        |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, &args.path, reason);
+    let config: ForgeConfig =
+        config(&call.config).map_err(|err| invalid(format!("invalid configuration: {err}")))?;
+    let selection = selection(&args).map_err(|reason| invalid(reason.into()))?;
+    let root = root_cache::open(&call.workspace_root)?;
+    let span = match selection {
+        Selection::Head(_) => Span::Head {
+            max: config.max_scan_bytes,
+        },
+        Selection::Tail(_) => Span::Tail {
+            max: config.max_scan_bytes,
+        },
+        Selection::Range { .. } => Span::Whole {
+            max: config.max_scan_bytes,
+        },
+    };
+    let (path, file) =
+        read_source(&root, &args.path, span).map_err(|err| scan_hint(err, &config))?;
+    if file.binary {
+        return Ok(binary_answer(&path, &file, config.max_file_read_bytes));
+    }
+    let numbers = args.show_line_numbers.unwrap_or(config.show_line_numbers);
+    Ok(text_answer(
+        &path,
+        &file,
+        selection,
+        numbers,
+        config.max_file_read_bytes,
+    ))
+}
+
+fn selection(args: &ForgeArgs) -> Result<Selection, &'static str> {
+    let ranged = args.start_line.is_some() || args.end_line.is_some() || args.limit.is_some();
+    let positive = |value: Option<u64>, message| match value {
+        Some(0) => Err(message),
+        _ => Ok(()),
+    };
+    positive(args.start_line, "start_line must be at least 1")?;
+    positive(args.end_line, "end_line must be at least 1")?;
+    positive(args.limit, "limit must be at least 1")?;
+    positive(args.head, "head must be at least 1")?;
+    positive(args.tail, "tail must be at least 1")?;
+    match (args.head, args.tail) {
+        (Some(_), Some(_)) => Err("head and tail are mutually exclusive"),
+        (Some(_), None) | (None, Some(_)) if ranged => {
+            Err("head/tail cannot be combined with start_line, end_line or limit")
+        }
+        (Some(n), None) => Ok(Selection::Head(n)),
+        (None, Some(n)) => Ok(Selection::Tail(n)),
+        (None, None) => {
+            let start = args.start_line.unwrap_or(1);
+            if args.end_line.is_some_and(|end| end < start) {
+                return Err("end_line must be greater than or equal to start_line");
+            }
+            let by_limit = args.limit.map(|limit| start.saturating_add(limit - 1));
+            let end = match (args.end_line, by_limit) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            Ok(Selection::Range { start, end })
+        }
+    }
+}
+
+/// A file over `max_scan_bytes` read as a range: say how it can be read.
+fn scan_hint(err: ReadFileError, config: &ForgeConfig) -> ReadFileError {
+    if err.code != ErrorCode::SizeLimitExceeded {
+        return err;
+    }
+    let reason = format!(
+        "{}; max_scan_bytes is {}: read its start with head or its end with tail",
+        err.reason, config.max_scan_bytes
+    );
+    ReadFileError { reason, ..err }
+}
+
+fn binary_answer(path: &str, file: &FileBytes, max_bytes: u64) -> Value {
+    let shown = &file.bytes[..file.bytes.len().min(max_bytes as usize)];
+    json!({
+        "path": path,
+        "binary": true,
+        "base64": base64::engine::general_purpose::STANDARD.encode(shown),
+        "offset": file.offset,
+        "byte_length": file.file_len,
+        "truncated": (shown.len() as u64) < file.file_len,
+    })
+}
+
+fn text_answer(
+    path: &str,
+    file: &FileBytes,
+    selection: Selection,
+    numbers: bool,
+    max_bytes: u64,
+) -> Value {
+    let (text, first_line_known) = visible_text(file);
+    let lines = lines_without_terminators(&text);
+    // Line numbers are known when the text starts at the file's start.
+    let total_lines = file.is_whole().then_some(lines.len() as u64);
+    let (first, chosen) = choose(&lines, selection);
+    let (shown, truncated) = within_budget(chosen, max_bytes as usize);
+    let first_number = first_line_known.then_some(first);
+    let rendering = Rendering {
+        numbers: match (numbers, first_number) {
+            (true, Some(_)) => LineNumbers::Tabbed,
+            _ => LineNumbers::None,
+        },
+        max_line_bytes: None,
+    };
+    let content = render(&shown, first_number.unwrap_or(1) as usize, rendering);
+    let end_line = first_number
+        .filter(|_| !shown.is_empty())
+        .map(|first| first + shown.len() as u64 - 1);
+    json!({
+        "path": path,
+        "binary": false,
+        "content": content,
+        "start_line": first_number.filter(|_| !shown.is_empty()),
+        "end_line": end_line,
+        "total_lines": total_lines,
+        "truncated": truncated,
+    })
+}
+
+/// The file's text, and whether its first line is the file's line 1. A tail that starts
+/// mid-file drops its first, partial line.
+fn visible_text(file: &FileBytes) -> (String, bool) {
+    if file.offset == 0 {
+        return (decode(strip_bom(&file.bytes)).into_owned(), true);
+    }
+    let after_break = memchr::memchr(b'\n', &file.bytes).map_or(file.bytes.len(), |at| at + 1);
+    (decode(&file.bytes[after_break..]).into_owned(), false)
+}
+
+/// The selected lines and the 1-based number of the first (counted in `lines`).
+fn choose<'a>(lines: &[&'a str], selection: Selection) -> (u64, Vec<&'a str>) {
+    let total = lines.len() as u64;
+    let (start, end) = match selection {
+        Selection::Head(n) => (1, n.min(total)),
+        Selection::Tail(n) => (total.saturating_sub(n) + 1, total),
+        Selection::Range { start, end } => (start, end.unwrap_or(total).min(total)),
+    };
+    if start > end {
+        return (start, Vec::new());
+    }
+    (start, lines[(start - 1) as usize..end as usize].to_vec())
+}
+
+/// The leading lines whose bytes (with their line breaks) fit in `max_bytes`, and whether
+/// any were left out. A first line longer than the budget is cut on a char boundary so
+/// the view is never empty for a non-empty selection.
+fn within_budget(lines: Vec<&str>, max_bytes: usize) -> (Vec<&str>, bool) {
+    let mut used = 0;
+    let mut shown = Vec::with_capacity(lines.len());
+    for line in &lines {
+        let cost = line.len() + 1;
+        if used + cost > max_bytes {
+            if shown.is_empty() {
+                shown.push(cut_at_char_boundary(line, max_bytes));
+            }
+            return (shown, true);
+        }
+        used += cost;
+        shown.push(*line);
+    }
+    (shown, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(json: &str) -> ForgeArgs {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn head_and_tail_exclude_ranges_and_each_other() {
+        for bad in [
+            r#"{"path":"a","head":1,"tail":1}"#,
+            r#"{"path":"a","head":1,"start_line":2}"#,
+            r#"{"path":"a","tail":1,"limit":2}"#,
+            r#"{"path":"a","tail":1,"end_line":2}"#,
+        ] {
+            assert!(selection(&args(bad)).is_err(), "{bad}");
+        }
+        assert_eq!(
+            selection(&args(r#"{"path":"a","head":3}"#)),
+            Ok(Selection::Head(3))
+        );
+    }
+
+    #[test]
+    fn ranges_combine_end_line_and_limit() {
+        let range = |json| selection(&args(json));
+        assert_eq!(
+            range(r#"{"path":"a","start_line":5,"end_line":20,"limit":3}"#),
+            Ok(Selection::Range {
+                start: 5,
+                end: Some(7)
+            })
+        );
+        assert_eq!(
+            range(r#"{"path":"a","end_line":4}"#),
+            Ok(Selection::Range {
+                start: 1,
+                end: Some(4)
+            })
+        );
+        assert!(range(r#"{"path":"a","start_line":5,"end_line":4}"#).is_err());
+        assert!(range(r#"{"path":"a","start_line":0}"#).is_err());
+    }
+
+    #[test]
+    fn the_byte_budget_cuts_on_a_line_boundary() {
+        assert_eq!(
+            within_budget(vec!["ab", "cd", "ef"], 6),
+            (vec!["ab", "cd"], true)
+        );
+        assert_eq!(
+            within_budget(vec!["ab", "cd"], 6),
+            (vec!["ab", "cd"], false)
+        );
+        assert_eq!(within_budget(vec!["abcdef"], 3), (vec!["abc"], true));
+    }
+
+    #[test]
+    fn choose_clamps_to_the_file() {
+        let lines = ["1", "2", "3"];
+        assert_eq!(choose(&lines, Selection::Tail(2)), (2, vec!["2", "3"]));
+        assert_eq!(choose(&lines, Selection::Tail(9)), (1, vec!["1", "2", "3"]));
+        assert_eq!(choose(&lines, Selection::Head(9)).1.len(), 3);
+        assert_eq!(
+            choose(
+                &lines,
+                Selection::Range {
+                    start: 4,
+                    end: None
+                }
+            ),
+            (4, vec![])
+        );
+    }
+}
