@@ -99,3 +99,106 @@ export declare const ToolCatalog: {
 export declare function createAgentToolkit(options: { workspaceRoot: string }): {
   readFile(input: ReadFileInput): Promise<ReadFileOutput>
 }
+
+/** Where a dialect's tool runs, and that tool's own configuration. */
+export interface DialectContext {
+  workspaceRoot: string
+  config?: Record<string, unknown>
+}
+
+/** Codex's answer: failures are answers too (`success: false`, the message in `content`). */
+export interface CodexResult {
+  success: boolean
+  content: string
+}
+
+/** Forge's answer for a text file. Line numbers are `null` where unknown (a partial tail). */
+export interface ForgeTextResult {
+  path: string
+  binary: false
+  content: string
+  start_line: number | null
+  end_line: number | null
+  total_lines: number | null
+  truncated: boolean
+}
+
+/** Forge's answer for a binary file: its first bytes as base64. */
+export interface ForgeBinaryResult {
+  path: string
+  binary: true
+  base64: string
+  offset: number
+  byte_length: number
+  truncated: boolean
+}
+
+/** AIntern's `ReadFileResultData`, with its computed properties. */
+export interface AInternReadFileResultData {
+  path: string
+  totalLines: number
+  startLine: number
+  endLine: number
+  linesReturned: number
+  wasTruncated: boolean
+  encoding: string
+  fileSize: number
+  lastModified: string
+  remainingLines: number
+  percentageRead: number
+}
+
+/** One problem AIntern's `Validate` found. */
+export interface AInternValidationError {
+  parameterName: string
+  message: string
+  code: 'REQUIRED' | 'INVALID_RANGE' | 'INVALID_TYPE'
+}
+
+/** AIntern's `ToolResult`. */
+export type AInternResult =
+  | { success: true; output: string; data: AInternReadFileResultData; message: string }
+  | { success: false; error: string; validationErrors?: AInternValidationError[] }
+
+/** A JSON schema as the dialects' definitions spell them. */
+export interface JsonSchema {
+  readonly type: string
+  readonly description?: string
+  readonly properties?: { readonly [name: string]: JsonSchema & { readonly default?: unknown; readonly enum?: readonly string[] } }
+  readonly required?: readonly string[]
+  readonly additionalProperties?: boolean
+}
+
+/**
+ * Other agents' read tools over the same engine. `execute` takes the model's raw
+ * arguments: an object or a JSON text.
+ */
+export declare const dialects: {
+  readonly codex: {
+    readonly definition: { readonly name: 'read_file'; readonly description: string; readonly parameters: JsonSchema }
+    execute(args: unknown, ctx: DialectContext): Promise<CodexResult>
+  }
+  readonly forge: {
+    readonly definition: { readonly name: 'Read'; readonly description: string; readonly parameters: JsonSchema }
+    readonly aliases: readonly string[]
+    /** Whether a tool call named `name` is this tool (`Read` or an alias). */
+    accepts(name: string): boolean
+    /** Rejects with an `Error` whose `code` is a {@link ReadFileErrorCode}. */
+    execute(args: unknown, ctx: DialectContext): Promise<ForgeTextResult | ForgeBinaryResult>
+  }
+  readonly aintern: {
+    readonly definition: {
+      readonly id: 'file-read'
+      readonly name: 'Read File'
+      readonly description: string
+      readonly category: 'FileSystem'
+      readonly riskLevel: 'Safe'
+      readonly tags: readonly string[]
+      readonly inputSchema: JsonSchema
+    }
+    execute(args: unknown, ctx: DialectContext): Promise<AInternResult>
+    validate(args: unknown): { isValid: boolean; errors: AInternValidationError[] }
+    getExecutionSummary(args: unknown): string
+    formatFileSize(bytes: number): string
+  }
+}

@@ -106,3 +106,18 @@ export type Checks = [
 pkg.readFileSync('/ws', {})
 // @ts-expect-error start_line is a number
 pkg.readFileSync('/ws', { path: 'a', start_line: '1' })
+
+// The dialects are typed as their answers are shaped.
+async function dialectTypes() {
+  const ctx = { workspaceRoot: '/ws' }
+  const codex = await pkg.dialects.codex.execute({ file_path: '/ws/a' }, ctx)
+  const ok: boolean = codex.success
+  const forge = await pkg.dialects.forge.execute('{"path":"a"}', ctx)
+  const text: string = forge.binary ? forge.base64 : forge.content
+  const aintern = await pkg.dialects.aintern.execute({ path: 'a' }, ctx)
+  const lines: number = aintern.success ? aintern.data.totalLines : 0
+  // @ts-expect-error the context needs a workspace root
+  await pkg.dialects.codex.execute({}, {})
+  return [ok, text, lines]
+}
+void dialectTypes
