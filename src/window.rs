@@ -19,10 +19,6 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
 }
 
-fn count_newlines(bytes: &[u8]) -> u64 {
-    memchr::memchr_iter(b'\n', bytes).count() as u64
-}
-
 fn ends_unterminated(text: &[u8]) -> bool {
     !text.is_empty() && !text.ends_with(b"\n")
 }
@@ -95,15 +91,24 @@ fn locate_line(text: &[u8], line: u64) -> (Option<usize>, u64) {
     (start.filter(|&at| at < text.len()), line_count)
 }
 
-/// The lines of a decoded text without their terminators, for the dialects that show
-/// lines one by one: each `\n` ends a line and is dropped with one `\r` before it (a `\r`
-/// ending the text is dropped too); an empty text has no lines and a final `\n` does not
-/// start one. This is the same line count as [`LineWindow::line_count`].
-pub fn lines_without_terminators(text: &str) -> Vec<&str> {
+/// The lines of a decoded text without their terminators, lazily, for the dialects that
+/// show lines one by one: each `\n` ends a line and is dropped with one `\r` before it (a
+/// `\r` ending the text is dropped too); an empty text has no lines and a final `\n` does
+/// not start one. This is the same line count as [`LineWindow::line_count`].
+pub fn lines_without_terminators(text: &str) -> impl Iterator<Item = &str> {
     text.split_inclusive('\n')
         .map(|line| line.strip_suffix('\n').unwrap_or(line))
         .map(|line| line.strip_suffix('\r').unwrap_or(line))
-        .collect()
+}
+
+/// How many lines [`lines_without_terminators`] yields, counted without splitting.
+pub fn count_lines(text: &str) -> u64 {
+    count_newlines(text.as_bytes()) + u64::from(ends_unterminated(text.as_bytes()))
+}
+
+/// Number of `\n` bytes.
+pub fn count_newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// The window's text, decoded and normalized. Borrowed from the file's bytes when they
@@ -217,8 +222,10 @@ mod tests {
             ("a\n\nb", vec!["a", "", "b"]),
             ("a\rb\r", vec!["a\rb"]),
         ] {
-            assert_eq!(lines_without_terminators(text), lines, "{text:?}");
+            let split: Vec<&str> = lines_without_terminators(text).collect();
+            assert_eq!(split, lines, "{text:?}");
             assert_eq!(line_count(text.as_bytes()), lines.len() as u64, "{text:?}");
+            assert_eq!(count_lines(text), lines.len() as u64, "{text:?}");
         }
     }
 

@@ -19,6 +19,7 @@ use crate::file_guard::Span;
 use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, render};
 use crate::root_cache;
+use crate::window::count_newlines;
 
 /// Lines returned when `max_lines` is not given.
 pub const DEFAULT_MAX_LINES: i64 = 1000;
@@ -182,16 +183,16 @@ fn read(call: &DialectCall, args: &Value) -> Result<Value, String> {
         .map_err(|err| failure_message(&err, path))?
         .1;
     let decoded = detect_and_decode(&file.bytes);
-    let lines: Vec<&str> = decoded.text.split('\n').collect();
-    let filter = apply_line_filter(
-        lines.len() as i64,
-        line("start_line"),
-        line("end_line"),
-        max_lines,
-    );
-    let shown = &lines[filter.first_index..filter.first_index + filter.count];
-    let output = format_output(shown, filter.start, numbered);
-    let total = lines.len() as i64;
+    // Lines as the document's `Split('\n')` makes them: one more than the `\n`s.
+    let total = count_newlines(decoded.text.as_bytes()) as i64 + 1;
+    let filter = apply_line_filter(total, line("start_line"), line("end_line"), max_lines);
+    let shown: Vec<&str> = decoded
+        .text
+        .split('\n')
+        .skip(filter.first_index)
+        .take(filter.count)
+        .collect();
+    let output = format_output(&shown, filter.start, numbered);
     let message = if filter.truncated {
         format!(
             "Read lines {}-{} of {total} (truncated to {max_lines} lines)",

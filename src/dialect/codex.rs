@@ -112,10 +112,11 @@ fn run(call: &DialectCall) -> Result<String, String> {
     }
     let text = read_text(call, &args.file_path, config.max_file_bytes)
         .map_err(|err| format!("failed to read file: {}", err.reason))?;
-    let lines = lines_without_terminators(&text);
     match args.mode {
-        Mode::Slice => Ok(slice(&lines, args.offset, args.limit)),
+        Mode::Slice => Ok(slice(&text, args.offset, args.limit)),
         Mode::Indentation => {
+            // Indentation mode looks at every line, as Codex's does.
+            let lines: Vec<&str> = lines_without_terminators(&text).collect();
             let indentation = args.indentation.unwrap_or_default();
             let options = IndentationOptions {
                 anchor_line: indentation.anchor_line.unwrap_or(args.offset),
@@ -141,8 +142,10 @@ fn read_text(call: &DialectCall, file_path: &str, max: u64) -> Result<String, Re
 }
 
 /// Up to `limit` lines from line `offset`; past the end, nothing.
-fn slice(lines: &[&str], offset: usize, limit: usize) -> String {
-    let start = offset - 1;
-    let shown = lines.get(start..).unwrap_or_default();
-    render(&shown[..shown.len().min(limit)], offset, RENDERING)
+fn slice(text: &str, offset: usize, limit: usize) -> String {
+    let shown: Vec<&str> = lines_without_terminators(text)
+        .skip(offset - 1)
+        .take(limit)
+        .collect();
+    render(&shown, offset, RENDERING)
 }

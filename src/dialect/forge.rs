@@ -15,7 +15,7 @@ use crate::file_guard::{FileBytes, Span};
 use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, cut_at_char_boundary, render};
 use crate::root_cache;
-use crate::window::{decode, lines_without_terminators, strip_bom};
+use crate::window::{count_lines, decode, lines_without_terminators, strip_bom};
 
 /// The tool's name and the aliases a toolkit may call it by.
 pub const NAMES: [&str; 5] = ["Read", "read", "read_file", "read-file", "ReadFile"];
@@ -168,10 +168,8 @@ fn text_answer(
     max_bytes: u64,
 ) -> Value {
     let (text, first_line_known) = visible_text(file);
-    let lines = lines_without_terminators(&text);
-    // Line numbers are known when the text starts at the file's start.
-    let total_lines = file.is_whole().then_some(lines.len() as u64);
-    let (first, chosen) = choose(&lines, selection);
+    let total_lines = file.is_whole().then(|| count_lines(&text));
+    let (first, chosen) = choose(&text, selection);
     let (shown, truncated) = within_budget(chosen, max_bytes as usize);
     let first_number = first_line_known.then_some(first);
     let rendering = Rendering {
@@ -206,9 +204,9 @@ fn visible_text(file: &FileBytes) -> (String, bool) {
     (decode(&file.bytes[after_break..]).into_owned(), false)
 }
 
-/// The selected lines and the 1-based number of the first (counted in `lines`).
-fn choose<'a>(lines: &[&'a str], selection: Selection) -> (u64, Vec<&'a str>) {
-    let total = lines.len() as u64;
+/// The selected lines of `text` and the 1-based number of the first (counted in `text`).
+fn choose(text: &str, selection: Selection) -> (u64, Vec<&str>) {
+    let total = count_lines(text);
     let (start, end) = match selection {
         Selection::Head(n) => (1, n.min(total)),
         Selection::Tail(n) => (total.saturating_sub(n) + 1, total),
@@ -217,7 +215,10 @@ fn choose<'a>(lines: &[&'a str], selection: Selection) -> (u64, Vec<&'a str>) {
     if start > end {
         return (start, Vec::new());
     }
-    (start, lines[(start - 1) as usize..end as usize].to_vec())
+    let lines = lines_without_terminators(text)
+        .skip((start - 1) as usize)
+        .take((end - start + 1) as usize);
+    (start, lines.collect())
 }
 
 /// The leading lines whose bytes (with their line breaks) fit in `max_bytes`, and whether
@@ -300,13 +301,13 @@ mod tests {
 
     #[test]
     fn choose_clamps_to_the_file() {
-        let lines = ["1", "2", "3"];
-        assert_eq!(choose(&lines, Selection::Tail(2)), (2, vec!["2", "3"]));
-        assert_eq!(choose(&lines, Selection::Tail(9)), (1, vec!["1", "2", "3"]));
-        assert_eq!(choose(&lines, Selection::Head(9)).1.len(), 3);
+        let lines = "1\n2\n3\n";
+        assert_eq!(choose(lines, Selection::Tail(2)), (2, vec!["2", "3"]));
+        assert_eq!(choose(lines, Selection::Tail(9)), (1, vec!["1", "2", "3"]));
+        assert_eq!(choose(lines, Selection::Head(9)).1.len(), 3);
         assert_eq!(
             choose(
-                &lines,
+                lines,
                 Selection::Range {
                     start: 4,
                     end: None
