@@ -48,18 +48,16 @@ pub fn line_window(text: &[u8], start_line: u64, max_lines: u32) -> LineWindow {
             line_count,
         };
     };
-    let mut returned = 0u32;
-    let mut end = text.len();
-    for newline in memchr::memchr_iter(b'\n', &text[start..]) {
-        returned += 1;
-        if returned == max_lines {
-            end = start + newline + 1;
-            break;
-        }
-    }
-    if end == text.len() && ends_unterminated(text) {
-        returned += 1; // the unterminated last line
-    }
+    // The window ends after its `max_lines`-th newline, when the rest of the text has that
+    // many; else it runs to the end. The newlines before `start` are `start_line - 1`.
+    let unterminated = u64::from(ends_unterminated(text));
+    let newlines_after = line_count - unterminated - (start_line - 1);
+    let (end, returned) = if newlines_after >= u64::from(max_lines) {
+        let last = nth_newline(text, start, u64::from(max_lines) - 1).unwrap_or(text.len() - 1);
+        (last + 1, max_lines)
+    } else {
+        (text.len(), (newlines_after + unterminated) as u32)
+    };
     LineWindow {
         bytes: start..end,
         returned_line_count: returned,
@@ -71,6 +69,22 @@ pub fn line_window(text: &[u8], start_line: u64, max_lines: u32) -> LineWindow {
 /// Bytes counted at a time while looking for a line: a block's newlines are counted with
 /// one vectorized pass, and only the block holding the line is searched newline by newline.
 const COUNT_BLOCK: usize = 16 * 1024;
+
+/// The offset of the `n`-th (0-based) newline at or after `from`, found block by block.
+fn nth_newline(text: &[u8], from: usize, n: u64) -> Option<usize> {
+    let mut remaining = n;
+    let mut offset = from;
+    for block in text[from..].chunks(COUNT_BLOCK) {
+        let in_block = count_newlines(block);
+        if remaining < in_block {
+            let at = memchr::memchr_iter(b'\n', block).nth(remaining as usize)?;
+            return Some(offset + at);
+        }
+        remaining -= in_block;
+        offset += block.len();
+    }
+    None
+}
 
 /// In one pass over the text: the byte offset where line `line` (1-based) begins, if the
 /// text has that line, and the text's line count.
@@ -202,12 +216,15 @@ mod tests {
         let bytes = text.as_bytes();
         assert!(bytes.len() > 4 * COUNT_BLOCK);
         for start in [1, 2, 2340, 2341, 2342, 4681, 19_999, 20_000] {
-            let w = line_window(bytes, start, 2);
-            let expected: String = (start - 1..(start + 1).min(20_000))
-                .map(|i| format!("{i:06}\n"))
-                .collect();
-            assert_eq!(decode(&bytes[w.bytes]), expected, "start {start}");
-            assert_eq!(w.line_count, 20_000);
+            for max in [1, 2, 500, 5000] {
+                let w = line_window(bytes, start, max);
+                let end = (start - 1 + u64::from(max)).min(20_000);
+                let expected: String = (start - 1..end).map(|i| format!("{i:06}\n")).collect();
+                assert_eq!(decode(&bytes[w.bytes]), expected, "start {start} max {max}");
+                assert_eq!(w.returned_line_count as u64, end - (start - 1));
+                assert_eq!(w.next_start_line, (end < 20_000).then_some(end + 1));
+                assert_eq!(w.line_count, 20_000);
+            }
         }
         assert_eq!(line_window(bytes, 20_001, 2).returned_line_count, 0);
     }

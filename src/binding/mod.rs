@@ -324,7 +324,7 @@ impl ToNapiValue for JsOutput {
         set(env, meta_object, c"mtime_ms", meta.mtime_ms as f64)?;
         let object = new_object(env)?;
         set(env, object, c"path", output.path.as_str())?;
-        set(env, object, c"content", output.content.as_str())?;
+        set(env, object, c"content", JsText(output.content.as_str()))?;
         set(env, object, c"truncated", output.truncated)?;
         set(
             env,
@@ -336,6 +336,25 @@ impl ToNapiValue for JsOutput {
             unsafe { sys::napi_set_named_property(env, object, c"meta".as_ptr(), meta_object) };
         check(status)?;
         Ok(object)
+    }
+}
+
+/// Text for a JS string. ASCII goes in as Latin-1, which V8 copies without the UTF-8
+/// decoding pass it would otherwise make; everything else as UTF-8.
+struct JsText<'a>(&'a str);
+
+impl ToNapiValue for JsText<'_> {
+    unsafe fn to_napi_value(env: sys::napi_env, text: Self) -> napi::Result<sys::napi_value> {
+        let text = text.0;
+        let mut value = ptr::null_mut();
+        let (data, len) = (text.as_ptr().cast(), text.len() as isize);
+        let status = if text.is_ascii() {
+            unsafe { sys::napi_create_string_latin1(env, data, len, &mut value) }
+        } else {
+            unsafe { sys::napi_create_string_utf8(env, data, len, &mut value) }
+        };
+        check(status)?;
+        Ok(value)
     }
 }
 
