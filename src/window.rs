@@ -115,6 +115,35 @@ pub fn lines_without_terminators(text: &str) -> impl Iterator<Item = &str> {
         .map(|line| line.strip_suffix('\r').unwrap_or(line))
 }
 
+/// Which lines to show, 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRange {
+    /// From `start` to `end` inclusive (`None`: to the last line).
+    Lines { start: u64, end: Option<u64> },
+    /// The first `n` lines.
+    Head(u64),
+    /// The last `n` lines.
+    Tail(u64),
+}
+
+/// The lines of `text` in `range` (without terminators, see [`lines_without_terminators`])
+/// and the number of the first; a range past the end gives no lines.
+pub fn select_lines(text: &str, range: LineRange) -> (u64, Vec<&str>) {
+    let total = count_lines(text);
+    let (start, end) = match range {
+        LineRange::Head(n) => (1, n.min(total)),
+        LineRange::Tail(n) => (total.saturating_sub(n) + 1, total),
+        LineRange::Lines { start, end } => (start.max(1), end.unwrap_or(total).min(total)),
+    };
+    if start > end {
+        return (start, Vec::new());
+    }
+    let lines = lines_without_terminators(text)
+        .skip((start - 1) as usize)
+        .take((end - start + 1) as usize);
+    (start, lines.collect())
+}
+
 /// How many lines [`lines_without_terminators`] yields, counted without splitting.
 pub fn count_lines(text: &str) -> u64 {
     count_newlines(text.as_bytes()) + u64::from(ends_unterminated(text.as_bytes()))
@@ -244,6 +273,24 @@ mod tests {
             assert_eq!(line_count(text.as_bytes()), lines.len() as u64, "{text:?}");
             assert_eq!(count_lines(text), lines.len() as u64, "{text:?}");
         }
+    }
+
+    #[test]
+    fn selections_clamp_to_the_text() {
+        let text = "1\n2\n3\n";
+        assert_eq!(select_lines(text, LineRange::Tail(2)), (2, vec!["2", "3"]));
+        assert_eq!(
+            select_lines(text, LineRange::Tail(9)),
+            (1, vec!["1", "2", "3"])
+        );
+        assert_eq!(select_lines(text, LineRange::Head(2)), (1, vec!["1", "2"]));
+        assert_eq!(select_lines(text, LineRange::Head(9)).1.len(), 3);
+        let lines = |start, end| select_lines(text, LineRange::Lines { start, end });
+        assert_eq!(lines(2, Some(2)), (2, vec!["2"]));
+        assert_eq!(lines(2, None), (2, vec!["2", "3"]));
+        assert_eq!(lines(4, None), (4, vec![]));
+        assert_eq!(lines(3, Some(9)), (3, vec!["3"]));
+        assert_eq!(select_lines("", LineRange::Tail(1)), (1, vec![]));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::file_guard::Span;
 use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, render, render_numbered};
 use crate::root_cache;
-use crate::window::{decode, lines_without_terminators};
+use crate::window::{LineRange, decode, lines_without_terminators, select_lines};
 
 /// Longest line shown, in bytes.
 pub const MAX_LINE_LENGTH: usize = 500;
@@ -143,9 +143,10 @@ fn read_text(call: &DialectCall, file_path: &str, max: u64) -> Result<String, Re
 
 /// Up to `limit` lines from line `offset`; past the end, nothing.
 fn slice(text: &str, offset: usize, limit: usize) -> String {
-    let shown: Vec<&str> = lines_without_terminators(text)
-        .skip(offset - 1)
-        .take(limit)
-        .collect();
+    let range = LineRange::Lines {
+        start: offset as u64,
+        end: Some((offset as u64).saturating_add(limit as u64 - 1)),
+    };
+    let (_, shown) = select_lines(text, range);
     render(&shown, offset, RENDERING)
 }

@@ -15,7 +15,7 @@ use crate::file_guard::{FileBytes, Span};
 use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, cut_at_char_boundary, render};
 use crate::root_cache;
-use crate::window::{count_lines, decode, lines_without_terminators, strip_bom};
+use crate::window::{LineRange, count_lines, decode, select_lines, strip_bom};
 
 /// The tool's name and the aliases a toolkit may call it by.
 pub const NAMES: [&str; 5] = ["Read", "read", "read_file", "read-file", "ReadFile"];
@@ -50,18 +50,6 @@ impl Default for ForgeConfig {
     }
 }
 
-/// Which lines the call asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Selection {
-    /// 1-based first line, inclusive last line (None: to the end).
-    Range {
-        start: u64,
-        end: Option<u64>,
-    },
-    Head(u64),
-    Tail(u64),
-}
-
 /// Runs one call; failures are errors with the contract's codes.
 pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
     let args: ForgeArgs = call.args.parse().map_err(|err| {
@@ -78,13 +66,13 @@ pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
     let selection = selection(&args).map_err(|reason| invalid(reason.into()))?;
     let root = root_cache::open(&call.workspace_root)?;
     let span = match selection {
-        Selection::Head(_) => Span::Head {
+        LineRange::Head(_) => Span::Head {
             max: config.max_scan_bytes,
         },
-        Selection::Tail(_) => Span::Tail {
+        LineRange::Tail(_) => Span::Tail {
             max: config.max_scan_bytes,
         },
-        Selection::Range { .. } => Span::Whole {
+        LineRange::Lines { .. } => Span::Whole {
             max: config.max_scan_bytes,
         },
     };
@@ -103,7 +91,7 @@ pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
     ))
 }
 
-fn selection(args: &ForgeArgs) -> Result<Selection, &'static str> {
+fn selection(args: &ForgeArgs) -> Result<LineRange, &'static str> {
     let ranged = args.start_line.is_some() || args.end_line.is_some() || args.limit.is_some();
     let positive = |value: Option<u64>, message| match value {
         Some(0) => Err(message),
@@ -119,8 +107,8 @@ fn selection(args: &ForgeArgs) -> Result<Selection, &'static str> {
         (Some(_), None) | (None, Some(_)) if ranged => {
             Err("head/tail cannot be combined with start_line, end_line or limit")
         }
-        (Some(n), None) => Ok(Selection::Head(n)),
-        (None, Some(n)) => Ok(Selection::Tail(n)),
+        (Some(n), None) => Ok(LineRange::Head(n)),
+        (None, Some(n)) => Ok(LineRange::Tail(n)),
         (None, None) => {
             let start = args.start_line.unwrap_or(1);
             if args.end_line.is_some_and(|end| end < start) {
@@ -131,7 +119,7 @@ fn selection(args: &ForgeArgs) -> Result<Selection, &'static str> {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
-            Ok(Selection::Range { start, end })
+            Ok(LineRange::Lines { start, end })
         }
     }
 }
@@ -163,13 +151,13 @@ fn binary_answer(path: &str, file: &FileBytes, max_bytes: u64) -> Value {
 fn text_answer(
     path: &str,
     file: &FileBytes,
-    selection: Selection,
+    selection: LineRange,
     numbers: bool,
     max_bytes: u64,
 ) -> Value {
     let (text, first_line_known) = visible_text(file);
     let total_lines = file.is_whole().then(|| count_lines(&text));
-    let (first, chosen) = choose(&text, selection);
+    let (first, chosen) = select_lines(&text, selection);
     let (shown, truncated) = within_budget(chosen, max_bytes as usize);
     let first_number = first_line_known.then_some(first);
     let rendering = Rendering {
@@ -202,23 +190,6 @@ fn visible_text(file: &FileBytes) -> (String, bool) {
     }
     let after_break = memchr::memchr(b'\n', &file.bytes).map_or(file.bytes.len(), |at| at + 1);
     (decode(&file.bytes[after_break..]).into_owned(), false)
-}
-
-/// The selected lines of `text` and the 1-based number of the first (counted in `text`).
-fn choose(text: &str, selection: Selection) -> (u64, Vec<&str>) {
-    let total = count_lines(text);
-    let (start, end) = match selection {
-        Selection::Head(n) => (1, n.min(total)),
-        Selection::Tail(n) => (total.saturating_sub(n) + 1, total),
-        Selection::Range { start, end } => (start, end.unwrap_or(total).min(total)),
-    };
-    if start > end {
-        return (start, Vec::new());
-    }
-    let lines = lines_without_terminators(text)
-        .skip((start - 1) as usize)
-        .take((end - start + 1) as usize);
-    (start, lines.collect())
 }
 
 /// The leading lines whose bytes (with their line breaks) fit in `max_bytes`, and whether
@@ -261,7 +232,7 @@ mod tests {
         }
         assert_eq!(
             selection(&args(r#"{"path":"a","head":3}"#)),
-            Ok(Selection::Head(3))
+            Ok(LineRange::Head(3))
         );
     }
 
@@ -270,14 +241,14 @@ mod tests {
         let range = |json| selection(&args(json));
         assert_eq!(
             range(r#"{"path":"a","start_line":5,"end_line":20,"limit":3}"#),
-            Ok(Selection::Range {
+            Ok(LineRange::Lines {
                 start: 5,
                 end: Some(7)
             })
         );
         assert_eq!(
             range(r#"{"path":"a","end_line":4}"#),
-            Ok(Selection::Range {
+            Ok(LineRange::Lines {
                 start: 1,
                 end: Some(4)
             })
@@ -297,23 +268,5 @@ mod tests {
             (vec!["ab", "cd"], false)
         );
         assert_eq!(within_budget(vec!["abcdef"], 3), (vec!["abc"], true));
-    }
-
-    #[test]
-    fn choose_clamps_to_the_file() {
-        let lines = "1\n2\n3\n";
-        assert_eq!(choose(lines, Selection::Tail(2)), (2, vec!["2", "3"]));
-        assert_eq!(choose(lines, Selection::Tail(9)), (1, vec!["1", "2", "3"]));
-        assert_eq!(choose(lines, Selection::Head(9)).1.len(), 3);
-        assert_eq!(
-            choose(
-                lines,
-                Selection::Range {
-                    start: 4,
-                    end: None
-                }
-            ),
-            (4, vec![])
-        );
     }
 }
