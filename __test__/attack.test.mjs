@@ -306,3 +306,58 @@ describe('hostile arguments', () => {
     assert.equal(reads, 1)
   })
 })
+
+describe('hostile arguments to the dialects', () => {
+  const { dialects } = pkg
+  const ctx = { workspaceRoot: fx.ws }
+  const throwing = Object.defineProperty({}, 'path', {
+    enumerable: true,
+    get() {
+      throw new Error(SENTINEL)
+    },
+  })
+  const hostile = [
+    throwing,
+    new Proxy({}, { ownKeys: () => { throw new Error('trap') } }),
+    { path: 1n, file_path: 1n },
+    { path: 'a.txt', file_path: `${fx.ws}/a.txt`, offset: 2 ** 53 + 2, limit: 2 ** 53, start_line: 2 ** 53, head: 2 ** 60 },
+    { path: 'link-abs-out', file_path: `${fx.ws}/link-abs-out` },
+    { path: '../outside/secret.txt', file_path: fx.secret },
+    { path: 'sub/deep/climb', file_path: `${fx.ws}/sub/deep/climb`, mode: 'indentation' },
+    { path: 'proc-root', file_path: `${fx.ws}/proc-root`, tail: 5 },
+    { path: 'a.txt\0x', file_path: `${fx.ws}/a.txt\0x` },
+    { path: 'x'.repeat(1 << 20), file_path: `/${'x'.repeat(1 << 20)}` },
+    { path: 'fifo', file_path: `${fx.ws}/fifo` },
+    '{"path": "../outside/secret.txt", "file_path": "/etc/passwd"',
+    JSON.stringify({ path: 'dir-abs-out/secret.txt', file_path: `${fx.outside}/secret.txt` }),
+    null,
+    42,
+    [],
+  ]
+
+  for (const name of ['codex', 'forge', 'aintern']) {
+    test(`${name}: every hostile call settles in time, never throws, never leaks`, async () => {
+      for (const args of hostile) {
+        let promise
+        assert.doesNotThrow(() => {
+          promise = dialects[name].execute(args, ctx)
+        })
+        let timer
+        const deadline = new Promise((resolve) => {
+          timer = setTimeout(() => resolve('DEADLINE'), DEADLINE_MS)
+        })
+        const settled = await Promise.race([
+          promise.then(
+            (value) => JSON.stringify(value),
+            (err) => `${err.code}: ${err.message}`,
+          ),
+          deadline,
+        ])
+        clearTimeout(timer)
+        assert.notEqual(settled, 'DEADLINE', `${name} hung`)
+        assert.ok(!settled.includes(SENTINEL), `${name} leaked: ${settled.slice(0, 200)}`)
+        if (name !== 'forge') assert.ok(settled.startsWith('{'), `${name} must answer, not reject: ${settled.slice(0, 200)}`)
+      }
+    })
+  }
+})
