@@ -3,9 +3,12 @@
 //! The engine knows nothing of JavaScript:
 //! - [`request`]: argument rules ([`request::ReadRequest`]),
 //! - [`sandbox`]: where the path is checked and the file opened beneath the root handle,
-//! - [`file_guard`]: kind, size and binary checks, bounded read,
-//! - [`window`]: the line model and the line window,
-//! - [`read_file`](mod@read_file): the use case that runs them in order,
+//!   and [`root_cache`]: root handles reused across calls,
+//! - [`file_guard`]: kind and size checks, the bounded read of a whole file, head or tail,
+//! - [`window`]: the line model, the line window and line-range selection,
+//! - [`render`]: line-number formats and per-line caps; [`encoding`]: encoding detection,
+//! - [`read_file`](mod@read_file): the `read_file` use case, in the specification's order,
+//! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`error`]: the error codes.
 //!
 //! `binding` is the one module that converts between JavaScript and the engine.
