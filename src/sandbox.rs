@@ -27,7 +27,7 @@ use rustix::io::Errno;
 use crate::error::{ErrorCode, ReadFileError};
 
 /// How many symlinks one resolution may follow; the kernel's own limit.
-const MAX_SYMLINK_FOLLOWS: u32 = 40;
+pub const MAX_SYMLINK_FOLLOWS: u32 = 40;
 
 /// How the final file is opened: read-only, never waiting (a FIFO opens at once), never
 /// becoming a controlling terminal.

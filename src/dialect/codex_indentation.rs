@@ -18,7 +18,7 @@
 //!   the anchor alone is returned as it is.
 
 /// Columns a tab counts for in an indent.
-const TAB_WIDTH: usize = 4;
+pub const TAB_WIDTH: usize = 4;
 
 /// What a comment line starts with, after leading whitespace.
 const COMMENT_PREFIXES: [&str; 3] = ["#", "//", "--"];
