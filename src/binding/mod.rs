@@ -313,30 +313,68 @@ impl ToNapiValue for JsOutput {
         let output = output.0;
         let meta = output.meta;
         let meta_object = new_object(env)?;
-        set(env, meta_object, c"byte_length", meta.byte_length as f64)?;
-        set(env, meta_object, c"line_count", meta.line_count as f64)?;
-        set(
+        define(
             env,
             meta_object,
-            c"returned_line_count",
-            meta.returned_line_count,
+            [
+                (c"byte_length", unsafe {
+                    f64::to_napi_value(env, meta.byte_length as f64)?
+                }),
+                (c"line_count", unsafe {
+                    f64::to_napi_value(env, meta.line_count as f64)?
+                }),
+                (c"returned_line_count", unsafe {
+                    u32::to_napi_value(env, meta.returned_line_count)?
+                }),
+                (c"mtime_ms", unsafe {
+                    f64::to_napi_value(env, meta.mtime_ms as f64)?
+                }),
+            ],
         )?;
-        set(env, meta_object, c"mtime_ms", meta.mtime_ms as f64)?;
         let object = new_object(env)?;
-        set(env, object, c"path", output.path.as_str())?;
-        set(env, object, c"content", JsText(output.content.as_str()))?;
-        set(env, object, c"truncated", output.truncated)?;
-        set(
+        let next = output.next_start_line.map(|n| n as f64);
+        define(
             env,
             object,
-            c"next_start_line",
-            output.next_start_line.map(|n| n as f64),
+            [
+                (c"path", unsafe {
+                    <&str>::to_napi_value(env, output.path.as_str())?
+                }),
+                (c"content", unsafe {
+                    JsText::to_napi_value(env, JsText(output.content.as_str()))?
+                }),
+                (c"truncated", unsafe {
+                    bool::to_napi_value(env, output.truncated)?
+                }),
+                (c"next_start_line", unsafe {
+                    Option::<f64>::to_napi_value(env, next)?
+                }),
+                (c"meta", meta_object),
+            ],
         )?;
-        let status =
-            unsafe { sys::napi_set_named_property(env, object, c"meta".as_ptr(), meta_object) };
-        check(status)?;
         Ok(object)
     }
+}
+
+/// Defines `properties` on `object` in one call, as plain data properties (writable,
+/// enumerable, configurable), in order.
+fn define<const N: usize>(
+    env: sys::napi_env,
+    object: sys::napi_value,
+    properties: [(&CStr, sys::napi_value); N],
+) -> napi::Result<()> {
+    use sys::PropertyAttributes::{configurable, enumerable, writable};
+    let descriptors = properties.map(|(name, value)| sys::napi_property_descriptor {
+        utf8name: name.as_ptr(),
+        name: ptr::null_mut(),
+        method: None,
+        getter: None,
+        setter: None,
+        value,
+        attributes: writable | enumerable | configurable,
+        data: ptr::null_mut(),
+    });
+    check(unsafe { sys::napi_define_properties(env, object, N, descriptors.as_ptr()) })
 }
 
 /// Text for a JS string. ASCII goes in as Latin-1, which V8 copies without the UTF-8
@@ -362,16 +400,6 @@ fn new_object(env: sys::napi_env) -> napi::Result<sys::napi_value> {
     let mut object = ptr::null_mut();
     check(unsafe { sys::napi_create_object(env, &mut object) })?;
     Ok(object)
-}
-
-fn set<V: ToNapiValue>(
-    env: sys::napi_env,
-    object: sys::napi_value,
-    key: &CStr,
-    value: V,
-) -> napi::Result<()> {
-    let value = unsafe { V::to_napi_value(env, value)? };
-    check(unsafe { sys::napi_set_named_property(env, object, key.as_ptr(), value) })
 }
 
 fn check(status: sys::napi_status) -> napi::Result<()> {
