@@ -4,7 +4,7 @@
 //! policy.
 
 use std::fs::{File, Metadata};
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::OwnedFd;
 use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt};
 
@@ -152,30 +152,27 @@ fn read_bounded(file: &File, measured_len: u64, limit: u64) -> io::Result<Vec<u8
         return Ok(Vec::new());
     }
     let measured = measured_len.min(limit as u64 - 1) as usize;
-    let mut bytes = vec![0u8; measured + 1];
-    let mut filled = 0;
+    let mut bytes: Vec<u8> = Vec::with_capacity(measured + 1);
+    let mut wanted = measured + 1;
     loop {
-        if filled == bytes.len() {
-            if filled == limit {
-                break;
-            }
-            let grow = filled.max(8192).min(limit - filled);
-            bytes.resize(filled + grow, 0);
+        let spare = &mut bytes.spare_capacity_mut()[..wanted];
+        let read = match rustix::io::read(file, spare) {
+            Ok((filled, _)) => filled.len(),
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(errno) => return Err(errno.into()),
+        };
+        // SAFETY: `read(2)` initialized the first `read` bytes of the spare capacity.
+        unsafe { bytes.set_len(bytes.len() + read) };
+        if read == 0 || bytes.len() == limit || (bytes.len() == measured && read < wanted) {
+            break;
         }
-        let wanted = bytes.len() - filled;
-        match Read::read(&mut &*file, &mut bytes[filled..]) {
-            Ok(0) => break,
-            Ok(read) => {
-                filled += read;
-                if filled == measured && read < wanted {
-                    break;
-                }
-            }
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
+        wanted -= read;
+        if wanted == 0 {
+            // Longer than measured: read on in steps, never past `limit`.
+            wanted = bytes.len().max(8192).min(limit - bytes.len());
+            bytes.reserve_exact(wanted);
         }
     }
-    bytes.truncate(filled);
     Ok(bytes)
 }
 
