@@ -241,6 +241,8 @@ describe('codex: failures resolve { success: false, content: message }', () => {
     await failure({ file_path: path.join(fx.ws, '..', 'outside', 'secret.txt') }, prefix)
     fx.link('codex/escape.txt', fx.secret)
     await failure({ file_path: abs('codex/escape.txt') }, prefix)
+    const nul = await codex.execute({ file_path: `${abs('codex/five.txt')}\0x` }, ctx)
+    assert.deepEqual(nul, { success: false, content: `${prefix}path must not contain a NUL character` })
   })
 })
 
@@ -617,6 +619,7 @@ describe('forge: invalid arguments reject with INVALID_ARGUMENT', () => {
       { path: 42 },
       {},
       { start_line: 1 },
+      { path: 'forge/twelve.txt\0../../outside/secret.txt' },
     ]) {
       await forgeCode(args, 'INVALID_ARGUMENT')
     }

@@ -8,7 +8,7 @@ use rustix::io::Errno;
 
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, FileBytes, GuardError, Span};
-use crate::request::{MAX_FILE_BYTES, ReadRequest};
+use crate::request::{MAX_FILE_BYTES, ReadRequest, reject_nul};
 use crate::sandbox::{OpenError, Root};
 use crate::window;
 
@@ -103,6 +103,7 @@ pub fn read_source(
     requested: &str,
     span: Span,
 ) -> Result<(String, FileBytes), ReadFileError> {
+    reject_nul(requested)?;
     let relative = root
         .relative_path(requested)
         .map_err(|err| open_error(err, requested))?;

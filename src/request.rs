@@ -75,11 +75,21 @@ fn validate_path(path: Result<String, &'static str>) -> Result<String, ReadFileE
             format!("path must be a non-empty string (got {type_name})"),
         ),
         Ok(path) if path.is_empty() => invalid("", "path must be a non-empty string".to_owned()),
-        Ok(path) if path.contains('\0') => {
-            invalid(&path, "path must not contain a NUL character".to_owned())
-        }
-        Ok(path) => Ok(path),
+        Ok(path) => reject_nul(&path).map(|()| path),
     }
+}
+
+/// A path with a NUL character can name no file: `INVALID_ARGUMENT`, whichever front door
+/// it came through.
+pub fn reject_nul(path: &str) -> Result<(), ReadFileError> {
+    if path.contains('\0') {
+        return Err(ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            path,
+            "path must not contain a NUL character",
+        ));
+    }
+    Ok(())
 }
 
 /// `Ok(None)` when missing, `Ok(Some(n))` for an integer in range, else the reason.
