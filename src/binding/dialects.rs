@@ -61,24 +61,20 @@ pub fn aintern_format_file_size(bytes: f64) -> String {
 }
 
 fn call_from_js(args: &Unknown, ctx: &Unknown) -> DialectCall {
-    let workspace_root = match type_of(ctx) {
-        "object" => property(ctx, c"workspaceRoot")
-            .ok()
-            .and_then(|root| string_or_type(&root).ok())
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
-    let config = match type_of(ctx) {
-        "object" => property(ctx, c"config")
-            .ok()
-            .and_then(|config| json_from_js(&config).ok())
-            .unwrap_or(Value::Null),
-        _ => Value::Null,
+    // A missing or malformed ctx leaves the root empty, which the dialect reports its way.
+    let field = |name| {
+        Some(ctx)
+            .filter(|ctx| type_of(ctx) == "object")
+            .and_then(|ctx| property(ctx, name).ok())
     };
     DialectCall {
-        workspace_root,
+        workspace_root: field(c"workspaceRoot")
+            .and_then(|root| string_or_type(&root).ok())
+            .unwrap_or_default(),
         args: args_from_js(args),
-        config,
+        config: field(c"config")
+            .and_then(|config| json_from_js(&config).ok())
+            .unwrap_or(Value::Null),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The N-API binding: the only module that knows JavaScript. It turns JS arguments into a
 //! validated [`ReadRequest`], runs the engine (inline for `readFileSync`, on the libuv pool
-//! for `readFile`, see [`batch`]; both go through [`ReadCall::run_with`]), and turns the result into a
-//! JS object or an `Error` whose `code` is the engine's [`ErrorCode`].
+//! for `readFile`, see [`batch`]; both go through [`ReadCall::run_with`]), and turns the
+//! result into a JS object or an `Error` whose `code` is the engine's [`ErrorCode`].
 
 mod batch;
 mod dialects;
