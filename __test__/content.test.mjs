@@ -63,8 +63,11 @@ describe('reading an existing text file', () => {
 
   test('the output has exactly the documented shape and types', async () => {
     const out = await readBoth({ path: 'src/main.ts', max_lines: 1 })
-    assert.deepEqual(Object.keys(out).sort(), ['content', 'meta', 'next_start_line', 'path', 'truncated'])
-    assert.deepEqual(Object.keys(out.meta).sort(), ['byte_length', 'line_count', 'mtime_ms', 'returned_line_count'])
+    // In the spec's order, which is the order JSON.stringify shows a model.
+    assert.deepEqual(Object.keys(out), ['path', 'content', 'truncated', 'next_start_line', 'meta'])
+    assert.deepEqual(Object.keys(out.meta), ['byte_length', 'line_count', 'returned_line_count', 'mtime_ms'])
+    assert.equal(Object.getPrototypeOf(out), Object.prototype, 'a plain object')
+    assert.equal(Object.getPrototypeOf(out.meta), Object.prototype, 'a plain object')
     assert.equal(typeof out.path, 'string')
     assert.equal(typeof out.content, 'string')
     assert.equal(typeof out.truncated, 'boolean')

@@ -14,7 +14,8 @@ use std::ptr;
 use napi::bindgen_prelude::{FromNapiValue, Object, ObjectRef, ToNapiValue, Undefined};
 use napi::{Env, JsError, JsValue, Task, Unknown, sys};
 
-use super::{JsOutput, OpenedRoots, ReadCall, check, error_value, is_aborted, type_of};
+use super::output::JsOutput;
+use super::{OpenedRoots, ReadCall, check, error_value, is_aborted, type_of};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::read_file::ReadFileOutput;
 

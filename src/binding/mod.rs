@@ -5,12 +5,13 @@
 
 mod batch;
 mod dialects;
+mod output;
 
 use std::ffi::CStr;
 use std::ptr;
 use std::sync::Arc;
 
-use napi::bindgen_prelude::{FromNapiValue, ToNapiValue, TypeName};
+use napi::bindgen_prelude::FromNapiValue;
 use napi::{Env, JsError, JsValue, Unknown, ValueType, sys};
 use napi_derive::napi;
 
@@ -19,6 +20,7 @@ use crate::read_file::{ReadFileOutput, read_file};
 use crate::request::{NumberArg, ReadRequest};
 use crate::root_cache;
 use crate::sandbox::Root;
+use output::JsOutput;
 
 /// The largest file `read_file` returns, in bytes (1 MiB).
 #[napi]
@@ -292,114 +294,6 @@ fn error_value(
 fn throwable(env: &Env, error: ReadFileError) -> napi::Error {
     let value = error_value(env.raw(), error.code.as_str(), error.to_string(), None);
     napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
-}
-
-/// A [`ReadFileOutput`] on its way to JavaScript: `{ path, content, truncated,
-/// next_start_line, meta: { byte_length, line_count, returned_line_count, mtime_ms } }`.
-pub struct JsOutput(ReadFileOutput);
-
-impl TypeName for JsOutput {
-    fn type_name() -> &'static str {
-        "ReadFileOutput"
-    }
-
-    fn value_type() -> ValueType {
-        ValueType::Object
-    }
-}
-
-impl ToNapiValue for JsOutput {
-    unsafe fn to_napi_value(env: sys::napi_env, output: Self) -> napi::Result<sys::napi_value> {
-        let output = output.0;
-        let meta = output.meta;
-        let meta_object = new_object(env)?;
-        define(
-            env,
-            meta_object,
-            [
-                (c"byte_length", unsafe {
-                    f64::to_napi_value(env, meta.byte_length as f64)?
-                }),
-                (c"line_count", unsafe {
-                    f64::to_napi_value(env, meta.line_count as f64)?
-                }),
-                (c"returned_line_count", unsafe {
-                    u32::to_napi_value(env, meta.returned_line_count)?
-                }),
-                (c"mtime_ms", unsafe {
-                    f64::to_napi_value(env, meta.mtime_ms as f64)?
-                }),
-            ],
-        )?;
-        let object = new_object(env)?;
-        let next = output.next_start_line.map(|n| n as f64);
-        define(
-            env,
-            object,
-            [
-                (c"path", unsafe {
-                    <&str>::to_napi_value(env, output.path.as_str())?
-                }),
-                (c"content", unsafe {
-                    JsText::to_napi_value(env, JsText(output.content.as_str()))?
-                }),
-                (c"truncated", unsafe {
-                    bool::to_napi_value(env, output.truncated)?
-                }),
-                (c"next_start_line", unsafe {
-                    Option::<f64>::to_napi_value(env, next)?
-                }),
-                (c"meta", meta_object),
-            ],
-        )?;
-        Ok(object)
-    }
-}
-
-/// Defines `properties` on `object` in one call, as plain data properties (writable,
-/// enumerable, configurable), in order.
-fn define<const N: usize>(
-    env: sys::napi_env,
-    object: sys::napi_value,
-    properties: [(&CStr, sys::napi_value); N],
-) -> napi::Result<()> {
-    use sys::PropertyAttributes::{configurable, enumerable, writable};
-    let descriptors = properties.map(|(name, value)| sys::napi_property_descriptor {
-        utf8name: name.as_ptr(),
-        name: ptr::null_mut(),
-        method: None,
-        getter: None,
-        setter: None,
-        value,
-        attributes: writable | enumerable | configurable,
-        data: ptr::null_mut(),
-    });
-    check(unsafe { sys::napi_define_properties(env, object, N, descriptors.as_ptr()) })
-}
-
-/// Text for a JS string. ASCII goes in as Latin-1, which V8 copies without the UTF-8
-/// decoding pass it would otherwise make; everything else as UTF-8.
-struct JsText<'a>(&'a str);
-
-impl ToNapiValue for JsText<'_> {
-    unsafe fn to_napi_value(env: sys::napi_env, text: Self) -> napi::Result<sys::napi_value> {
-        let text = text.0;
-        let mut value = ptr::null_mut();
-        let (data, len) = (text.as_ptr().cast(), text.len() as isize);
-        let status = if text.is_ascii() {
-            unsafe { sys::napi_create_string_latin1(env, data, len, &mut value) }
-        } else {
-            unsafe { sys::napi_create_string_utf8(env, data, len, &mut value) }
-        };
-        check(status)?;
-        Ok(value)
-    }
-}
-
-fn new_object(env: sys::napi_env) -> napi::Result<sys::napi_value> {
-    let mut object = ptr::null_mut();
-    check(unsafe { sys::napi_create_object(env, &mut object) })?;
-    Ok(object)
 }
 
 fn check(status: sys::napi_status) -> napi::Result<()> {
