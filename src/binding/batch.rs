@@ -1,15 +1,18 @@
 //! How `readFile` runs on the libuv thread pool.
 //!
 //! One pool work item per call costs a pool wake-up, a completion wake-up and a work
-//! allocation each, which on a busy event loop outweighs the read itself. So calls made
-//! while [`MAX_IN_FLIGHT`] batches are already running wait here and go to the pool
-//! together, up to [`MAX_BATCH`] per work item. A lone call still gets a work item of its
-//! own at once. Each call keeps its own promise, settled on the JS thread when its batch
-//! completes; invalid arguments and an already-aborted signal settle without the pool.
+//! allocation each, which on a busy event loop outweighs the read itself. So a call
+//! gets a work item of its own only while fewer than [`MAX_IN_FLIGHT`] are running;
+//! otherwise it waits in a queue that the running work items take from before they
+//! finish, up to [`MAX_BATCH`] calls each, and whatever is still waiting when one
+//! finishes goes to the pool together. Each call keeps its own promise, settled on the JS
+//! thread when its batch completes; invalid arguments and an already-aborted signal settle
+//! without the pool.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::ptr;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use napi::bindgen_prelude::{FromNapiValue, Object, ObjectRef, ToNapiValue, Undefined};
 use napi::{Env, JsError, JsValue, Task, Unknown, sys};
@@ -47,8 +50,19 @@ unsafe impl Send for Deferred {}
 
 #[derive(Default)]
 struct Scheduler {
-    waiting: VecDeque<PendingRead>,
+    waiting: Waiting,
     in_flight: usize,
+}
+
+/// Calls that no work item has taken yet, shared with the running ones.
+#[derive(Clone, Default)]
+struct Waiting(Arc<Mutex<VecDeque<PendingRead>>>);
+
+impl Waiting {
+    fn lock(&self) -> MutexGuard<'_, VecDeque<PendingRead>> {
+        // Nothing that holds the lock can panic half-way: a poisoned queue is still whole.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 thread_local! {
@@ -100,23 +114,32 @@ fn is_given(value: &Unknown) -> bool {
 }
 
 fn wait(env: &Env, read: PendingRead) {
-    SCHEDULER.with_borrow_mut(|scheduler| scheduler.waiting.push_back(read));
+    SCHEDULER.with_borrow(|scheduler| scheduler.waiting.lock().push_back(read));
     start_batches(env);
 }
 
 /// Sends waiting calls to the pool while fewer than [`MAX_IN_FLIGHT`] batches run.
 fn start_batches(env: &Env) {
     loop {
-        let reads = SCHEDULER.with_borrow_mut(|scheduler| {
-            if scheduler.in_flight == MAX_IN_FLIGHT || scheduler.waiting.is_empty() {
+        let batch = SCHEDULER.with_borrow_mut(|scheduler| {
+            if scheduler.in_flight == MAX_IN_FLIGHT {
                 return None;
             }
+            let mut waiting = scheduler.waiting.lock();
+            let count = waiting.len().min(MAX_BATCH);
+            if count == 0 {
+                return None;
+            }
+            let reads = waiting.drain(..count).collect();
+            drop(waiting);
             scheduler.in_flight += 1;
-            let count = scheduler.waiting.len().min(MAX_BATCH);
-            Some(scheduler.waiting.drain(..count).collect::<Vec<_>>())
+            Some(Batch {
+                reads,
+                waiting: scheduler.waiting.clone(),
+            })
         });
-        let Some(reads) = reads else { return };
-        if env.spawn(Batch { reads }).is_err() {
+        let Some(batch) = batch else { return };
+        if env.spawn(batch).is_err() {
             // The env is shutting down: nothing is left to settle the promises for.
             SCHEDULER.with_borrow_mut(|scheduler| scheduler.in_flight -= 1);
             return;
@@ -127,23 +150,23 @@ fn start_batches(env: &Env) {
 /// Calls run together on one pool thread.
 struct Batch {
     reads: Vec<PendingRead>,
+    /// Where more calls wait; the batch takes them while it has room.
+    waiting: Waiting,
 }
 
 impl Task for Batch {
     type Output = Vec<Result<ReadFileOutput, ReadFileError>>;
     type JsValue = Undefined;
 
-    /// Runs the calls in order until [`MAX_BATCH_CONTENT_BYTES`] of content is ready; the
-    /// calls left over go back to the head of the queue when the batch settles.
+    /// Runs its calls, then waiting ones, until [`MAX_BATCH`] calls have run, none is
+    /// waiting, or [`MAX_BATCH_CONTENT_BYTES`] of content is ready. Calls of its own left
+    /// over go back to the head of the queue when the batch settles.
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let mut roots = OpenedRoots::default();
-        let mut outputs = Vec::with_capacity(self.reads.len());
+        let mut outputs = Vec::with_capacity(MAX_BATCH);
         let mut content_bytes = 0;
-        for read in &self.reads {
-            if content_bytes >= MAX_BATCH_CONTENT_BYTES {
-                break;
-            }
-            let output = read.run(&mut roots);
+        while content_bytes < MAX_BATCH_CONTENT_BYTES && self.take_next(outputs.len()) {
+            let output = self.reads[outputs.len()].run(&mut roots);
             content_bytes += output.as_ref().map_or(0, |o| o.content.as_str().len());
             outputs.push(output);
         }
@@ -157,12 +180,27 @@ impl Task for Batch {
         }
         SCHEDULER.with_borrow_mut(|scheduler| {
             scheduler.in_flight -= 1;
+            let mut waiting = scheduler.waiting.lock();
             for read in left_over.into_iter().rev() {
-                scheduler.waiting.push_front(read);
+                waiting.push_front(read);
             }
         });
         start_batches(&env);
         Ok(())
+    }
+}
+
+impl Batch {
+    /// Whether call number `ran` is there to run, taking a waiting call if need be.
+    fn take_next(&mut self, ran: usize) -> bool {
+        if ran < self.reads.len() {
+            return true;
+        }
+        if ran == MAX_BATCH {
+            return false;
+        }
+        let next = self.waiting.lock().pop_front();
+        next.map(|read| self.reads.push(read)).is_some()
     }
 }
 
