@@ -99,13 +99,14 @@ fn integer_in_range(
     min: u64,
     max: Option<u64>,
 ) -> Result<Option<f64>, String> {
-    let range = match max {
+    // Spelled out only for a message: this runs on the JS thread for every call.
+    let range = || match max {
         Some(max) => format!("an integer from {min} to {max}"),
         None => format!("an integer >= {min}"),
     };
     match arg {
         NumberArg::Missing => Ok(None),
-        NumberArg::Other(type_name) => Err(format!("{name} must be {range} (got {type_name})")),
+        NumberArg::Other(type_name) => Err(format!("{name} must be {} (got {type_name})", range())),
         NumberArg::Number(n) => {
             let in_range = n.is_finite()
                 && n.fract() == 0.0
@@ -114,7 +115,7 @@ fn integer_in_range(
             if in_range {
                 Ok(Some(n))
             } else {
-                Err(format!("{name} must be {range} (got {})", js_number(n)))
+                Err(format!("{name} must be {} (got {})", range(), js_number(n)))
             }
         }
     }

@@ -130,7 +130,8 @@ fn start_batches(env: &Env) {
             if count == 0 {
                 return None;
             }
-            let reads = waiting.drain(..count).collect();
+            let mut reads = Vec::with_capacity(MAX_BATCH);
+            reads.extend(waiting.drain(..count));
             drop(waiting);
             scheduler.in_flight += 1;
             Some(Batch {
