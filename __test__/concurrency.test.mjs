@@ -2,9 +2,11 @@
 // get its own result, and a workspace replaced between calls must be seen afresh.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import pkg from '../index.js'
 import { after, describe, test } from './harness.mjs'
-import { checkError, expectedOutput, makeFixture } from './helpers.mjs'
+import { INDEX_PATH, checkError, expectedOutput, makeFixture } from './helpers.mjs'
 
 const { readFile, createAgentToolkit } = pkg
 
@@ -61,6 +63,38 @@ describe('bursts of readFile calls', () => {
         checkError(result.error, call.code, call.input.path)
       }
     })
+  })
+
+  test('worker threads and the main thread read at the same time, each with its own results', async () => {
+    // Every JS thread has its own env: its own scheduler and its own compiled result maker.
+    const script = path.join(fx.base, 'reader-worker.cjs')
+    fs.writeFileSync(
+      script,
+      `const { parentPort, workerData } = require('node:worker_threads')
+const { readFile, readFileSync } = require(${JSON.stringify(INDEX_PATH)})
+const { ws, names } = workerData
+Promise.all(names.map((name) => readFile(ws, { path: name })))
+  .then((outputs) => parentPort.postMessage({ outputs, sync: names.map((name) => readFileSync(ws, { path: name })) }))
+  .catch((error) => parentPort.postMessage({ error: String(error) }))`,
+    )
+    const runWorker = (names) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker(script, { workerData: { ws: fx.ws, names } })
+        worker.once('message', (message) => worker.terminate().then(() => resolve(message)))
+        worker.once('error', reject)
+      })
+    const namesFor = (offset) => Array.from({ length: 40 }, (_, i) => `f${(i + offset) % 50}.txt`)
+    const expected = (names) => names.map((name) => expectedOutput(path.join(fx.ws, name), name))
+    const [first, second, main] = await Promise.all([
+      runWorker(namesFor(0)),
+      runWorker(namesFor(17)),
+      Promise.all(namesFor(33).map((name) => readFile(fx.ws, { path: name }))),
+    ])
+    assert.deepEqual(first, { outputs: expected(namesFor(0)), sync: expected(namesFor(0)) })
+    assert.deepEqual(second, { outputs: expected(namesFor(17)), sync: expected(namesFor(17)) })
+    assert.deepEqual(main, expected(namesFor(33)))
+    // The workers' envs are gone; the main thread's reads are unaffected.
+    assert.deepEqual(await readFile(fx.ws, { path: 'f3.txt' }), expectedOutput(files[3], 'f3.txt'))
   })
 
   test('a workspace deleted and created again at the same path is read afresh', async () => {
