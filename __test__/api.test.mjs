@@ -13,8 +13,10 @@ import {
   assertRejectsCode,
   assertThrowsCode,
   expectedOutput,
+  INDEX_PATH,
   makeFixture,
   rejection,
+  runChild,
 } from './helpers.mjs'
 
 const { readFile, readFileSync, MAX_FILE_BYTES, TOOL_DEFINITIONS, ToolCatalog, createAgentToolkit } =
@@ -55,6 +57,34 @@ describe('exports', () => {
     assert.deepEqual(namedDefinitions.read_file, SPEC_DEFINITION)
     const out = await namedReadFile(fx.ws, { path: 'src/main.ts' })
     assert.deepEqual(out, expectedOutput(MAIN, 'src/main.ts'))
+  })
+})
+
+describe('hostile or hardened runtimes', () => {
+  test('outputs are built by definition, in a runtime that forbids eval', async () => {
+    // The result objects come from code the addon compiles itself; a setter that page code
+    // put on Object.prototype must not run, and eval being off must not matter.
+    const flags = typeof Bun === 'undefined' ? ['--disallow-code-generation-from-strings'] : []
+    const source = `
+const { readFile, readFileSync } = require(${JSON.stringify(INDEX_PATH)})
+let setterRan = false
+for (const key of ['path', 'content', 'meta', 'byte_length']) {
+  Object.defineProperty(Object.prototype, key, { set() { setterRan = true }, configurable: true })
+}
+let evalAllowed = true
+try { eval('1') } catch { evalAllowed = false }
+const input = { path: 'src/main.ts' }
+readFile(${JSON.stringify(fx.ws)}, input).then((output) => {
+  console.log(JSON.stringify({ output, sync: readFileSync(${JSON.stringify(fx.ws)}, input), setterRan, evalAllowed }))
+})`
+    const result = await runChild(fx.base, 'hardened.cjs', source, { flags })
+    const expected = expectedOutput(MAIN, 'src/main.ts')
+    assert.deepEqual(result, {
+      output: expected,
+      sync: expected,
+      setterRan: false,
+      evalAllowed: typeof Bun !== 'undefined',
+    })
   })
 })
 

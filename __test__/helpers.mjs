@@ -218,13 +218,14 @@ export async function settle(call) {
 
 /**
  * Runs `source` (CommonJS) as a script in a child of the current runtime (node or bun),
- * bounded by `timeout` ms; resolves with the JSON the script prints last.
+ * with the runtime options `flags`, bounded by `timeout` ms; resolves with the JSON the
+ * script prints last.
  */
-export function runChild(dir, name, source, { timeout = 10_000 } = {}) {
+export function runChild(dir, name, source, { timeout = 10_000, flags = [] } = {}) {
   const script = path.join(dir, name)
   fs.writeFileSync(script, source)
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script], { timeout, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...flags, script], { timeout, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
       if (err) {
         const why = err.killed ? `timed out after ${timeout} ms (hang?)` : err.message
         reject(new Error(`child ${name} failed: ${why}\nstdout: ${stdout}\nstderr: ${stderr}`))
