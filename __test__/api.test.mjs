@@ -15,6 +15,7 @@ import {
   expectedOutput,
   INDEX_PATH,
   makeFixture,
+  objectsIn,
   rejection,
   runChild,
 } from './helpers.mjs'
@@ -26,15 +27,6 @@ const fx = makeFixture()
 after(() => fx.cleanup())
 const MAIN = fx.write('src/main.ts', 'export const answer = 42\nconsole.log(answer)\n')
 fx.write('notes.txt', 'one\ntwo\nthree\n')
-
-/** Every object reachable from `value`, with the path that reaches it. */
-function objectsIn(value, where = 'root', out = []) {
-  out.push([where, value])
-  for (const [key, child] of Object.entries(value)) {
-    if (typeof child === 'object' && child !== null) objectsIn(child, `${where}.${key}`, out)
-  }
-  return out
-}
 
 describe('exports', () => {
   test('the CommonJS default import exposes the whole API', () => {

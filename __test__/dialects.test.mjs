@@ -8,7 +8,7 @@ import path from 'node:path'
 
 import pkg from '../index.js'
 import { after, describe, test } from './harness.mjs'
-import { expectedMtimeMs, makeFixture, rejection } from './helpers.mjs'
+import { expectedMtimeMs, makeFixture, objectsIn, rejection } from './helpers.mjs'
 
 const { codex, forge, aintern } = pkg.dialects
 
@@ -16,15 +16,6 @@ const fx = makeFixture()
 after(() => fx.cleanup())
 const ctx = { workspaceRoot: fx.ws }
 const abs = (rel) => path.join(fx.ws, rel)
-
-/** Every object reachable from `value`, with the path that reaches it. */
-function objectsIn(value, where = 'dialects', out = []) {
-  out.push([where, value])
-  for (const [key, child] of Object.entries(value)) {
-    if (typeof child === 'object' && child !== null) objectsIn(child, `${where}.${key}`, out)
-  }
-  return out
-}
 
 describe('dialects: the export', () => {
   test('pkg.dialects has codex, forge and aintern, each with a definition and execute', () => {
@@ -37,7 +28,7 @@ describe('dialects: the export', () => {
   })
 
   test('everything is frozen, all the way down', () => {
-    for (const [where, object] of objectsIn(pkg.dialects)) {
+    for (const [where, object] of objectsIn(pkg.dialects, 'dialects')) {
       assert.ok(Object.isFrozen(object), `${where} should be frozen`)
     }
     assert.throws(() => {

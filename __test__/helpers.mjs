@@ -145,6 +145,15 @@ export function expectedOutput(file, returnedPath, startLine = 1, maxLines = 200
   }
 }
 
+/** Every object reachable from `value`, each with the path that reaches it from `where`. */
+export function objectsIn(value, where = 'root', out = []) {
+  out.push([where, value])
+  for (const [key, child] of Object.entries(value)) {
+    if (typeof child === 'object' && child !== null) objectsIn(child, `${where}.${key}`, out)
+  }
+  return out
+}
+
 // ---------------------------------------------------------------------------------------
 // Errors.
 
