@@ -5,7 +5,7 @@
 //! directory (same device and inode), so a workspace deleted and created again at the
 //! same path is opened afresh.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::error::ReadFileError;
 use crate::sandbox::Root;
@@ -40,9 +40,7 @@ fn identity_of(path: &str) -> Option<(u64, u64)> {
 }
 
 fn lookup(path: &str, identity: (u64, u64)) -> Option<Arc<Root>> {
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = cache();
     let index = cache
         .iter()
         .position(|(cached, root)| cached == path && root.identity() == identity)?;
@@ -53,12 +51,15 @@ fn lookup(path: &str, identity: (u64, u64)) -> Option<Arc<Root>> {
 }
 
 fn insert(path: &str, root: Arc<Root>) {
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = cache();
     cache.retain(|(cached, _)| cached != path);
     cache.insert(0, (path.to_owned(), root));
     cache.truncate(CAPACITY);
+}
+
+fn cache() -> MutexGuard<'static, Vec<(String, Arc<Root>)>> {
+    // Nothing that holds the lock can panic half-way: a poisoned cache is still whole.
+    CACHE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]
