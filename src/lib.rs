@@ -28,11 +28,3 @@ pub mod window;
 // the exported items look unused.
 #[cfg_attr(test, allow(dead_code))]
 mod binding;
-
-/// A `readFile` buffer is allocated on a pool thread and freed on the JS thread. glibc
-/// returns a 1 MiB buffer to the kernel and maps a new one for the next read, and takes
-/// the other thread's arena lock for small ones; mimalloc keeps both cheap. Fuzz builds
-/// keep the system allocator so AddressSanitizer sees every allocation.
-#[cfg(not(fuzzing))]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
