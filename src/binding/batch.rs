@@ -5,24 +5,31 @@
 //! gets a work item of its own only while fewer than [`MAX_IN_FLIGHT`] are running;
 //! otherwise it waits in a queue that the running work items take from before they
 //! finish, up to [`MAX_BATCH`] calls each, and whatever is still waiting when one
-//! finishes goes to the pool together. Each call keeps its own promise, settled on the JS
-//! thread when its batch completes; invalid arguments and an already-aborted signal settle
-//! without the pool.
+//! finishes goes to the pool together.
+//!
+//! Only the call goes to the pool. Its promise stays on the JS thread, in its env's
+//! [`Calls`], under the call's id: a batch that completes settles the promises still
+//! there, and an `AbortSignal` that fires first rejects its promise at once, from its
+//! `abort` event, even while the pool is stuck on a hung mount; that call's result is
+//! discarded when it comes. Invalid arguments and an already-aborted signal settle without
+//! the pool.
 
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
 use std::ptr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use napi::bindgen_prelude::{FromNapiValue, Object, ObjectRef, ToNapiValue, Undefined};
-use napi::{Env, JsError, JsValue, Task, Unknown, sys};
+use napi::bindgen_prelude::{ToNapiValue, Undefined};
+use napi::{Env, JsValue, Task, Unknown, sys};
 
+use super::env_state::EnvState;
+use super::js::{self, Deferred, Reference};
 use super::output::JsOutput;
-use super::{OpenedRoots, ReadCall, check, error_value, is_aborted, type_of};
+use super::{OpenedRoots, ReadCall, error_value, is_aborted, type_of};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::read_file::ReadFileOutput;
 
-/// Work items of this JS thread on the pool at once (libuv's default pool has 4 threads).
+/// Work items of one env on the pool at once (libuv's default pool has 4 threads).
 const MAX_IN_FLIGHT: usize = 4;
 /// Calls one work item carries at most, so results keep flowing back while others run.
 const MAX_BATCH: usize = 16;
@@ -33,41 +40,53 @@ const MAX_BATCH_CONTENT_BYTES: usize = 1 << 20;
 /// `err.code` of the rejection when the caller's `AbortSignal` fires first.
 const ABORT_CODE: &str = "ABORT_ERR";
 
-/// One `readFile` call waiting for its result.
-struct PendingRead {
-    deferred: Deferred,
-    call: Result<ReadCall, ReadFileError>,
-    /// The caller's signal, looked at again when the result is ready.
-    signal: Option<ObjectRef<false>>,
+/// The `readFile` calls of one env.
+#[derive(Default)]
+pub struct Calls {
+    waiting: Waiting,
+    in_flight: Cell<usize>,
+    /// Promises not settled yet, by call id. Borrowed only between calls into JS: settling
+    /// a promise can run JS (a `then` getter) that starts another call.
+    unsettled: RefCell<HashMap<u64, Unsettled>>,
+    last_id: Cell<u64>,
 }
 
-/// A promise's resolver. Created, settled and dropped on the JS thread only; it rides to
-/// the pool and back inside its batch without being touched there.
-struct Deferred(sys::napi_deferred);
-
-// SAFETY: see `Deferred`: the pool thread only moves it.
-unsafe impl Send for Deferred {}
-
-#[derive(Default)]
-struct Scheduler {
-    waiting: Waiting,
-    in_flight: usize,
+/// A call on its way through the pool.
+struct Queued {
+    id: u64,
+    call: ReadCall,
 }
 
 /// Calls that no work item has taken yet, shared with the running ones.
 #[derive(Clone, Default)]
-struct Waiting(Arc<Mutex<VecDeque<PendingRead>>>);
+struct Waiting(Arc<Mutex<VecDeque<Queued>>>);
 
 impl Waiting {
-    fn lock(&self) -> MutexGuard<'_, VecDeque<PendingRead>> {
+    fn lock(&self) -> MutexGuard<'_, VecDeque<Queued>> {
         // Nothing that holds the lock can panic half-way: a poisoned queue is still whole.
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-thread_local! {
-    /// One scheduler per JS thread (the main thread and each worker have their own env).
-    static SCHEDULER: RefCell<Scheduler> = RefCell::default();
+/// A promise waiting for its call, and the caller's signal if it gave one.
+struct Unsettled {
+    deferred: Deferred,
+    abort: Option<AbortWatch>,
+}
+
+/// The caller's `AbortSignal` and the `abort` listener put on it.
+struct AbortWatch {
+    signal: Reference,
+    /// `None` when the signal would not take a listener (a hostile `addEventListener`):
+    /// then the signal is only looked at when the result is ready.
+    listener: Option<Reference>,
+    path: String,
+}
+
+/// How a call ended, before its promise hears of it.
+enum Outcome {
+    Done(Result<ReadFileOutput, ReadFileError>),
+    Aborted,
 }
 
 /// Starts a `readFile` call: returns its promise, settled later on this thread.
@@ -76,36 +95,42 @@ pub(super) fn enqueue<'env>(
     call: Result<ReadCall, ReadFileError>,
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
-    let mut deferred = ptr::null_mut();
-    let mut promise = ptr::null_mut();
-    check(unsafe { sys::napi_create_promise(env.raw(), &mut deferred, &mut promise) })?;
-    let promise = unsafe { Unknown::from_raw_unchecked(env.raw(), promise) };
-    let mut read = PendingRead {
-        deferred: Deferred(deferred),
-        call,
-        signal: None,
+    let raw = env.raw();
+    let state = EnvState::of(raw)?;
+    let (deferred, promise) = js::promise(raw)?;
+    // SAFETY: `promise` was just created on this env, in the current handle scope.
+    let promise = unsafe { Unknown::from_raw_unchecked(raw, promise) };
+    let call = match call {
+        Ok(call) => call,
+        Err(error) => {
+            settle(raw, deferred, Outcome::Done(Err(error)), "");
+            return Ok(promise);
+        }
     };
-    match (&read.call, signal.filter(is_given)) {
-        (Err(_), _) => settle(env, read, None),
-        (Ok(_), Some(signal)) => match is_aborted(&signal) {
-            Some(true) => settle(env, read, Some(Outcome::Aborted)),
-            Some(false) => {
-                read.signal = unsafe { Object::from_napi_value(env.raw(), signal.raw()) }
-                    .and_then(|object| object.create_ref())
-                    .ok();
-                wait(env, read)
+    let id = state.calls.next_id();
+    let abort = match signal.filter(is_given) {
+        None => None,
+        Some(signal) => match is_aborted(&signal) {
+            Some(false) => watch(raw, &signal, id, &call.request.path),
+            Some(true) => {
+                settle(raw, deferred, Outcome::Aborted, &call.request.path);
+                return Ok(promise);
             }
             None => {
-                read.call = Err(ReadFileError::new(
+                let error = ReadFileError::new(
                     ErrorCode::InvalidArgument,
-                    read.path(),
+                    &call.request.path,
                     "signal must be an AbortSignal",
-                ));
-                settle(env, read, None)
+                );
+                settle(raw, deferred, Outcome::Done(Err(error)), "");
+                return Ok(promise);
             }
         },
-        (Ok(_), None) => wait(env, read),
-    }
+    };
+    let unsettled = Unsettled { deferred, abort };
+    state.calls.unsettled.borrow_mut().insert(id, unsettled);
+    state.calls.waiting.lock().push_back(Queued { id, call });
+    start_batches(env, &state.calls);
     Ok(promise)
 }
 
@@ -113,44 +138,73 @@ fn is_given(value: &Unknown) -> bool {
     !matches!(type_of(value), "undefined" | "null")
 }
 
-fn wait(env: &Env, read: PendingRead) {
-    SCHEDULER.with_borrow(|scheduler| scheduler.waiting.lock().push_back(read));
-    start_batches(env);
+/// Puts a listener for `abort` on the caller's signal, for call `id`. `None` when not even
+/// a reference to the signal can be had: the call then runs as if it had no signal.
+fn watch(env: sys::napi_env, signal: &Unknown, id: u64, path: &str) -> Option<AbortWatch> {
+    let signal = signal.raw();
+    let listener = (|| {
+        let listener = js::function(env, c"onReadFileAbort", on_abort, id as usize)?;
+        let add = js::named_property(env, signal, c"addEventListener")?;
+        js::call(env, signal, add, &[js::string(env, "abort")?, listener])?;
+        Reference::new(env, listener)
+    })()
+    .ok();
+    Some(AbortWatch {
+        signal: Reference::new(env, signal).ok()?,
+        listener,
+        path: path.to_owned(),
+    })
+}
+
+/// The `abort` listener: rejects call `data`'s promise now, if it is still unsettled.
+unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info) -> js::Value {
+    // SAFETY: Node calls this with the callback info of this call.
+    let id = unsafe { js::callback_data(env, info) };
+    if let (Ok(id), Ok(state)) = (id, EnvState::of(env))
+        && let Some(unsettled) = state.calls.take(id as u64)
+    {
+        unsettled.settle(env, Outcome::Aborted);
+    }
+    ptr::null_mut()
+}
+
+impl Calls {
+    fn next_id(&self) -> u64 {
+        self.last_id.set(self.last_id.get() + 1);
+        self.last_id.get()
+    }
+
+    fn take(&self, id: u64) -> Option<Unsettled> {
+        self.unsettled.borrow_mut().remove(&id)
+    }
 }
 
 /// Sends waiting calls to the pool while fewer than [`MAX_IN_FLIGHT`] batches run.
-fn start_batches(env: &Env) {
-    loop {
-        let batch = SCHEDULER.with_borrow_mut(|scheduler| {
-            if scheduler.in_flight == MAX_IN_FLIGHT {
-                return None;
-            }
-            let mut waiting = scheduler.waiting.lock();
-            let count = waiting.len().min(MAX_BATCH);
-            if count == 0 {
-                return None;
-            }
-            let mut reads = Vec::with_capacity(MAX_BATCH);
-            reads.extend(waiting.drain(..count));
-            drop(waiting);
-            scheduler.in_flight += 1;
-            Some(Batch {
-                reads,
-                waiting: scheduler.waiting.clone(),
-            })
-        });
-        let Some(batch) = batch else { return };
-        if env.spawn(batch).is_err() {
-            // The env is shutting down: nothing is left to settle the promises for.
-            SCHEDULER.with_borrow_mut(|scheduler| scheduler.in_flight -= 1);
+fn start_batches(env: &Env, calls: &Calls) {
+    while calls.in_flight.get() < MAX_IN_FLIGHT {
+        let mut waiting = calls.waiting.lock();
+        let count = waiting.len().min(MAX_BATCH);
+        if count == 0 {
             return;
         }
+        let mut reads = Vec::with_capacity(MAX_BATCH);
+        reads.extend(waiting.drain(..count));
+        drop(waiting);
+        let batch = Batch {
+            reads,
+            waiting: calls.waiting.clone(),
+        };
+        if env.spawn(batch).is_err() {
+            // The env is shutting down: nothing is left to settle the promises for.
+            return;
+        }
+        calls.in_flight.set(calls.in_flight.get() + 1);
     }
 }
 
 /// Calls run together on one pool thread.
 struct Batch {
-    reads: Vec<PendingRead>,
+    reads: Vec<Queued>,
     /// Where more calls wait; the batch takes them while it has room.
     waiting: Waiting,
 }
@@ -167,7 +221,7 @@ impl Task for Batch {
         let mut outputs = Vec::with_capacity(MAX_BATCH);
         let mut content_bytes = 0;
         while content_bytes < MAX_BATCH_CONTENT_BYTES && self.take_next(outputs.len()) {
-            let output = self.reads[outputs.len()].run(&mut roots);
+            let output = self.reads[outputs.len()].call.run_with(&mut roots);
             content_bytes += output.as_ref().map_or(0, |o| o.content.as_str().len());
             outputs.push(output);
         }
@@ -175,18 +229,25 @@ impl Task for Batch {
     }
 
     fn resolve(&mut self, env: Env, outputs: Self::Output) -> napi::Result<Undefined> {
+        let raw = env.raw();
+        let state = EnvState::of(raw)?;
+        let calls = &state.calls;
+        // Put the queue right before settling anything: settling runs JS, which may start
+        // more calls.
+        calls.in_flight.set(calls.in_flight.get() - 1);
         let left_over = self.reads.split_off(outputs.len());
-        for (read, output) in self.reads.drain(..).zip(outputs) {
-            settle(&env, read, Some(Outcome::Done(output)));
+        let mut waiting = calls.waiting.lock();
+        for read in left_over.into_iter().rev() {
+            waiting.push_front(read);
         }
-        SCHEDULER.with_borrow_mut(|scheduler| {
-            scheduler.in_flight -= 1;
-            let mut waiting = scheduler.waiting.lock();
-            for read in left_over.into_iter().rev() {
-                waiting.push_front(read);
+        drop(waiting);
+        for (read, output) in self.reads.drain(..).zip(outputs) {
+            // Gone when its signal fired first: that promise is already rejected.
+            if let Some(unsettled) = calls.take(read.id) {
+                unsettled.settle(raw, Outcome::Done(output));
             }
-        });
-        start_batches(&env);
+        }
+        start_batches(&env, calls);
         Ok(())
     }
 }
@@ -205,74 +266,66 @@ impl Batch {
     }
 }
 
-impl PendingRead {
-    fn run(&self, roots: &mut OpenedRoots) -> Result<ReadFileOutput, ReadFileError> {
-        match &self.call {
-            Ok(call) => call.run_with(roots),
-            Err(error) => Err(error.clone()),
-        }
-    }
-
-    fn path(&self) -> &str {
-        match &self.call {
-            Ok(call) => &call.request.path,
-            Err(error) => &error.path,
-        }
-    }
-
-    /// Whether the caller's signal has fired by now.
-    fn aborted(&self, env: &Env) -> bool {
-        let Some(signal) = &self.signal else {
-            return false;
+impl Unsettled {
+    /// Settles the promise with `outcome`, or as aborted if the signal has fired by now.
+    fn settle(self, env: sys::napi_env, outcome: Outcome) {
+        let Some(watch) = self.abort else {
+            return settle(env, self.deferred, outcome, "");
         };
-        let signal = signal.get_value(env).map(|object| object.to_unknown());
-        signal.ok().and_then(|signal| is_aborted(&signal)) == Some(true)
+        let path = watch.path.clone();
+        let outcome = if watch.finish(env) {
+            Outcome::Aborted
+        } else {
+            outcome
+        };
+        settle(env, self.deferred, outcome, &path);
     }
 }
 
-/// How a call ended, before its promise hears of it.
-enum Outcome {
-    Done(Result<ReadFileOutput, ReadFileError>),
-    Aborted,
+impl AbortWatch {
+    /// Takes the listener off the signal and lets go of both; returns whether the signal
+    /// has fired.
+    fn finish(self, env: sys::napi_env) -> bool {
+        let signal = self.signal.value(env).ok();
+        if let (Some(signal), Some(listener)) = (signal, &self.listener) {
+            let _ = (|| {
+                let remove = js::named_property(env, signal, c"removeEventListener")?;
+                let listener = listener.value(env)?;
+                js::call(env, signal, remove, &[js::string(env, "abort")?, listener])
+            })();
+        }
+        // SAFETY: a handle from `Reference::value` is live in the current handle scope.
+        let aborted = signal.is_some_and(|signal| {
+            is_aborted(&unsafe { Unknown::from_raw_unchecked(env, signal) }) == Some(true)
+        });
+        self.signal.delete(env);
+        if let Some(listener) = self.listener {
+            listener.delete(env);
+        }
+        aborted
+    }
 }
 
-/// Resolves or rejects the call's promise. `None`: the call failed before it could run.
-fn settle(env: &Env, read: PendingRead, outcome: Option<Outcome>) {
-    let outcome = match outcome {
-        Some(Outcome::Done(_)) if read.aborted(env) => Outcome::Aborted,
-        Some(outcome) => outcome,
-        None => Outcome::Done(read.run(&mut OpenedRoots::default())),
-    };
-    let raw_env = env.raw();
+/// Resolves or rejects `deferred` with `outcome`; `path` names the call in an abort
+/// message. Settles exactly once, whatever JS does meanwhile.
+fn settle(env: sys::napi_env, deferred: Deferred, outcome: Outcome, path: &str) {
     let settled = match outcome {
-        Outcome::Done(Ok(output)) => {
-            match unsafe { JsOutput::to_napi_value(raw_env, JsOutput(output)) } {
-                Ok(value) => Ok(value),
-                Err(error) => Err(unsafe { JsError::from(error).into_value(raw_env) }),
-            }
-        }
+        // SAFETY: on the JS thread of `env`, inside a call from Node.
+        Outcome::Done(Ok(output)) => unsafe { JsOutput::to_napi_value(env, JsOutput(output)) }
+            .map_err(|error| {
+                let message = format!("INTERNAL: the result could not be built ({})", error.reason);
+                error_value(env, "INTERNAL", &message, None)
+            }),
         Outcome::Done(Err(error)) => Err(error_value(
-            raw_env,
+            env,
             error.code.as_str(),
-            error.to_string(),
+            &error.to_string(),
             None,
         )),
         Outcome::Aborted => {
-            let message = format!("{ABORT_CODE}: {}: the read was aborted", read.path());
-            Err(error_value(
-                raw_env,
-                ABORT_CODE,
-                message,
-                Some(c"AbortError"),
-            ))
+            let message = format!("{ABORT_CODE}: {path}: the read was aborted");
+            Err(error_value(env, ABORT_CODE, &message, Some("AbortError")))
         }
     };
-    if let Some(signal) = read.signal {
-        let _ = signal.unref(env);
-    }
-    // A failure here means the env is being torn down; there is no one left to tell.
-    let _ = match settled {
-        Ok(value) => unsafe { sys::napi_resolve_deferred(raw_env, read.deferred.0, value) },
-        Err(error) => unsafe { sys::napi_reject_deferred(raw_env, read.deferred.0, error) },
-    };
+    deferred.settle(env, settled);
 }

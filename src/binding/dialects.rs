@@ -2,14 +2,12 @@
 //! AIntern's synchronous helpers. Arguments are taken as the model sent them: a JSON text
 //! or an object (converted to JSON here, on the JS thread).
 
-use std::ptr;
-
 use napi::bindgen_prelude::{AsyncTask, FromNapiValue, ToNapiValue, TypeName};
 use napi::{Env, JsValue, Task, Unknown, ValueType, sys};
 use napi_derive::napi;
 use serde_json::Value;
 
-use super::{property, string_or_type, throwable, type_of};
+use super::{js, property, string_or_type, throwable, type_of};
 use crate::dialect::{Args, Dialect, DialectCall, aintern};
 use crate::error::{ErrorCode, ReadFileError};
 
@@ -95,18 +93,13 @@ fn args_from_js(args: &Unknown) -> Args {
 /// exception.
 fn json_from_js(value: &Unknown) -> Result<Value, String> {
     let env = value.value().env;
+    // SAFETY: a live handle of this env, on its JS thread.
     match unsafe { Value::from_napi_value(env, value.raw()) } {
         Ok(json) => Ok(json),
-        Err(error) => {
-            let mut exception = ptr::null_mut();
-            let mut pending = false;
-            unsafe { sys::napi_is_exception_pending(env, &mut pending) };
-            if pending {
-                unsafe { sys::napi_get_and_clear_last_exception(env, &mut exception) };
-                return Err("arguments could not be read (a property threw)".into());
-            }
-            Err(format!("arguments are not JSON: {}", error.reason))
+        Err(_) if js::clear_exception(env) => {
+            Err("arguments could not be read (a property threw)".into())
         }
+        Err(error) => Err(format!("arguments are not JSON: {}", error.reason)),
     }
 }
 

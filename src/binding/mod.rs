@@ -5,14 +5,15 @@
 
 mod batch;
 mod dialects;
+mod env_state;
+mod js;
 mod output;
 
 use std::ffi::CStr;
-use std::ptr;
 use std::sync::Arc;
 
 use napi::bindgen_prelude::FromNapiValue;
-use napi::{Env, JsError, JsValue, Unknown, ValueType, sys};
+use napi::{Env, JsValue, Unknown, ValueType, sys};
 use napi_derive::napi;
 
 use crate::error::{ErrorCode, ReadFileError};
@@ -195,27 +196,24 @@ fn request_from_js(input: &Unknown) -> Result<ReadRequest, ReadFileError> {
     )
 }
 
-/// `object[name]`, or why it could not be read (a getter or proxy that throws).
+/// `object[name]`, or why it could not be read (a getter or proxy that throws; the
+/// exception is dropped, and the caller reports an INVALID_ARGUMENT error instead).
 fn property<'env>(object: &Unknown<'env>, name: &CStr) -> Result<Unknown<'env>, String> {
     let env = object.value().env;
-    let mut value = ptr::null_mut();
-    let status =
-        unsafe { sys::napi_get_named_property(env, object.raw(), name.as_ptr(), &mut value) };
-    if status == sys::Status::napi_ok {
-        return Ok(unsafe { Unknown::from_raw_unchecked(env, value) });
+    match js::named_property(env, object.raw(), name) {
+        // SAFETY: a handle Node just returned, live in the current handle scope.
+        Ok(value) => Ok(unsafe { Unknown::from_raw_unchecked(env, value) }),
+        Err(_) => Err(format!(
+            "input.{} could not be read (it threw)",
+            name.to_string_lossy()
+        )),
     }
-    // Swallow the exception: the caller gets an INVALID_ARGUMENT error instead.
-    let mut exception = ptr::null_mut();
-    unsafe { sys::napi_get_and_clear_last_exception(env, &mut exception) };
-    Err(format!(
-        "input.{} could not be read (it threw)",
-        name.to_string_lossy()
-    ))
 }
 
 fn string_or_type(value: &Unknown) -> Result<String, &'static str> {
     match value.get_type() {
         Ok(ValueType::String) => {
+            // SAFETY: a live handle of this env, checked to be a string.
             unsafe { String::from_napi_value(value.value().env, value.raw()) }.map_err(|_| "string")
         }
         _ => Err(type_of(value)),
@@ -226,6 +224,7 @@ fn number_arg(value: &Unknown) -> NumberArg {
     match value.get_type() {
         Ok(ValueType::Undefined | ValueType::Null) => NumberArg::Missing,
         Ok(ValueType::Number) => {
+            // SAFETY: a live handle of this env, checked to be a number.
             match unsafe { f64::from_napi_value(value.value().env, value.raw()) } {
                 Ok(number) => NumberArg::Number(number),
                 Err(_) => NumberArg::Other("number"),
@@ -260,49 +259,29 @@ fn is_aborted(signal: &Unknown) -> Option<bool> {
     let aborted = property(signal, c"aborted").ok()?;
     match aborted.get_type() {
         Ok(ValueType::Boolean) => {
+            // SAFETY: a live handle of this env, checked to be a boolean.
             unsafe { bool::from_napi_value(aborted.value().env, aborted.raw()) }.ok()
         }
         _ => None,
     }
 }
 
-/// A JS `Error` with our own `code` (and `name`), built on the JS thread.
-fn error_value(
-    env: sys::napi_env,
-    code: &str,
-    message: String,
-    name: Option<&CStr>,
-) -> sys::napi_value {
-    let error = unsafe { JsError::from(napi::Error::new(code, message)).into_value(env) };
-    if let Some(name) = name {
-        let mut name_value = ptr::null_mut();
-        unsafe {
-            sys::napi_create_string_utf8(
-                env,
-                name.as_ptr(),
-                name.count_bytes() as isize,
-                &mut name_value,
-            );
-            sys::napi_set_named_property(env, error, c"name".as_ptr(), name_value);
-        }
-    }
+/// A JS `Error` with our own `code` (and `name`), built on the JS thread. If even that
+/// fails (the env is going away), `undefined`, so a promise still settles.
+fn error_value(env: sys::napi_env, code: &str, message: &str, name: Option<&str>) -> js::Value {
+    let error = match name {
+        Some(name) => js::error(env, message, &[(c"code", code), (c"name", name)]),
+        None => js::error(env, message, &[(c"code", code)]),
+    };
     error
+        .or_else(|_| js::undefined(env))
+        .unwrap_or(std::ptr::null_mut())
 }
 
 /// The JS `Error` for an engine error, in the form napi-rs throws verbatim: `code` is the
 /// error code, `message` names the requested path and the reason.
 fn throwable(env: &Env, error: ReadFileError) -> napi::Error {
-    let value = error_value(env.raw(), error.code.as_str(), error.to_string(), None);
+    let value = error_value(env.raw(), error.code.as_str(), &error.to_string(), None);
+    // SAFETY: a handle just made on this env, live in the current handle scope.
     napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
-}
-
-fn check(status: sys::napi_status) -> napi::Result<()> {
-    if status == sys::Status::napi_ok {
-        Ok(())
-    } else {
-        Err(napi::Error::new(
-            napi::Status::from(status),
-            "a Node-API call failed",
-        ))
-    }
 }
