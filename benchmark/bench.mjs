@@ -1,13 +1,15 @@
 // Benchmark: the read_file addon against the same contract in plain Node (plain-node.mjs).
 //
-//   node benchmark/bench.mjs [--json] [--budget-ms=N]
-//   node_modules/.bin/bun benchmark/bench.mjs [--json] [--budget-ms=N]
+//   node benchmark/bench.mjs [--json] [--budget-ms=N] [--baseline=OTHER.node]
+//   node_modules/.bin/bun benchmark/bench.mjs [--json] [--budget-ms=N] [--baseline=OTHER.node]
 //
 // Runs in one process under Node or Bun (only APIs both have). It first checks that both
 // implementations give deep-equal outputs (or the same error code) on every scenario and
 // aborts if they do not, then measures each case: warm-up, then alternating batches of the
 // addon and of plain Node, each batch giving one per-call time; the table shows the median
-// of those and the interquartile range of the batches as a % of the median.
+// of those and the interquartile range of the batches as a % of the median. With
+// `--baseline`, another build of the addon (say, main's) is loaded into the same process and
+// timed in the same alternation, so a change is measured against it under the same load.
 
 import { createRequire } from 'node:module'
 import fs from 'node:fs'
@@ -30,6 +32,15 @@ const budgetArg = argv.find((a) => a.startsWith('--budget-ms='))
 /** Measuring time per side of each case, after warm-up. */
 const BUDGET_MS = budgetArg ? Number(budgetArg.split('=')[1]) : 700
 const WARMUP_MS = Math.max(50, Math.round(BUDGET_MS / 3))
+const baselineArg = argv.find((a) => a.startsWith('--baseline='))
+/** Another build of the addon's binary, timed beside this one (its raw exports). */
+const baseline = baselineArg ? loadAddon(path.resolve(baselineArg.slice('--baseline='.length))) : null
+
+function loadAddon(file) {
+  const module = { exports: {} }
+  process.dlopen(module, file)
+  return module.exports
+}
 /** Target duration of one batch (one sample). */
 const BATCH_MS = 10
 const MIN_SAMPLES = 15
@@ -333,6 +344,21 @@ async function measure(timer, sides) {
   return sides.map((_, i) => summarize(samples[i], batches[i]))
 }
 
+/** The sides of one case: the addon, plain Node, and the baseline build when given. */
+function sidesOf(addonSide, plainSide, baselineSide) {
+  return baselineSide ? [addonSide, plainSide, baselineSide] : [addonSide, plainSide]
+}
+
+/** One result row; `baseline_ratio` > 1 means this build is faster than the baseline. */
+function row(what, addonSummary, plainSummary, baselineSummary) {
+  const result = { ...what, addon: addonSummary, plain: plainSummary, ratio: plainSummary.median_us / addonSummary.median_us }
+  if (baselineSummary) {
+    result.baseline = baselineSummary
+    result.baseline_ratio = baselineSummary.median_us / addonSummary.median_us
+  }
+  return result
+}
+
 // ---------------------------------------------------------------------------------------
 // Output
 
@@ -370,27 +396,23 @@ async function main() {
     const { input } = scenario
     for (const mode of ['async', 'sync']) {
       progress(`measuring ${scenario.id} ${mode}…`)
-      const [a, p] =
-        mode === 'async'
-          ? await measure(timeAsync, [() => addon.readFile(root, input), () => readFilePlain(root, input)])
-          : await measure(timeSync, [() => addon.readFileSync(root, input), () => readFilePlainSync(root, input)])
-      results.push({ case: scenario.id, label: scenario.label, mode, unit: 'call', addon: a, plain: p, ratio: p.median_us / a.median_us })
+      const read = (impl) =>
+        mode === 'async' ? () => impl.readFile(root, input) : () => impl.readFileSync(root, input)
+      const plain = mode === 'async' ? () => readFilePlain(root, input) : () => readFilePlainSync(root, input)
+      const [a, p, b] = await measure(mode === 'async' ? timeAsync : timeSync, sidesOf(read(addon), plain, baseline && read(baseline)))
+      results.push(row({ case: scenario.id, label: scenario.label, mode, unit: 'call' }, a, p, b))
     }
   }
 
   progress(`measuring ${CONCURRENCY} concurrent…`)
   const small = SCENARIOS[0].input
   const all = (read) => () => Promise.all(Array.from({ length: CONCURRENCY }, () => read(root, small)))
-  const [ca, cp] = await measure(timeAsync, [all(addon.readFile), all(readFilePlain)])
-  results.push({
-    case: 'concurrent',
-    label: `${CONCURRENCY} concurrent reads of the 100-line file`,
-    mode: 'async',
-    unit: 'batch',
-    addon: ca,
-    plain: cp,
-    ratio: cp.median_us / ca.median_us,
-  })
+  const [ca, cp, cb] = await measure(
+    timeAsync,
+    sidesOf(all(addon.readFile), all(readFilePlain), baseline && all(baseline.readFile)),
+  )
+  const label = `${CONCURRENCY} concurrent reads of the 100-line file`
+  results.push(row({ case: 'concurrent', label, mode: 'async', unit: 'batch' }, ca, cp, cb))
 
   // The addon settles invalid arguments without the pool, so the floor of an async call is
   // measured with the runtime's own single pool round trip.
@@ -412,6 +434,7 @@ async function main() {
       cores,
       uv_threadpool_size: process.env.UV_THREADPOOL_SIZE ?? null,
       budget_ms_per_side: BUDGET_MS,
+      baseline: baselineArg ? baselineArg.slice('--baseline='.length) : null,
       pool_round_trip: floor,
       cases: results,
       targets,
@@ -426,6 +449,7 @@ async function main() {
   out.push(`read_file benchmark: addon vs plain Node (${runtime}, ${process.platform}-${process.arch})`)
   out.push(`CPU: ${cpuModel}, ${cores} cores; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? 'default'}`)
   out.push(`median time per call (per batch for the concurrent row); ±: IQR of ${BATCH_MS}-ms batches as % of median`)
+  if (baseline) out.push(`baseline: ${baselineArg.slice('--baseline='.length)}, timed in the same alternation`)
   out.push('')
   out.push(
     table(results, [
@@ -436,6 +460,13 @@ async function main() {
       { title: 'plain µs', get: (r) => fmtUs(r.plain.median_us) },
       { title: '±', get: (r) => fmtPct(r.plain.iqr_pct) },
       { title: 'plain/addon', get: (r) => `${r.ratio.toFixed(1)}x` },
+      ...(baseline
+        ? [
+            { title: 'baseline µs', get: (r) => fmtUs(r.baseline.median_us) },
+            { title: '±', get: (r) => fmtPct(r.baseline.iqr_pct) },
+            { title: 'baseline/addon', get: (r) => `${r.baseline_ratio.toFixed(2)}x` },
+          ]
+        : []),
     ]),
   )
   out.push('')
