@@ -336,10 +336,12 @@ describe('unreadable files: PERMISSION_DENIED', () => {
       fs.writeFileSync(path.join(permWs, 'open.txt'), 'open\n', { mode: 0o644 })
       fs.writeFileSync(path.join(permWs, 'locked.txt'), 'locked\n')
       fs.chmodSync(path.join(permWs, 'locked.txt'), 0o000)
+      // The package is loaded before the child drops to `nobody`, who may not be able to
+      // read the checkout (one in a 0700 directory); only the reads run as `nobody`.
       const source = `
+        const { readFile, readFileSync } = require(${JSON.stringify(INDEX_PATH)});
         process.setgid(65534);
         process.setuid(65534);
-        const { readFile, readFileSync } = require(${JSON.stringify(INDEX_PATH)});
         const root = ${JSON.stringify(permWs)};
         const outcome = (err, out) => err ? { code: err.code, message: err.message } : { code: 'OK', content: out.content };
         (async () => {
