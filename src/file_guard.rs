@@ -1,12 +1,14 @@
-//! The file guard: decides from an opened handle whether its file may be read (kind,
-//! size) and reads the part asked for with a hard bound, whatever size the file claims.
-//! It also tells whether the file looks binary; what to do about that is the caller's
-//! policy.
+//! The file guard: decides from a regular file's status whether it may be read (size) and
+//! reads the part asked for with a hard bound, whatever size the file claims. It also
+//! tells whether the file looks binary; what to do about that is the caller's policy.
+//! (The sandbox has already refused anything that is not a regular file.)
 
-use std::fs::{File, Metadata};
+use std::fs::File;
 use std::io;
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt};
+use std::os::unix::fs::FileExt;
+
+use rustix::fs::Stat;
 
 /// How many leading bytes are searched for a NUL byte to call a file binary.
 pub const BINARY_SCAN_BYTES: usize = 8192;
@@ -46,8 +48,6 @@ impl FileBytes {
 /// Why the guard refused a file.
 #[derive(Debug)]
 pub enum GuardError {
-    /// Not a regular file; the kind in words ("a directory", "a FIFO", ...).
-    NotFile(&'static str),
     /// Larger than the [`Span::Whole`] limit: the size seen and the limit, in bytes.
     TooLarge {
         len: u64,
@@ -62,12 +62,11 @@ impl From<io::Error> for GuardError {
     }
 }
 
-/// Checks the opened file (kind, then size for [`Span::Whole`]) and reads `span` of it.
-pub fn read_guarded(handle: OwnedFd, span: Span) -> Result<FileBytes, GuardError> {
+/// Checks the size of the regular file `handle` (for [`Span::Whole`]) from its status
+/// `stat`, and reads `span` of it.
+pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileBytes, GuardError> {
     let file = File::from(handle);
-    let metadata = file.metadata()?;
-    check_kind(&metadata)?;
-    let file_len = metadata.len();
+    let file_len = u64::try_from(stat.st_size).unwrap_or(0);
     let (bytes, offset) = match span {
         Span::Whole { max } => {
             check_size(file_len, max)?;
@@ -92,28 +91,8 @@ pub fn read_guarded(handle: OwnedFd, span: Span) -> Result<FileBytes, GuardError
         offset,
         file_len,
         binary,
-        mtime_ms: mtime_ms(&metadata),
+        mtime_ms: mtime_ms(stat),
     })
-}
-
-fn check_kind(metadata: &Metadata) -> Result<(), GuardError> {
-    let kind = metadata.file_type();
-    let described = if kind.is_file() {
-        return Ok(());
-    } else if kind.is_dir() {
-        "a directory"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else {
-        "not a regular file"
-    };
-    Err(GuardError::NotFile(described))
 }
 
 fn check_size(len: u64, max: u64) -> Result<(), GuardError> {
@@ -182,9 +161,9 @@ pub fn is_binary(bytes: &[u8]) -> bool {
     memchr::memchr(0, head).is_some()
 }
 
-fn mtime_ms(metadata: &Metadata) -> i64 {
+fn mtime_ms(stat: &Stat) -> i64 {
     // `mtime_nsec` is always in 0..1e9, so this rounds down even before 1970.
-    metadata.mtime() * 1000 + metadata.mtime_nsec() / 1_000_000
+    stat.st_mtime.saturating_mul(1000) + (stat.st_mtime_nsec / 1_000_000) as i64
 }
 
 #[cfg(test)]
@@ -194,11 +173,18 @@ mod tests {
 
     const MIB: u64 = 1 << 20;
 
+    /// `read_guarded` on the file at `path`, with its status taken as the sandbox takes it.
+    fn guard_path(path: &std::path::Path, span: Span) -> Result<FileBytes, GuardError> {
+        let file = File::open(path).unwrap();
+        let stat = rustix::fs::fstat(&file).unwrap();
+        read_guarded(file.into(), &stat, span)
+    }
+
     fn guard(bytes: &[u8], span: Span) -> Result<FileBytes, GuardError> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         fs::write(&path, bytes).unwrap();
-        read_guarded(File::open(&path).unwrap().into(), span)
+        guard_path(&path, span)
     }
 
     fn whole(bytes: &[u8]) -> Result<FileBytes, GuardError> {
@@ -263,9 +249,9 @@ mod tests {
         let path = dir.path().join("sparse");
         File::create(&path).unwrap().set_len(100 << 30).unwrap();
         let started = std::time::Instant::now();
-        let result = read_guarded(File::open(&path).unwrap().into(), Span::Whole { max: MIB });
+        let result = guard_path(&path, Span::Whole { max: MIB });
         assert!(matches!(result, Err(GuardError::TooLarge { len, .. }) if len == 100 << 30));
-        let tail = read_guarded(File::open(&path).unwrap().into(), Span::Tail { max: 10 });
+        let tail = guard_path(&path, Span::Tail { max: 10 });
         assert_eq!(tail.unwrap().bytes, vec![0; 10]);
         assert!(started.elapsed().as_millis() < 500);
     }
@@ -287,16 +273,6 @@ mod tests {
     }
 
     #[test]
-    fn directories_are_not_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let handle = File::open(dir.path()).unwrap().into();
-        assert!(matches!(
-            read_guarded(handle, Span::Whole { max: MIB }),
-            Err(GuardError::NotFile("a directory"))
-        ));
-    }
-
-    #[test]
     fn mtime_is_whole_milliseconds_rounded_down() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m");
@@ -308,7 +284,7 @@ mod tests {
             .unwrap()
             .set_modified(when)
             .unwrap();
-        let read_back = read_guarded(File::open(&path).unwrap().into(), Span::Whole { max: MIB });
+        let read_back = guard_path(&path, Span::Whole { max: MIB });
         assert_eq!(read_back.unwrap().mtime_ms, 1_700_000_000_987);
     }
 }

@@ -14,6 +14,13 @@
 //!    [`Root::open_by_walking`], which resolves one component at a time with `O_NOFOLLOW`
 //!    opens relative to directory handles it holds, reading symlinks itself. Neither path
 //!    ever hands the kernel a name that could resolve outside the handle it is relative to.
+//!
+//! Both resolve the last component to an `O_PATH` handle, which opens nothing: its kind is
+//! checked from `fstat` first, so a FIFO, socket or device is refused without being opened
+//! (opening a FIFO releases a blocked writer; opening a device runs its driver). Only a
+//! regular file is then opened for reading, by reopening that same handle (see [`reopen`]).
+
+mod reopen;
 
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -21,20 +28,29 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustix::fs::{self as rfs, FileType, Mode, OFlags, ResolveFlags};
+use rustix::fs::{self as rfs, FileType, Mode, OFlags, ResolveFlags, Stat};
 use rustix::io::Errno;
 
 use crate::error::{ErrorCode, ReadFileError};
+use reopen::Reopened;
 
 /// How many symlinks one resolution may follow; the kernel's own limit.
 pub const MAX_SYMLINK_FOLLOWS: u32 = 40;
 
-/// How the final file is opened: read-only, never waiting (a FIFO opens at once), never
-/// becoming a controlling terminal.
+/// How a regular file is opened for reading: read-only, never waiting (on a lease, or on a
+/// FIFO swapped in under a name reopened by the fallback), never becoming a controlling
+/// terminal.
 const READ_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::NONBLOCK)
     .union(OFlags::CLOEXEC)
     .union(OFlags::NOCTTY);
+
+/// How each component is looked up: a handle that opens nothing, to the name itself even
+/// when it is a symlink.
+const STEP_FLAGS: OFlags = OFlags::PATH.union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
+
+/// The resolution flags of the `openat2` fast path.
+const BENEATH: ResolveFlags = ResolveFlags::BENEATH.union(ResolveFlags::NO_MAGICLINKS);
 
 /// Set once `openat2` has answered `ENOSYS`, so later calls go straight to the walker.
 static OPENAT2_UNAVAILABLE: AtomicBool = AtomicBool::new(false);
@@ -51,6 +67,15 @@ pub struct Root {
     identity: (u64, u64),
 }
 
+/// A regular file beneath the root, opened for reading.
+#[derive(Debug)]
+pub struct OpenedFile {
+    /// The readable descriptor.
+    pub file: OwnedFd,
+    /// The file's status, taken from the `O_PATH` handle it was reopened from.
+    pub stat: Stat,
+}
+
 /// Why a confined open did not produce a file handle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpenError {
@@ -58,6 +83,8 @@ pub enum OpenError {
     Outside,
     /// More than [`MAX_SYMLINK_FOLLOWS`] symlinks.
     Loop,
+    /// Not a regular file (never opened); the kind in words ("a directory", "a FIFO", ...).
+    NotFile(&'static str),
     /// What the kernel said about a step inside the workspace.
     Os(Errno),
 }
@@ -120,32 +147,76 @@ impl Root {
         Ok(String::from_utf8_lossy(joined.as_bytes()).into_owned())
     }
 
-    /// Opens a path from [`Root::relative_path`] for reading, confined to the root.
-    pub fn open_file(&self, relative: &str) -> Result<OwnedFd, OpenError> {
+    /// Opens a path from [`Root::relative_path`] for reading, confined to the root. Only a
+    /// regular file is opened; anything else is [`OpenError::NotFile`] without being opened.
+    pub fn open_file(&self, relative: &str) -> Result<OpenedFile, OpenError> {
         let relative = if relative.is_empty() { "." } else { relative };
+        self.open_resolved(|| self.resolve(relative))
+    }
+
+    /// [`Root::open_file`] by the walker alone, whatever `openat2` would have said.
+    #[doc(hidden)]
+    pub fn open_by_walking(&self, relative: &Path) -> Result<OpenedFile, OpenError> {
+        self.open_resolved(|| self.resolve_by_walking(relative))
+    }
+
+    /// Resolves, refuses what is not a regular file, and opens a regular file for reading.
+    /// A name replaced between the lookup and the reopen is looked up once more.
+    fn open_resolved<'r>(
+        &self,
+        resolve: impl Fn() -> Result<Resolved<'r>, OpenError>,
+    ) -> Result<OpenedFile, OpenError> {
+        for _ in 0..2 {
+            let resolved = resolve()?;
+            if let Some(kind) = non_regular_kind(resolved.stat.st_mode) {
+                return Err(OpenError::NotFile(kind));
+            }
+            match reopen::for_reading(&self.dir, &resolved) {
+                Reopened::File(file) => {
+                    return Ok(OpenedFile {
+                        file,
+                        stat: resolved.stat,
+                    });
+                }
+                Reopened::Failed(errno) => return Err(OpenError::Os(errno)),
+                Reopened::Raced => {}
+            }
+        }
+        Err(OpenError::Os(Errno::NOENT))
+    }
+
+    /// The last component of `relative` as an `O_PATH` handle: by `openat2` when the kernel
+    /// can decide, else by the walker.
+    fn resolve<'r>(&self, relative: &'r str) -> Result<Resolved<'r>, OpenError> {
         if !OPENAT2_UNAVAILABLE.load(Ordering::Relaxed) {
-            match self.open_beneath(relative) {
-                Ok(fd) => return Ok(fd),
+            match self.resolve_beneath(relative) {
+                Ok(resolved) => return Ok(resolved),
                 Err(errno) if is_final_answer(errno) => return Err(OpenError::Os(errno)),
                 Err(Errno::NOSYS) => OPENAT2_UNAVAILABLE.store(true, Ordering::Relaxed),
                 Err(_) => {}
             }
         }
-        self.open_by_walking(Path::new(relative))
+        self.resolve_by_walking(Path::new(relative))
     }
 
-    /// One `openat2` with the kernel's beneath-the-handle resolution.
-    fn open_beneath(&self, relative: &str) -> Result<OwnedFd, Errno> {
-        let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
-        rfs::openat2(&self.dir, relative, READ_FLAGS, Mode::empty(), resolve)
+    /// One `openat2` with the kernel's beneath-the-handle resolution, for an `O_PATH` handle.
+    fn resolve_beneath<'r>(&self, relative: &'r str) -> Result<Resolved<'r>, Errno> {
+        let flags = OFlags::PATH | OFlags::CLOEXEC;
+        let handle = rfs::openat2(&self.dir, relative, flags, Mode::empty(), BENEATH)?;
+        let stat = rfs::fstat(&handle)?;
+        Ok(Resolved {
+            handle,
+            stat,
+            by_name: ByName::Beneath(relative),
+        })
     }
 
-    /// Resolves `relative` one component at a time beneath the root handle, following
-    /// symlinks by reading them, never letting the kernel follow one. `..` returns to the
-    /// directory handle the walk came through, so it cannot rise above the root even if
-    /// directories are moved meanwhile.
-    #[doc(hidden)]
-    pub fn open_by_walking(&self, relative: &Path) -> Result<OwnedFd, OpenError> {
+    /// Resolves `relative` one component at a time beneath the root handle, each step an
+    /// `O_PATH | O_NOFOLLOW` lookup of one name whose kind is read from its handle: symlinks
+    /// are followed by reading them, never by the kernel. `..` returns to the directory
+    /// handle the walk came through, so it cannot rise above the root even if directories
+    /// are moved meanwhile.
+    fn resolve_by_walking(&self, relative: &Path) -> Result<Resolved<'static>, OpenError> {
         let mut pending: Vec<OsString> = Vec::new();
         push_components(&mut pending, relative);
         let mut entered: Vec<OwnedFd> = Vec::new();
@@ -156,37 +227,33 @@ impl Root {
                 continue;
             }
             let here = current_dir(&self.dir, &entered);
-            let last = pending.is_empty();
-            let target = if last {
-                match rfs::openat(here, &name, READ_FLAGS | OFlags::NOFOLLOW, Mode::empty()) {
-                    Ok(file) => return Ok(file),
-                    // With O_NOFOLLOW, ELOOP on a single name means it is a symlink.
-                    Err(Errno::LOOP) => read_link(here, &name)?,
-                    Err(errno) => return Err(OpenError::Os(errno)),
+            let step =
+                rfs::openat(here, &name, STEP_FLAGS, Mode::empty()).map_err(OpenError::Os)?;
+            let stat = rfs::fstat(&step).map_err(OpenError::Os)?;
+            let target = match FileType::from_raw_mode(stat.st_mode) {
+                FileType::Symlink => link_target(step.as_fd())?,
+                FileType::Directory if !pending.is_empty() => {
+                    entered.push(step);
+                    continue;
                 }
-            } else {
-                let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-                let step = rfs::openat(here, &name, flags, Mode::empty()).map_err(OpenError::Os)?;
-                let kind = rfs::fstat(&step).map_err(OpenError::Os)?;
-                match FileType::from_raw_mode(kind.st_mode) {
-                    FileType::Directory => {
-                        entered.push(step);
-                        continue;
-                    }
-                    FileType::Symlink => read_link(step.as_fd(), "")?,
-                    _ => return Err(OpenError::Os(Errno::NOTDIR)),
+                _ if pending.is_empty() => {
+                    let by_name = ByName::InDir {
+                        dir: entered.pop(),
+                        name,
+                    };
+                    return Ok(Resolved {
+                        handle: step,
+                        stat,
+                        by_name,
+                    });
                 }
+                _ => return Err(OpenError::Os(Errno::NOTDIR)),
             };
             // `name` was a symlink: its target replaces it, relative to `here`.
             follows += 1;
             if follows > MAX_SYMLINK_FOLLOWS {
                 return Err(OpenError::Loop);
             }
-            let Some(target) = target else {
-                // Replaced by something else since it was seen: look at `name` again.
-                pending.push(name);
-                continue;
-            };
             let target = Path::new(&target);
             if target.is_absolute() {
                 let inside = self.strip_root(target).ok_or(OpenError::Outside)?;
@@ -196,9 +263,19 @@ impl Root {
                 push_components(&mut pending, target);
             }
         }
-        // The path ended in `..` (or named the root): open the directory reached.
+        // The path ended in `..` (or named the root): the directory reached.
         let here = current_dir(&self.dir, &entered);
-        rfs::openat(here, ".", READ_FLAGS, Mode::empty()).map_err(OpenError::Os)
+        let handle = rfs::openat(here, ".", STEP_FLAGS, Mode::empty()).map_err(OpenError::Os)?;
+        let stat = rfs::fstat(&handle).map_err(OpenError::Os)?;
+        let by_name = ByName::InDir {
+            dir: entered.pop(),
+            name: OsString::from("."),
+        };
+        Ok(Resolved {
+            handle,
+            stat,
+            by_name,
+        })
     }
 
     /// `path` relative to the root, when it is the root or below it by either spelling.
@@ -207,6 +284,40 @@ impl Root {
             .or_else(|_| path.strip_prefix(&self.given))
             .ok()
     }
+}
+
+/// The last component of a path, looked up as an `O_PATH` handle: it can be inspected
+/// (`fstat`) and reopened, but opening it opened nothing.
+struct Resolved<'r> {
+    handle: OwnedFd,
+    /// The handle's status.
+    stat: Stat,
+    /// How to look the same name up again, for reopening without procfs.
+    by_name: ByName<'r>,
+}
+
+/// How a resolved file is named again for a reopen by name.
+enum ByName<'r> {
+    /// The workspace-relative path, resolved beneath the root as the fast path did.
+    Beneath(&'r str),
+    /// One name in a directory the walker held (`None`: the root itself).
+    InDir {
+        dir: Option<OwnedFd>,
+        name: OsString,
+    },
+}
+
+/// What a file that is not a regular file is, in words; `None` for a regular file.
+fn non_regular_kind(st_mode: u32) -> Option<&'static str> {
+    Some(match FileType::from_raw_mode(st_mode) {
+        FileType::RegularFile => return None,
+        FileType::Directory => "a directory",
+        FileType::Fifo => "a FIFO",
+        FileType::Socket => "a socket",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        _ => "not a regular file",
+    })
 }
 
 /// Errors from the `openat2` fast path that are already the answer: the kernel reports
@@ -240,14 +351,11 @@ fn push_components(pending: &mut Vec<OsString>, path: &Path) {
     pending[start..].reverse();
 }
 
-/// The target of the symlink `name` in `dir` (`""` for a handle to the symlink itself),
-/// or `None` when `name` is no longer a symlink (it was swapped since it was seen).
-fn read_link(dir: BorrowedFd<'_>, name: impl AsRef<OsStr>) -> Result<Option<OsString>, OpenError> {
-    match rfs::readlinkat(dir, name.as_ref(), Vec::new()) {
-        Ok(target) => Ok(Some(OsString::from_vec(target.into_bytes()))),
-        Err(Errno::INVAL) => Ok(None),
-        Err(errno) => Err(OpenError::Os(errno)),
-    }
+/// The target of the symlink an `O_PATH | O_NOFOLLOW` handle refers to.
+fn link_target(link: BorrowedFd<'_>) -> Result<OsString, OpenError> {
+    rfs::readlinkat(link, "", Vec::new())
+        .map(|target| OsString::from_vec(target.into_bytes()))
+        .map_err(OpenError::Os)
 }
 
 /// An absolute path with `.`, `..` and repeated separators removed lexically.
@@ -270,7 +378,7 @@ mod tests {
     use super::*;
     use std::fs;
     use std::io::Read;
-    use std::os::unix::fs::symlink;
+    use std::os::unix::fs::{OpenOptionsExt, symlink};
 
     struct Fixture {
         _tmp: tempfile::TempDir,
@@ -311,13 +419,15 @@ mod tests {
 
     fn read_via(fx: &Fixture, requested: &str, walk: bool) -> Result<String, OpenError> {
         let relative = fx.root.relative_path(requested)?;
-        let fd = if walk {
+        let opened = if walk {
             fx.root.open_by_walking(Path::new(&relative))?
         } else {
             fx.root.open_file(&relative)?
         };
         let mut text = String::new();
-        fs::File::from(fd).read_to_string(&mut text).unwrap();
+        fs::File::from(opened.file)
+            .read_to_string(&mut text)
+            .unwrap();
         Ok(text)
     }
 
@@ -429,5 +539,103 @@ mod tests {
         let file = fx.base.join("ws/a.txt");
         let err = Root::open(file.to_str().unwrap()).unwrap_err();
         assert!(err.reason.contains("not a directory"), "{err}");
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_releasing_its_blocked_writer() {
+        let fx = fixture();
+        let fifo = fx.base.join("ws/fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let writer_path = fifo.clone();
+        // Blocks in open(2) until something opens the FIFO for reading.
+        let writer =
+            std::thread::spawn(move || fs::OpenOptions::new().write(true).open(writer_path));
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert_eq!(read(&fx, "fifo"), Err(OpenError::NotFile("a FIFO")));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let still_blocked = !writer.is_finished();
+        // Release the writer whatever happened, so the test never leaves a thread behind.
+        let reader = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(OFlags::NONBLOCK.bits() as i32)
+            .open(&fifo)
+            .unwrap();
+        writer.join().unwrap().unwrap();
+        drop(reader);
+        assert!(still_blocked, "reading the FIFO's kind released its writer");
+    }
+
+    #[test]
+    fn directories_and_sockets_are_not_files() {
+        let fx = fixture();
+        assert_eq!(read(&fx, "src"), Err(OpenError::NotFile("a directory")));
+        assert_eq!(read(&fx, "."), Err(OpenError::NotFile("a directory")));
+        let _listener = std::os::unix::net::UnixListener::bind(fx.base.join("ws/sock")).unwrap();
+        assert_eq!(read(&fx, "sock"), Err(OpenError::NotFile("a socket")));
+    }
+
+    /// The regular file `relative` resolved to its `O_PATH` handle, as the fast path does.
+    fn resolved<'r>(fx: &Fixture, relative: &'r str) -> Resolved<'r> {
+        fx.root.resolve(relative).unwrap()
+    }
+
+    fn reopened_text(outcome: Reopened) -> String {
+        let Reopened::File(file) = outcome else {
+            panic!("not reopened");
+        };
+        let mut text = String::new();
+        fs::File::from(file).read_to_string(&mut text).unwrap();
+        text
+    }
+
+    #[test]
+    fn without_procfs_a_file_is_reopened_by_name_when_it_is_still_the_same_file() {
+        let fx = fixture();
+        let beneath = resolved(&fx, "src/deep/b.txt");
+        let by_name = reopen::reopen(&fx.root.dir, &beneath, None);
+        assert_eq!(reopened_text(by_name), "deep\n");
+        let walked = fx
+            .root
+            .resolve_by_walking(Path::new("dir-in/b.txt"))
+            .unwrap();
+        let by_name = reopen::reopen(&fx.root.dir, &walked, None);
+        assert_eq!(reopened_text(by_name), "deep\n");
+    }
+
+    #[test]
+    fn without_procfs_a_name_replaced_since_its_lookup_is_a_race() {
+        let fx = fixture();
+        let ws = fx.base.join("ws");
+        for walk in [false, true] {
+            let before = if walk {
+                fx.root.resolve_by_walking(Path::new("a.txt")).unwrap()
+            } else {
+                resolved(&fx, "a.txt")
+            };
+            let looked_up = fs::read_to_string(ws.join("a.txt")).unwrap();
+            fs::write(ws.join("new.txt"), format!("replaced, walk: {walk}\n")).unwrap();
+            fs::rename(ws.join("new.txt"), ws.join("a.txt")).unwrap();
+            let outcome = reopen::reopen(&fx.root.dir, &before, None);
+            assert!(matches!(outcome, Reopened::Raced), "walk: {walk}");
+            // Through procfs the handle's own file is reopened, whatever the name names now.
+            let proc_fd_dir = reopen::open_proc_fd_dir(c"/proc/self/fd").unwrap();
+            let outcome = reopen::reopen(&fx.root.dir, &before, Some(proc_fd_dir.as_fd()));
+            assert_eq!(reopened_text(outcome), looked_up);
+        }
+    }
+
+    #[test]
+    fn a_directory_that_is_not_procfs_is_not_used_as_proc_self_fd() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fake = std::ffi::CString::new(tmp.path().as_os_str().as_bytes()).unwrap();
+        assert!(reopen::open_proc_fd_dir(&fake).is_none());
+        assert!(reopen::open_proc_fd_dir(c"/proc/self/fd").is_some());
     }
 }
