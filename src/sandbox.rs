@@ -22,6 +22,7 @@
 
 mod reopen;
 
+use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -219,37 +220,26 @@ impl Root {
     fn resolve_by_walking(&self, relative: &Path) -> Result<Resolved<'static>, OpenError> {
         let mut pending: Vec<OsString> = Vec::new();
         push_components(&mut pending, relative);
-        let mut entered: Vec<OwnedFd> = Vec::new();
+        let mut walk = Walk::new(&self.dir);
         let mut follows = 0;
         while let Some(name) = pending.pop() {
             if name == ".." {
-                entered.pop().ok_or(OpenError::Outside)?;
+                walk.leave()?;
                 continue;
             }
-            let here = current_dir(&self.dir, &entered);
-            let step =
-                rfs::openat(here, &name, STEP_FLAGS, Mode::empty()).map_err(OpenError::Os)?;
+            let step = rfs::openat(walk.here(), &name, STEP_FLAGS, Mode::empty())
+                .map_err(OpenError::Os)?;
             let stat = rfs::fstat(&step).map_err(OpenError::Os)?;
             let target = match FileType::from_raw_mode(stat.st_mode) {
                 FileType::Symlink => link_target(step.as_fd())?,
                 FileType::Directory if !pending.is_empty() => {
-                    entered.push(step);
+                    walk.enter(name, step)?;
                     continue;
                 }
-                _ if pending.is_empty() => {
-                    let by_name = ByName::InDir {
-                        dir: entered.pop(),
-                        name,
-                    };
-                    return Ok(Resolved {
-                        handle: step,
-                        stat,
-                        by_name,
-                    });
-                }
+                _ if pending.is_empty() => return Ok(walk.resolved(step, stat, name)),
                 _ => return Err(OpenError::Os(Errno::NOTDIR)),
             };
-            // `name` was a symlink: its target replaces it, relative to `here`.
+            // `name` was a symlink: its target replaces it, relative to the walk's directory.
             follows += 1;
             if follows > MAX_SYMLINK_FOLLOWS {
                 return Err(OpenError::Loop);
@@ -257,25 +247,17 @@ impl Root {
             let target = Path::new(&target);
             if target.is_absolute() {
                 let inside = self.strip_root(target).ok_or(OpenError::Outside)?;
-                entered.clear();
+                walk = Walk::new(&self.dir);
                 push_components(&mut pending, inside);
             } else {
                 push_components(&mut pending, target);
             }
         }
         // The path ended in `..` (or named the root): the directory reached.
-        let here = current_dir(&self.dir, &entered);
-        let handle = rfs::openat(here, ".", STEP_FLAGS, Mode::empty()).map_err(OpenError::Os)?;
+        let handle =
+            rfs::openat(walk.here(), ".", STEP_FLAGS, Mode::empty()).map_err(OpenError::Os)?;
         let stat = rfs::fstat(&handle).map_err(OpenError::Os)?;
-        let by_name = ByName::InDir {
-            dir: entered.pop(),
-            name: OsString::from("."),
-        };
-        Ok(Resolved {
-            handle,
-            stat,
-            by_name,
-        })
+        Ok(walk.resolved(handle, stat, OsString::from(".")))
     }
 
     /// `path` relative to the root, when it is the root or below it by either spelling.
@@ -332,9 +314,100 @@ fn is_final_answer(errno: Errno) -> bool {
     )
 }
 
-/// The directory the walk is in: the last one entered, or the root.
-fn current_dir<'a>(root: &'a OwnedFd, entered: &'a [OwnedFd]) -> BorrowedFd<'a> {
-    entered.last().unwrap_or(root).as_fd()
+/// The longest path the kernel accepts, with its NUL: a resolved directory path longer
+/// than `PATH_MAX - 1` bytes is refused with `ENAMETOOLONG`, as `openat2` refuses it.
+const PATH_MAX: usize = 4096;
+
+/// Directory handles one walk holds at most (besides the root's): the deepest levels
+/// entered. A `..` above them opens its directory again from the root.
+const KEPT_LEVELS: usize = 16;
+
+/// Where the walker is: the real names of the directories entered from the root, and
+/// handles on the deepest [`KEPT_LEVELS`] of them.
+struct Walk<'r> {
+    root: &'r OwnedFd,
+    names: Vec<OsString>,
+    /// Bytes of `names` joined with `/`.
+    path_len: usize,
+    /// Handles of the deepest entered directories, shallowest first. Empty only at the root.
+    kept: VecDeque<OwnedFd>,
+}
+
+impl<'r> Walk<'r> {
+    fn new(root: &'r OwnedFd) -> Walk<'r> {
+        Walk {
+            root,
+            names: Vec::new(),
+            path_len: 0,
+            kept: VecDeque::new(),
+        }
+    }
+
+    /// The directory the walk is in.
+    fn here(&self) -> BorrowedFd<'_> {
+        self.kept.back().unwrap_or(self.root).as_fd()
+    }
+
+    /// Steps into the directory `name`, whose handle is `dir`; dropping the handle of the
+    /// shallowest level kept when there are more than [`KEPT_LEVELS`].
+    fn enter(&mut self, name: OsString, dir: OwnedFd) -> Result<(), OpenError> {
+        let separator = usize::from(!self.names.is_empty());
+        let path_len = self.path_len + separator + name.len();
+        if path_len > PATH_MAX - 1 {
+            return Err(OpenError::Os(Errno::NAMETOOLONG));
+        }
+        self.path_len = path_len;
+        self.names.push(name);
+        self.kept.push_back(dir);
+        if self.kept.len() > KEPT_LEVELS {
+            self.kept.pop_front();
+        }
+        Ok(())
+    }
+
+    /// Steps back to the parent directory, never above the root.
+    fn leave(&mut self) -> Result<(), OpenError> {
+        let name = self.names.pop().ok_or(OpenError::Outside)?;
+        self.path_len -= name.len() + usize::from(!self.names.is_empty());
+        self.kept.pop_back();
+        if self.kept.is_empty() && !self.names.is_empty() {
+            self.reopen_kept_levels()?;
+        }
+        Ok(())
+    }
+
+    /// Opens the deepest [`KEPT_LEVELS`] directories again from the root, by the names
+    /// they were entered by, one name per step and never through a symlink. A failure means
+    /// the tree was changed during the walk.
+    fn reopen_kept_levels(&mut self) -> Result<(), OpenError> {
+        let flags = STEP_FLAGS | OFlags::DIRECTORY;
+        let keep_from = self.names.len().saturating_sub(KEPT_LEVELS);
+        let mut passing: Option<OwnedFd> = None;
+        for (level, name) in self.names.iter().enumerate() {
+            let parent = self.kept.back().or(passing.as_ref()).unwrap_or(self.root);
+            let dir = rfs::openat(parent, name, flags, Mode::empty())
+                .map_err(|_| OpenError::Os(Errno::NOENT))?;
+            if level >= keep_from {
+                self.kept.push_back(dir);
+            } else {
+                passing = Some(dir);
+            }
+        }
+        Ok(())
+    }
+
+    /// The walk's result: `handle` on `name` in the directory the walk is in.
+    fn resolved(mut self, handle: OwnedFd, stat: Stat, name: OsString) -> Resolved<'static> {
+        let by_name = ByName::InDir {
+            dir: self.kept.pop_back(),
+            name,
+        };
+        Resolved {
+            handle,
+            stat,
+            by_name,
+        }
+    }
 }
 
 /// Pushes the components of `path` onto the stack of names still to resolve, so that
@@ -377,7 +450,7 @@ fn normalize_absolute(path: &Path) -> PathBuf {
 mod tests {
     use super::*;
     use std::fs;
-    use std::io::Read;
+    use std::io::{Read, Write};
     use std::os::unix::fs::{OpenOptionsExt, symlink};
 
     struct Fixture {
@@ -637,5 +710,77 @@ mod tests {
         let fake = std::ffi::CString::new(tmp.path().as_os_str().as_bytes()).unwrap();
         assert!(reopen::open_proc_fd_dir(&fake).is_none());
         assert!(reopen::open_proc_fd_dir(c"/proc/self/fd").is_some());
+    }
+
+    /// Creates `levels` nested directories named `name` under `dir`, by relative steps (the
+    /// whole path may be longer than the kernel accepts), and returns the deepest.
+    fn nest(dir: &Path, name: &str, levels: usize) -> OwnedFd {
+        let mut here = rfs::open(dir, OFlags::PATH | OFlags::DIRECTORY, Mode::empty()).unwrap();
+        for _ in 0..levels {
+            rfs::mkdirat(&here, name, Mode::from_raw_mode(0o755)).unwrap();
+            here =
+                rfs::openat(&here, name, OFlags::PATH | OFlags::DIRECTORY, Mode::empty()).unwrap();
+        }
+        here
+    }
+
+    fn write_at(dir: &OwnedFd, name: &str, text: &str) {
+        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC;
+        let file = rfs::openat(dir, name, flags, Mode::from_raw_mode(0o644)).unwrap();
+        fs::File::from(file).write_all(text.as_bytes()).unwrap();
+    }
+
+    #[test]
+    fn a_deep_path_is_read_within_path_max_and_not_found_beyond() {
+        let fx = fixture();
+        let name = "d".repeat(20);
+        // 190 levels of 20 bytes and their separators: 3,989 bytes of directories, and a
+        // file name long enough that the whole path is too long for one openat2.
+        let deep = nest(&fx.base.join("ws"), &name, 190);
+        let file_name = "f".repeat(200);
+        write_at(&deep, &file_name, "at the bottom\n");
+        let within = format!("{}{file_name}", format!("{name}/").repeat(190));
+        assert!(within.len() >= PATH_MAX);
+        assert_eq!(read(&fx, &within).unwrap(), "at the bottom\n");
+        // 300 levels: 6,300 bytes of directories.
+        let deeper = nest(&fx.base.join("ws/src"), &name, 300);
+        write_at(&deeper, "f.txt", "too deep\n");
+        let beyond = format!("src/{}f.txt", format!("{name}/").repeat(300));
+        assert_eq!(read(&fx, &beyond), Err(OpenError::Os(Errno::NAMETOOLONG)));
+    }
+
+    #[test]
+    fn the_walker_holds_a_bounded_number_of_directory_handles() {
+        let fx = fixture();
+        let deep = nest(&fx.base.join("ws"), "d", 300);
+        write_at(&deep, "f.txt", "deep\n");
+        let path = format!("{}f.txt", "d/".repeat(300));
+        let mut walk = Walk::new(&fx.root.dir);
+        let mut most_held = 0;
+        for _ in 0..300 {
+            let dir = rfs::openat(walk.here(), "d", STEP_FLAGS, Mode::empty()).unwrap();
+            walk.enter(OsString::from("d"), dir).unwrap();
+            most_held = most_held.max(walk.kept.len());
+        }
+        assert_eq!(most_held, KEPT_LEVELS);
+        drop(walk);
+        assert_eq!(read(&fx, &path).unwrap(), "deep\n");
+    }
+
+    #[test]
+    fn dot_dot_above_the_kept_handles_reopens_from_the_root() {
+        let fx = fixture();
+        // 40 levels, a file at level 10, and a symlink at the bottom climbing 30 levels to
+        // it: more than the handles kept.
+        drop(nest(&fx.base.join("ws"), "d", 40));
+        let level = |n: usize| fx.base.join(format!("ws/{}", "d/".repeat(n)));
+        fs::write(level(10).join("mid.txt"), "level 10\n").unwrap();
+        symlink(format!("{}mid.txt", "../".repeat(30)), level(40).join("up")).unwrap();
+        let up = format!("{}up", "d/".repeat(40));
+        assert_eq!(read(&fx, &up).unwrap(), "level 10\n");
+        // Climbing one level more than the path went down is out of the root.
+        symlink(format!("{}x", "../".repeat(41)), level(40).join("out")).unwrap();
+        let out = format!("{}out", "d/".repeat(40));
+        assert_eq!(read(&fx, &out), Err(OpenError::Outside));
     }
 }
