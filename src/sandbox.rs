@@ -62,8 +62,10 @@ pub struct Root {
     dir: OwnedFd,
     /// The root's path with every symlink resolved.
     canonical: PathBuf,
-    /// The root's path as the caller spelled it, lexically normalized.
-    given: PathBuf,
+    /// The root's path as the caller spelled it, lexically normalized; `None` when that
+    /// spelling names another directory than the handle's (`<base>/link/..` is `<base>`
+    /// lexically but the kernel resolves `link` first).
+    given: Option<PathBuf>,
     /// `(st_dev, st_ino)` of the directory the handle refers to.
     identity: (u64, u64),
 }
@@ -93,28 +95,27 @@ pub enum OpenError {
 impl Root {
     /// Opens `path` (absolute, an existing directory) as a workspace root.
     pub fn open(path: &str) -> Result<Root, ReadFileError> {
-        let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, path, reason);
         let given = Path::new(path);
         if path.contains('\0') || !given.is_absolute() {
-            return Err(invalid(
-                "workspaceRoot must be an absolute path to a directory".to_owned(),
+            return Err(ReadFileError::new(
+                ErrorCode::InvalidArgument,
+                path,
+                "workspaceRoot must be an absolute path to a directory",
             ));
         }
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let dir = rfs::open(given, flags, Mode::empty()).map_err(|errno| {
-            invalid(match errno {
-                Errno::NOENT => "workspaceRoot does not exist".to_owned(),
-                Errno::NOTDIR => "workspaceRoot is not a directory".to_owned(),
-                other => format!("workspaceRoot cannot be opened ({other})"),
-            })
-        })?;
-        let stat = rfs::fstat(&dir).map_err(|errno| invalid(format!("{errno}")))?;
-        let canonical = std::fs::canonicalize(given).map_err(|e| invalid(e.to_string()))?;
+        let dir = rfs::open(given, flags, Mode::empty()).map_err(|e| root_error(path, e))?;
+        let stat = rfs::fstat(&dir).map_err(|errno| root_error(path, errno))?;
+        let identity = (stat.st_dev, stat.st_ino);
+        let canonical = std::fs::canonicalize(given)
+            .map_err(|err| root_error(path, Errno::from_io_error(&err).unwrap_or(Errno::IO)))?;
+        let given =
+            Some(normalize_absolute(given)).filter(|spelled| names_directory(spelled, identity));
         Ok(Root {
             dir,
             canonical,
-            given: normalize_absolute(given),
-            identity: (stat.st_dev, stat.st_ino),
+            given,
+            identity,
         })
     }
 
@@ -262,9 +263,10 @@ impl Root {
 
     /// `path` relative to the root, when it is the root or below it by either spelling.
     fn strip_root<'p>(&self, path: &'p Path) -> Option<&'p Path> {
-        path.strip_prefix(&self.canonical)
-            .or_else(|_| path.strip_prefix(&self.given))
-            .ok()
+        path.strip_prefix(&self.canonical).ok().or_else(|| {
+            let given = self.given.as_ref()?;
+            path.strip_prefix(given).ok()
+        })
     }
 }
 
@@ -429,6 +431,29 @@ fn link_target(link: BorrowedFd<'_>) -> Result<OsString, OpenError> {
     rfs::readlinkat(link, "", Vec::new())
         .map(|target| OsString::from_vec(target.into_bytes()))
         .map_err(OpenError::Os)
+}
+
+/// Whether `path` names the directory whose `(st_dev, st_ino)` is `identity`.
+fn names_directory(path: &Path, identity: (u64, u64)) -> bool {
+    rfs::stat(path).is_ok_and(|stat| (stat.st_dev, stat.st_ino) == identity)
+}
+
+/// Why a root that is an absolute path cannot be opened: `INVALID_ARGUMENT` when the
+/// argument is at fault, `INTERNAL` when the process is (out of descriptors or memory).
+fn root_error(path: &str, errno: Errno) -> ReadFileError {
+    let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, path, reason);
+    match errno {
+        Errno::NOENT => invalid("workspaceRoot does not exist".to_owned()),
+        Errno::NOTDIR => invalid("workspaceRoot is not a directory".to_owned()),
+        Errno::ACCESS | Errno::PERM | Errno::LOOP | Errno::NAMETOOLONG => {
+            invalid(format!("workspaceRoot cannot be opened ({errno})"))
+        }
+        other => ReadFileError::new(
+            ErrorCode::Internal,
+            path,
+            format!("workspaceRoot cannot be opened ({other})"),
+        ),
+    }
 }
 
 /// An absolute path with `.`, `..` and repeated separators removed lexically.
@@ -782,5 +807,53 @@ mod tests {
         symlink(format!("{}x", "../".repeat(41)), level(40).join("out")).unwrap();
         let out = format!("{}out", "d/".repeat(40));
         assert_eq!(read(&fx, &out), Err(OpenError::Outside));
+    }
+
+    #[test]
+    fn a_root_is_invalid_only_for_what_is_wrong_with_the_argument() {
+        for errno in [
+            Errno::NOENT,
+            Errno::NOTDIR,
+            Errno::ACCESS,
+            Errno::LOOP,
+            Errno::NAMETOOLONG,
+        ] {
+            let code = root_error("/r", errno).code;
+            assert_eq!(code, ErrorCode::InvalidArgument, "{errno}");
+        }
+        for errno in [Errno::MFILE, Errno::NFILE, Errno::NOMEM, Errno::IO] {
+            let err = root_error("/r", errno);
+            assert_eq!(err.code, ErrorCode::Internal, "{errno}");
+            assert!(err.reason.contains(&errno.to_string()), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_root_spelled_through_symlink_dot_dot_accepts_only_its_canonical_spelling() {
+        let fx = fixture();
+        // `lnk/..` is `base` lexically, but the kernel opens `lnk` (ws/src), then its parent: ws.
+        symlink(fx.base.join("ws/src"), fx.base.join("lnk")).unwrap();
+        fs::write(fx.base.join("a.txt"), "base, not the root\n").unwrap();
+        let spelled = format!("{}/lnk/..", fx.base.display());
+        let root = Root::open(&spelled).unwrap();
+        assert_eq!(root.identity(), fx.root.identity());
+        let via_given = format!("{}/a.txt", fx.base.display());
+        assert_eq!(root.relative_path(&via_given), Err(OpenError::Outside));
+        let canonical = fs::canonicalize(fx.base.join("ws")).unwrap();
+        let via_canonical = format!("{}/a.txt", canonical.display());
+        assert_eq!(root.relative_path(&via_canonical), Ok("a.txt".to_owned()));
+    }
+
+    #[test]
+    fn a_root_spelled_through_a_symlink_to_it_accepts_that_spelling() {
+        let fx = fixture();
+        symlink(fx.base.join("ws"), fx.base.join("ws-link")).unwrap();
+        let spelled = fx.base.join("ws-link");
+        let root = Root::open(spelled.to_str().unwrap()).unwrap();
+        let via_given = format!("{}/src/deep/b.txt", spelled.display());
+        assert_eq!(
+            root.relative_path(&via_given),
+            Ok("src/deep/b.txt".to_owned())
+        );
     }
 }
