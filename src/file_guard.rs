@@ -6,7 +6,6 @@
 use std::fs::File;
 use std::io;
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::FileExt;
 
 use rustix::fs::Stat;
 
@@ -70,21 +69,23 @@ pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileByte
     let (bytes, offset) = match span {
         Span::Whole { max } => {
             check_size(file_len, max)?;
-            let bytes = read_bounded(&file, file_len, max + 1)?;
+            let bytes = read_range(&file, 0, file_len, max.saturating_add(1))?;
             // The file may have grown since it was measured: the bytes read are what counts.
             check_size(bytes.len() as u64, max)?;
             (bytes, 0)
         }
-        Span::Head { max } => (read_bounded(&file, file_len.min(max), max)?, 0),
+        Span::Head { max } => (read_range(&file, 0, file_len.min(max), max)?, 0),
         Span::Tail { max } => {
             let offset = file_len.saturating_sub(max);
-            (read_at(&file, offset, file_len - offset)?, offset)
+            let len = file_len - offset;
+            (read_range(&file, offset, len, len)?, offset)
         }
     };
     let binary = if offset == 0 {
         is_binary(&bytes)
     } else {
-        is_binary(&read_at(&file, 0, BINARY_SCAN_BYTES as u64)?)
+        let scan = BINARY_SCAN_BYTES as u64;
+        is_binary(&read_range(&file, 0, scan, scan)?)
     };
     Ok(FileBytes {
         bytes,
@@ -103,53 +104,39 @@ fn check_size(len: u64, max: u64) -> Result<(), GuardError> {
     }
 }
 
-/// Up to `len` bytes from `offset` (fewer at the end of the file).
-fn read_at(file: &File, offset: u64, len: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = vec![0u8; len as usize];
-    let mut filled = 0;
-    while filled < bytes.len() {
-        match file.read_at(&mut bytes[filled..], offset + filled as u64) {
-            Ok(0) => break,
-            Ok(read) => filled += read,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    bytes.truncate(filled);
-    Ok(bytes)
-}
+/// The most bytes allocated before any is read: a read larger than this grows its buffer
+/// as the bytes arrive, so a size that a configuration or a stale status claims is never
+/// allocated up front. It covers a whole `read_file` (1 MiB) in one `pread`.
+const FIRST_BUFFER_BYTES: u64 = 2 * 1024 * 1024;
 
-/// Reads the file from its start, never more than `limit` bytes, so a file that grew past
-/// a limit after it was measured is caught without being read whole.
+/// Reads from `offset` to the end of the file, never more than `limit` bytes, so a file
+/// that grew past a limit after it was measured is caught without being read whole.
 ///
-/// The first read asks for one byte more than the measured length. When it returns exactly
-/// the measured length, that is the file as measured and no further read is needed to find
-/// its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the limit.
-fn read_bounded(file: &File, measured_len: u64, limit: u64) -> io::Result<Vec<u8>> {
-    let limit = limit as usize;
-    if limit == 0 {
-        return Ok(Vec::new());
-    }
-    let measured = measured_len.min(limit as u64 - 1) as usize;
-    let mut bytes: Vec<u8> = Vec::with_capacity(measured + 1);
-    let mut wanted = measured + 1;
-    loop {
-        let spare = &mut bytes.spare_capacity_mut()[..wanted];
-        let read = match rustix::io::read(file, spare) {
+/// The first read asks for one byte more than the `expected` length. When it returns
+/// exactly `expected` bytes, that is the file as measured and no further read is needed to
+/// find its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the
+/// limit, the buffer doubling as it fills.
+fn read_range(file: &File, offset: u64, expected: u64, limit: u64) -> io::Result<Vec<u8>> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let first = expected.saturating_add(1).min(FIRST_BUFFER_BYTES);
+    let mut bytes: Vec<u8> = Vec::with_capacity((first as usize).min(limit));
+    while bytes.len() < limit {
+        if bytes.len() == bytes.capacity() {
+            bytes.reserve_exact(bytes.len().max(8192).min(limit - bytes.len()));
+        }
+        let room = (limit - bytes.len()).min(bytes.capacity() - bytes.len());
+        let at = offset.saturating_add(bytes.len() as u64);
+        let spare = &mut bytes.spare_capacity_mut()[..room];
+        let read = match rustix::io::pread(file, spare, at) {
             Ok((filled, _)) => filled.len(),
             Err(rustix::io::Errno::INTR) => continue,
             Err(errno) => return Err(errno.into()),
         };
-        // SAFETY: `read(2)` initialized the first `read` bytes of the spare capacity.
+        // SAFETY: `pread(2)` initialized the first `read` bytes of the spare capacity.
         unsafe { bytes.set_len(bytes.len() + read) };
-        if read == 0 || bytes.len() == limit || (bytes.len() == measured && read < wanted) {
+        let as_measured = bytes.len() as u64 == expected && read < room;
+        if read == 0 || as_measured {
             break;
-        }
-        wanted -= read;
-        if wanted == 0 {
-            // Longer than measured: read on in steps, never past `limit`.
-            wanted = bytes.len().max(8192).min(limit - bytes.len());
-            bytes.reserve_exact(wanted);
         }
     }
     Ok(bytes)
@@ -263,13 +250,39 @@ mod tests {
         let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
         fs::write(&path, &content).unwrap();
         for measured in [0, 1, 50_000, 99_999, 100_000, 100_001, 5_000_000] {
-            let bytes = read_bounded(&File::open(&path).unwrap(), measured, MIB + 1).unwrap();
+            let bytes = read_range(&File::open(&path).unwrap(), 0, measured, MIB + 1).unwrap();
             assert_eq!(bytes, content, "measured {measured}");
         }
         let big = dir.path().join("big");
         fs::write(&big, vec![b'x'; 3 * MIB as usize]).unwrap();
-        let bytes = read_bounded(&File::open(&big).unwrap(), 10, MIB + 1).unwrap();
+        let bytes = read_range(&File::open(&big).unwrap(), 0, 10, MIB + 1).unwrap();
         assert_eq!(bytes.len() as u64, MIB + 1);
+    }
+
+    #[test]
+    fn a_limit_near_u64_max_neither_overflows_nor_allocates_it() {
+        let content = b"line one\nline two\n";
+        let whole = guard(content, Span::Whole { max: u64::MAX }).unwrap();
+        assert_eq!(whole.bytes, content);
+        let head = guard(content, Span::Head { max: u64::MAX }).unwrap();
+        assert_eq!(head.bytes, content);
+        let tail = guard(content, Span::Tail { max: u64::MAX }).unwrap();
+        assert_eq!(tail.bytes, content);
+    }
+
+    #[test]
+    fn a_claimed_length_beyond_the_file_is_not_allocated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("small");
+        fs::write(&path, b"small\n").unwrap();
+        // A stale status claiming 4 GiB: only what is there is read and kept.
+        let bytes = read_range(&File::open(&path).unwrap(), 0, 4 << 30, 4 << 30).unwrap();
+        assert_eq!(bytes, b"small\n");
+        assert!(
+            bytes.capacity() as u64 <= FIRST_BUFFER_BYTES,
+            "{}",
+            bytes.capacity()
+        );
     }
 
     #[test]
