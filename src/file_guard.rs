@@ -1,12 +1,13 @@
-//! The file guard: decides from an opened handle whether its file may be read (kind,
-//! size) and reads the part asked for with a hard bound, whatever size the file claims.
-//! It also tells whether the file looks binary; what to do about that is the caller's
-//! policy.
+//! The file guard: decides from a regular file's status whether it may be read (size) and
+//! reads the part asked for with a hard bound, whatever size the file claims. It also
+//! tells whether the file looks binary; what to do about that is the caller's policy.
+//! (The sandbox has already refused anything that is not a regular file.)
 
-use std::fs::{File, Metadata};
+use std::fs::File;
 use std::io;
 use std::os::fd::OwnedFd;
-use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt};
+
+use rustix::fs::Stat;
 
 /// How many leading bytes are searched for a NUL byte to call a file binary.
 pub const BINARY_SCAN_BYTES: usize = 8192;
@@ -46,8 +47,6 @@ impl FileBytes {
 /// Why the guard refused a file.
 #[derive(Debug)]
 pub enum GuardError {
-    /// Not a regular file; the kind in words ("a directory", "a FIFO", ...).
-    NotFile(&'static str),
     /// Larger than the [`Span::Whole`] limit: the size seen and the limit, in bytes.
     TooLarge {
         len: u64,
@@ -62,58 +61,39 @@ impl From<io::Error> for GuardError {
     }
 }
 
-/// Checks the opened file (kind, then size for [`Span::Whole`]) and reads `span` of it.
-pub fn read_guarded(handle: OwnedFd, span: Span) -> Result<FileBytes, GuardError> {
+/// Checks the size of the regular file `handle` (for [`Span::Whole`]) from its status
+/// `stat`, and reads `span` of it.
+pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileBytes, GuardError> {
     let file = File::from(handle);
-    let metadata = file.metadata()?;
-    check_kind(&metadata)?;
-    let file_len = metadata.len();
+    let file_len = u64::try_from(stat.st_size).unwrap_or(0);
     let (bytes, offset) = match span {
         Span::Whole { max } => {
             check_size(file_len, max)?;
-            let bytes = read_bounded(&file, file_len, max + 1)?;
+            let bytes = read_range(&file, 0, file_len, max.saturating_add(1))?;
             // The file may have grown since it was measured: the bytes read are what counts.
             check_size(bytes.len() as u64, max)?;
             (bytes, 0)
         }
-        Span::Head { max } => (read_bounded(&file, file_len.min(max), max)?, 0),
+        Span::Head { max } => (read_range(&file, 0, file_len.min(max), max)?, 0),
         Span::Tail { max } => {
             let offset = file_len.saturating_sub(max);
-            (read_at(&file, offset, file_len - offset)?, offset)
+            let len = file_len - offset;
+            (read_range(&file, offset, len, len)?, offset)
         }
     };
     let binary = if offset == 0 {
         is_binary(&bytes)
     } else {
-        is_binary(&read_at(&file, 0, BINARY_SCAN_BYTES as u64)?)
+        let scan = BINARY_SCAN_BYTES as u64;
+        is_binary(&read_range(&file, 0, scan, scan)?)
     };
     Ok(FileBytes {
         bytes,
         offset,
         file_len,
         binary,
-        mtime_ms: mtime_ms(&metadata),
+        mtime_ms: mtime_ms(stat),
     })
-}
-
-fn check_kind(metadata: &Metadata) -> Result<(), GuardError> {
-    let kind = metadata.file_type();
-    let described = if kind.is_file() {
-        return Ok(());
-    } else if kind.is_dir() {
-        "a directory"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else {
-        "not a regular file"
-    };
-    Err(GuardError::NotFile(described))
 }
 
 fn check_size(len: u64, max: u64) -> Result<(), GuardError> {
@@ -124,53 +104,39 @@ fn check_size(len: u64, max: u64) -> Result<(), GuardError> {
     }
 }
 
-/// Up to `len` bytes from `offset` (fewer at the end of the file).
-fn read_at(file: &File, offset: u64, len: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = vec![0u8; len as usize];
-    let mut filled = 0;
-    while filled < bytes.len() {
-        match file.read_at(&mut bytes[filled..], offset + filled as u64) {
-            Ok(0) => break,
-            Ok(read) => filled += read,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    bytes.truncate(filled);
-    Ok(bytes)
-}
+/// The most bytes allocated before any is read: a read larger than this grows its buffer
+/// as the bytes arrive, so a size that a configuration or a stale status claims is never
+/// allocated up front. It covers a whole `read_file` (1 MiB) in one `pread`.
+const FIRST_BUFFER_BYTES: u64 = 2 * 1024 * 1024;
 
-/// Reads the file from its start, never more than `limit` bytes, so a file that grew past
-/// a limit after it was measured is caught without being read whole.
+/// Reads from `offset` to the end of the file, never more than `limit` bytes, so a file
+/// that grew past a limit after it was measured is caught without being read whole.
 ///
-/// The first read asks for one byte more than the measured length. When it returns exactly
-/// the measured length, that is the file as measured and no further read is needed to find
-/// its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the limit.
-fn read_bounded(file: &File, measured_len: u64, limit: u64) -> io::Result<Vec<u8>> {
-    let limit = limit as usize;
-    if limit == 0 {
-        return Ok(Vec::new());
-    }
-    let measured = measured_len.min(limit as u64 - 1) as usize;
-    let mut bytes: Vec<u8> = Vec::with_capacity(measured + 1);
-    let mut wanted = measured + 1;
-    loop {
-        let spare = &mut bytes.spare_capacity_mut()[..wanted];
-        let read = match rustix::io::read(file, spare) {
+/// The first read asks for one byte more than the `expected` length. When it returns
+/// exactly `expected` bytes, that is the file as measured and no further read is needed to
+/// find its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the
+/// limit, the buffer doubling as it fills.
+fn read_range(file: &File, offset: u64, expected: u64, limit: u64) -> io::Result<Vec<u8>> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let first = expected.saturating_add(1).min(FIRST_BUFFER_BYTES);
+    let mut bytes: Vec<u8> = Vec::with_capacity((first as usize).min(limit));
+    while bytes.len() < limit {
+        if bytes.len() == bytes.capacity() {
+            bytes.reserve_exact(bytes.len().max(8192).min(limit - bytes.len()));
+        }
+        let room = (limit - bytes.len()).min(bytes.capacity() - bytes.len());
+        let at = offset.saturating_add(bytes.len() as u64);
+        let spare = &mut bytes.spare_capacity_mut()[..room];
+        let read = match rustix::io::pread(file, spare, at) {
             Ok((filled, _)) => filled.len(),
             Err(rustix::io::Errno::INTR) => continue,
             Err(errno) => return Err(errno.into()),
         };
-        // SAFETY: `read(2)` initialized the first `read` bytes of the spare capacity.
+        // SAFETY: `pread(2)` initialized the first `read` bytes of the spare capacity.
         unsafe { bytes.set_len(bytes.len() + read) };
-        if read == 0 || bytes.len() == limit || (bytes.len() == measured && read < wanted) {
+        let as_measured = bytes.len() as u64 == expected && read < room;
+        if read == 0 || as_measured {
             break;
-        }
-        wanted -= read;
-        if wanted == 0 {
-            // Longer than measured: read on in steps, never past `limit`.
-            wanted = bytes.len().max(8192).min(limit - bytes.len());
-            bytes.reserve_exact(wanted);
         }
     }
     Ok(bytes)
@@ -182,9 +148,9 @@ pub fn is_binary(bytes: &[u8]) -> bool {
     memchr::memchr(0, head).is_some()
 }
 
-fn mtime_ms(metadata: &Metadata) -> i64 {
+fn mtime_ms(stat: &Stat) -> i64 {
     // `mtime_nsec` is always in 0..1e9, so this rounds down even before 1970.
-    metadata.mtime() * 1000 + metadata.mtime_nsec() / 1_000_000
+    stat.st_mtime.saturating_mul(1000) + (stat.st_mtime_nsec / 1_000_000) as i64
 }
 
 #[cfg(test)]
@@ -194,11 +160,18 @@ mod tests {
 
     const MIB: u64 = 1 << 20;
 
+    /// `read_guarded` on the file at `path`, with its status taken as the sandbox takes it.
+    fn guard_path(path: &std::path::Path, span: Span) -> Result<FileBytes, GuardError> {
+        let file = File::open(path).unwrap();
+        let stat = rustix::fs::fstat(&file).unwrap();
+        read_guarded(file.into(), &stat, span)
+    }
+
     fn guard(bytes: &[u8], span: Span) -> Result<FileBytes, GuardError> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         fs::write(&path, bytes).unwrap();
-        read_guarded(File::open(&path).unwrap().into(), span)
+        guard_path(&path, span)
     }
 
     fn whole(bytes: &[u8]) -> Result<FileBytes, GuardError> {
@@ -263,9 +236,9 @@ mod tests {
         let path = dir.path().join("sparse");
         File::create(&path).unwrap().set_len(100 << 30).unwrap();
         let started = std::time::Instant::now();
-        let result = read_guarded(File::open(&path).unwrap().into(), Span::Whole { max: MIB });
+        let result = guard_path(&path, Span::Whole { max: MIB });
         assert!(matches!(result, Err(GuardError::TooLarge { len, .. }) if len == 100 << 30));
-        let tail = read_guarded(File::open(&path).unwrap().into(), Span::Tail { max: 10 });
+        let tail = guard_path(&path, Span::Tail { max: 10 });
         assert_eq!(tail.unwrap().bytes, vec![0; 10]);
         assert!(started.elapsed().as_millis() < 500);
     }
@@ -277,23 +250,39 @@ mod tests {
         let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
         fs::write(&path, &content).unwrap();
         for measured in [0, 1, 50_000, 99_999, 100_000, 100_001, 5_000_000] {
-            let bytes = read_bounded(&File::open(&path).unwrap(), measured, MIB + 1).unwrap();
+            let bytes = read_range(&File::open(&path).unwrap(), 0, measured, MIB + 1).unwrap();
             assert_eq!(bytes, content, "measured {measured}");
         }
         let big = dir.path().join("big");
         fs::write(&big, vec![b'x'; 3 * MIB as usize]).unwrap();
-        let bytes = read_bounded(&File::open(&big).unwrap(), 10, MIB + 1).unwrap();
+        let bytes = read_range(&File::open(&big).unwrap(), 0, 10, MIB + 1).unwrap();
         assert_eq!(bytes.len() as u64, MIB + 1);
     }
 
     #[test]
-    fn directories_are_not_files() {
+    fn a_limit_near_u64_max_neither_overflows_nor_allocates_it() {
+        let content = b"line one\nline two\n";
+        let whole = guard(content, Span::Whole { max: u64::MAX }).unwrap();
+        assert_eq!(whole.bytes, content);
+        let head = guard(content, Span::Head { max: u64::MAX }).unwrap();
+        assert_eq!(head.bytes, content);
+        let tail = guard(content, Span::Tail { max: u64::MAX }).unwrap();
+        assert_eq!(tail.bytes, content);
+    }
+
+    #[test]
+    fn a_claimed_length_beyond_the_file_is_not_allocated() {
         let dir = tempfile::tempdir().unwrap();
-        let handle = File::open(dir.path()).unwrap().into();
-        assert!(matches!(
-            read_guarded(handle, Span::Whole { max: MIB }),
-            Err(GuardError::NotFile("a directory"))
-        ));
+        let path = dir.path().join("small");
+        fs::write(&path, b"small\n").unwrap();
+        // A stale status claiming 4 GiB: only what is there is read and kept.
+        let bytes = read_range(&File::open(&path).unwrap(), 0, 4 << 30, 4 << 30).unwrap();
+        assert_eq!(bytes, b"small\n");
+        assert!(
+            bytes.capacity() as u64 <= FIRST_BUFFER_BYTES,
+            "{}",
+            bytes.capacity()
+        );
     }
 
     #[test]
@@ -308,7 +297,7 @@ mod tests {
             .unwrap()
             .set_modified(when)
             .unwrap();
-        let read_back = read_guarded(File::open(&path).unwrap().into(), Span::Whole { max: MIB });
+        let read_back = guard_path(&path, Span::Whole { max: MIB });
         assert_eq!(read_back.unwrap().mtime_ms, 1_700_000_000_987);
     }
 }

@@ -107,11 +107,12 @@ pub fn read_source(
     let relative = root
         .relative_path(requested)
         .map_err(|err| open_error(err, requested))?;
-    let handle = root
+    let opened = root
         .open_file(&relative)
         .map_err(|err| open_error(err, requested))?;
     let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
-    let file = file_guard::read_guarded(handle, span).map_err(|err| guard_error(err, &fail))?;
+    let file = file_guard::read_guarded(opened.file, &opened.stat, span)
+        .map_err(|err| guard_error(err, &fail))?;
     Ok((relative, file))
 }
 
@@ -127,6 +128,7 @@ pub fn open_error(err: OpenError, requested: &str) -> ReadFileError {
             ErrorCode::NotFound,
             "too many levels of symbolic links".into(),
         ),
+        OpenError::NotFile(kind) => fail(ErrorCode::NotFile, format!("{kind}, not a regular file")),
         OpenError::Os(errno) => os_error(errno, &fail),
     }
 }
@@ -155,9 +157,6 @@ fn guard_error(
     fail: &impl Fn(ErrorCode, String) -> ReadFileError,
 ) -> ReadFileError {
     match err {
-        GuardError::NotFile(kind) => {
-            fail(ErrorCode::NotFile, format!("{kind}, not a regular file"))
-        }
         GuardError::TooLarge { len, max } => ReadFileError {
             file_size: Some(len),
             ..fail(

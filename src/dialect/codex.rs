@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::codex_indentation::{IndentationOptions, indentation_block};
-use super::{DialectCall, config};
+use super::{DialectCall, byte_limit, config};
 use crate::error::ReadFileError;
 use crate::file_guard::Span;
 use crate::read_file::read_source;
@@ -73,8 +73,8 @@ fn yes() -> bool {
 #[derive(Debug, Deserialize)]
 #[serde(default)]
 struct CodexConfig {
-    /// Largest file read, in bytes. Codex itself streams files of any size; a toolkit
-    /// needs a bound.
+    /// Largest file read, in bytes, at most [`super::MAX_CONFIG_BYTES`]. Codex itself
+    /// streams files of any size; a toolkit needs a bound.
     max_file_bytes: u64,
 }
 
@@ -101,6 +101,8 @@ fn run(call: &DialectCall) -> Result<String, String> {
         .map_err(|err| format!("failed to parse function arguments: {err}"))?;
     let config: CodexConfig =
         config(&call.config).map_err(|err| format!("invalid configuration: {err}"))?;
+    byte_limit("max_file_bytes", config.max_file_bytes)
+        .map_err(|reason| format!("invalid configuration: {reason}"))?;
     if args.offset == 0 {
         return Err("offset must be a 1-indexed line number".into());
     }
@@ -149,4 +151,31 @@ fn slice(text: &str, offset: usize, limit: usize) -> String {
     };
     let (_, shown) = select_lines(text, range);
     render(&shown, offset, RENDERING)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::Args;
+
+    #[test]
+    fn a_max_file_bytes_past_the_bound_is_a_clear_error_not_an_empty_success() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.txt");
+        std::fs::write(&file, "hello\n").unwrap();
+        let call = |config: &str| DialectCall {
+            workspace_root: dir.path().to_str().unwrap().to_owned(),
+            args: Args::Json(json!({ "file_path": file }).to_string()),
+            config: serde_json::from_str(config).unwrap(),
+        };
+        let answer = execute(&call(r#"{"max_file_bytes": 18446744073709551615}"#));
+        assert_eq!(answer["success"], false, "{answer}");
+        let message = answer["content"].as_str().unwrap();
+        assert!(
+            message.contains("max_file_bytes must be at most 536870912"),
+            "{message}"
+        );
+        let at_bound = execute(&call(r#"{"max_file_bytes": 536870912}"#));
+        assert_eq!(at_bound, json!({ "success": true, "content": "L1: hello" }));
+    }
 }

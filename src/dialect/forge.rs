@@ -9,7 +9,7 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{DialectCall, config};
+use super::{DialectCall, byte_limit, config};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{FileBytes, Span};
 use crate::read_file::read_source;
@@ -31,7 +31,8 @@ struct ForgeArgs {
     show_line_numbers: Option<bool>,
 }
 
-/// `[tools.read_file]` of Forge's configuration.
+/// `[tools.read_file]` of Forge's configuration. Byte limits are at most
+/// [`super::MAX_CONFIG_BYTES`].
 #[derive(Debug, Deserialize)]
 #[serde(default)]
 struct ForgeConfig {
@@ -63,6 +64,9 @@ pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
         |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, &args.path, reason);
     let config: ForgeConfig =
         config(&call.config).map_err(|err| invalid(format!("invalid configuration: {err}")))?;
+    byte_limit("max_file_read_bytes", config.max_file_read_bytes)
+        .and_then(|_| byte_limit("max_scan_bytes", config.max_scan_bytes))
+        .map_err(|reason| invalid(format!("invalid configuration: {reason}")))?;
     let selection = selection(&args).map_err(|reason| invalid(reason.into()))?;
     let root = root_cache::open(&call.workspace_root)?;
     let span = match selection {
@@ -255,6 +259,50 @@ mod tests {
         );
         assert!(range(r#"{"path":"a","start_line":5,"end_line":4}"#).is_err());
         assert!(range(r#"{"path":"a","start_line":0}"#).is_err());
+    }
+
+    fn forge_call(dir: &std::path::Path, args: Value, config: &str) -> DialectCall {
+        DialectCall {
+            workspace_root: dir.to_str().unwrap().to_owned(),
+            args: crate::dialect::Args::Value(args),
+            config: serde_json::from_str(config).unwrap(),
+        }
+    }
+
+    #[test]
+    fn byte_limits_past_the_bound_are_invalid_arguments() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "a\n").unwrap();
+        for name in ["max_file_read_bytes", "max_scan_bytes"] {
+            let config = format!(r#"{{"{name}": 18446744073709551615}}"#);
+            let err = execute(&forge_call(dir.path(), json!({"path": "a.txt"}), &config));
+            let err = err.unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidArgument);
+            assert!(
+                err.reason.contains(&format!("{name} must be at most")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn head_and_tail_of_a_sparse_8_gib_file_read_only_what_they_may() {
+        let dir = tempfile::tempdir().unwrap();
+        let sparse = std::fs::File::create(dir.path().join("sparse")).unwrap();
+        sparse.set_len(8 << 30).unwrap();
+        let started = std::time::Instant::now();
+        let config = r#"{"max_scan_bytes": 16777216, "max_file_read_bytes": 4096}"#;
+        for args in [
+            json!({"path": "sparse", "head": 1}),
+            json!({"path": "sparse", "tail": 1}),
+        ] {
+            let answer = execute(&forge_call(dir.path(), args, config)).unwrap();
+            assert_eq!(answer["binary"], true);
+            assert_eq!(answer["base64"].as_str().unwrap().len(), 4096 / 3 * 4 + 4);
+            assert_eq!(answer["byte_length"], 8u64 << 30);
+        }
+        // 16 MiB read twice from a sparse file; seconds would mean gigabytes were touched.
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     }
 
     #[test]

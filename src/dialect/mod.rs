@@ -81,6 +81,23 @@ impl Dialect {
     }
 }
 
+/// The largest byte limit a dialect's configuration may set: 512 MiB. V8's longest string
+/// is 2^29 - 24 UTF-16 units (about 512 Mi), so a larger read could never reach
+/// JavaScript as text; the bound also keeps every size computed from a limit far from
+/// overflow.
+pub const MAX_CONFIG_BYTES: u64 = 512 * 1024 * 1024;
+
+/// `value` when the byte-limit setting `name` is within [`MAX_CONFIG_BYTES`], else why not.
+fn byte_limit(name: &str, value: u64) -> Result<u64, String> {
+    if value <= MAX_CONFIG_BYTES {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{name} must be at most {MAX_CONFIG_BYTES} bytes (got {value})"
+        ))
+    }
+}
+
 /// A dialect's configuration from `ctx.config`, defaults for what is missing.
 fn config<T: DeserializeOwned + Default>(config: &Value) -> Result<T, serde_json::Error> {
     match config {

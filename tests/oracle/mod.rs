@@ -177,15 +177,18 @@ fn check_confinement(fx: &Fixture, path: &str) {
     );
     for opened in [fast, walked] {
         match opened {
-            Ok(fd) => {
-                let location = fs::read_link(format!("/proc/self/fd/{}", fd.as_raw_fd())).unwrap();
+            Ok(opened) => {
+                let fd = opened.file.as_raw_fd();
+                let location = fs::read_link(format!("/proc/self/fd/{fd}")).unwrap();
                 assert!(
                     location.starts_with(&fx.canonical_root),
                     "{path:?} opened {location:?}, outside {:?}",
                     fx.canonical_root
                 );
             }
-            Err(OpenError::Outside | OpenError::Loop | OpenError::Os(_)) => {}
+            Err(
+                OpenError::Outside | OpenError::Loop | OpenError::NotFile(_) | OpenError::Os(_),
+            ) => {}
         }
     }
 }
@@ -218,8 +221,8 @@ fn check_paging(fx: &Fixture, request: &ReadRequest, line_count: u64) {
     }
     assert_eq!(lines, line_count);
     let relative = fx.root.relative_path(&request.path).unwrap();
-    let fd = fx.root.open_file(&relative).unwrap();
-    let bytes = fs::read(format!("/proc/self/fd/{}", fd.as_raw_fd())).unwrap();
+    let opened = fx.root.open_file(&relative).unwrap();
+    let bytes = fs::read(format!("/proc/self/fd/{}", opened.file.as_raw_fd())).unwrap();
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let expected = String::from_utf8_lossy(text).replace("\r\n", "\n");
     assert_eq!(joined, expected, "paging {:?}", request.path);

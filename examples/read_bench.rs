@@ -1,0 +1,30 @@
+//! Per-call cost of `read_file::read_file` on a 100-line (about 5 KB) file, in a loop.
+//! Not a test: run `cargo run --release --example read_bench [iterations]`.
+
+use std::time::Instant;
+
+use read_file::read_file::read_file;
+use read_file::request::{NumberArg, ReadRequest};
+use read_file::sandbox::Root;
+
+fn main() {
+    let iterations: u32 = std::env::args()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200_000);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let line = format!("{}\n", "x".repeat(49));
+    std::fs::write(dir.path().join("f.txt"), line.repeat(100)).expect("fixture");
+    let root = Root::open(dir.path().to_str().expect("utf-8 temp path")).expect("root");
+    let request = ReadRequest::new(Ok("f.txt".into()), NumberArg::Missing, NumberArg::Missing)
+        .expect("request");
+    for _ in 0..iterations / 10 {
+        read_file(&root, &request).expect("warm-up read");
+    }
+    let started = Instant::now();
+    for _ in 0..iterations {
+        read_file(&root, &request).expect("read");
+    }
+    let per_call = started.elapsed().as_secs_f64() * 1e6 / f64::from(iterations);
+    println!("{iterations} reads: {per_call:.3} µs/call");
+}
