@@ -158,6 +158,35 @@ describe('dialect byte limits are bounded', () => {
     }
   })
 
+  test('a config that cannot be read as JSON is an invalid configuration, never the defaults', async () => {
+    const throwing = Object.defineProperty({}, 'max_file_bytes', {
+      enumerable: true,
+      get() {
+        throw new Error('hostile getter')
+      },
+    })
+    const ctxThrowing = Object.defineProperty({ workspaceRoot: fx.ws }, 'config', {
+      get() {
+        throw new Error('hostile ctx.config')
+      },
+    })
+    const file = path.join(fx.ws, 'cfg.txt')
+    for (const [what, context] of [
+      ['a throwing property', ctx(throwing)],
+      ['a throwing ctx.config getter', ctxThrowing],
+    ]) {
+      const answer = await dialects.codex.execute({ file_path: file }, context)
+      assert.equal(answer.success, false, `${what}: ${JSON.stringify(answer)}`)
+      assert.match(answer.content, /^invalid configuration: ctx\.config could not be read/, what)
+      const err = await assertRejectsCode(() => dialects.forge.execute({ path: 'cfg.txt' }, context), 'INVALID_ARGUMENT')
+      assert.match(err.message, /invalid configuration: ctx\.config could not be read/, what)
+    }
+    // Absent and null configs still mean the defaults.
+    for (const config of [undefined, null]) {
+      assert.equal((await dialects.codex.execute({ file_path: file }, ctx(config))).success, true)
+    }
+  })
+
   test('forge: head and tail of a sparse 8 GiB file with a large allowed limit answer quickly and bounded', async () => {
     const sparse = path.join(fx.ws, 'sparse.bin')
     fs.closeSync(fs.openSync(sparse, 'w'))

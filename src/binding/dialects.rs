@@ -60,19 +60,20 @@ pub fn aintern_format_file_size(bytes: f64) -> String {
 
 fn call_from_js(args: &Unknown, ctx: &Unknown) -> DialectCall {
     // A missing or malformed ctx leaves the root empty, which the dialect reports its way.
-    let field = |name| {
-        Some(ctx)
-            .filter(|ctx| type_of(ctx) == "object")
-            .and_then(|ctx| property(ctx, name).ok())
-    };
+    let ctx = Some(ctx).filter(|ctx| type_of(ctx) == "object");
+    let field = |name| ctx.map(|ctx| property(ctx, name));
     DialectCall {
         workspace_root: field(c"workspaceRoot")
+            .and_then(Result::ok)
             .and_then(|root| string_or_type(&root).ok())
             .unwrap_or_default(),
         args: args_from_js(args),
-        config: field(c"config")
-            .and_then(|config| json_from_js(&config).ok())
-            .unwrap_or(Value::Null),
+        config: match field(c"config") {
+            None => Ok(Value::Null),
+            Some(Err(_)) => Err("ctx.config could not be read (it threw)".to_owned()),
+            Some(Ok(config)) if matches!(type_of(&config), "undefined" | "null") => Ok(Value::Null),
+            Some(Ok(config)) => json_from_js(&config, "ctx.config"),
+        },
     }
 }
 
@@ -82,24 +83,27 @@ fn args_from_js(args: &Unknown) -> Args {
             Ok(text) => Args::Json(text),
             Err(type_name) => Args::Unreadable(format!("arguments are a {type_name}")),
         },
-        _ => match json_from_js(args) {
+        _ => match json_from_js(args, "arguments") {
             Ok(value) => Args::Value(value),
             Err(reason) => Args::Unreadable(reason),
         },
     }
 }
 
-/// A JS value as JSON; a throwing getter or proxy trap becomes an error, not a pending
-/// exception.
-fn json_from_js(value: &Unknown) -> Result<Value, String> {
+/// A JS value as JSON; a throwing getter or proxy trap becomes an error (about `what`), not
+/// a pending exception.
+fn json_from_js(value: &Unknown, what: &str) -> Result<Value, String> {
     let env = value.value().env;
     // SAFETY: a live handle of this env, on its JS thread.
     match unsafe { Value::from_napi_value(env, value.raw()) } {
         Ok(json) => Ok(json),
         Err(_) if js::clear_exception(env) => {
-            Err("arguments could not be read (a property threw)".into())
+            Err(format!("{what} could not be read (a property threw)"))
         }
-        Err(error) => Err(format!("arguments are not JSON: {}", error.reason)),
+        Err(error) => Err(format!(
+            "{what} cannot be converted to JSON: {}",
+            error.reason
+        )),
     }
 }
 

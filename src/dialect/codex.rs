@@ -166,7 +166,7 @@ mod tests {
         let call = |config: &str| DialectCall {
             workspace_root: dir.path().to_str().unwrap().to_owned(),
             args: Args::Json(json!({ "file_path": file }).to_string()),
-            config: serde_json::from_str(config).unwrap(),
+            config: Ok(serde_json::from_str(config).unwrap()),
         };
         let answer = execute(&call(r#"{"max_file_bytes": 18446744073709551615}"#));
         assert_eq!(answer["success"], false, "{answer}");

@@ -265,7 +265,7 @@ mod tests {
         DialectCall {
             workspace_root: dir.to_str().unwrap().to_owned(),
             args: crate::dialect::Args::Value(args),
-            config: serde_json::from_str(config).unwrap(),
+            config: Ok(serde_json::from_str(config).unwrap()),
         }
     }
 

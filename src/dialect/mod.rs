@@ -48,8 +48,9 @@ impl Args {
 pub struct DialectCall {
     pub workspace_root: String,
     pub args: Args,
-    /// `ctx.config`, or `Value::Null`.
-    pub config: Value,
+    /// `ctx.config` (`Value::Null` when absent), or why it could not be read as JSON (a
+    /// throwing getter, a function), which the dialect reports as an invalid configuration.
+    pub config: Result<Value, String>,
 }
 
 /// The dialects by name.
@@ -99,9 +100,12 @@ fn byte_limit(name: &str, value: u64) -> Result<u64, String> {
 }
 
 /// A dialect's configuration from `ctx.config`, defaults for what is missing.
-fn config<T: DeserializeOwned + Default>(config: &Value) -> Result<T, serde_json::Error> {
+fn config<T: DeserializeOwned + Default>(
+    config: &Result<Value, String>,
+) -> Result<T, serde_json::Error> {
     match config {
-        Value::Null => Ok(T::default()),
-        value => T::deserialize(value),
+        Ok(Value::Null) => Ok(T::default()),
+        Ok(value) => T::deserialize(value),
+        Err(reason) => Err(serde::de::Error::custom(reason)),
     }
 }
