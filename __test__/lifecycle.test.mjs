@@ -151,6 +151,22 @@ const describe = (error) => ({ own: Object.keys(error).sort(), name: error.name,
   })
 })
 
+describe('abort messages', () => {
+  test('repeat at most 256 characters of the requested path, like every other message', async () => {
+    const { readFile } = await import('../index.js').then((module) => module.default)
+    const long = `${'d/'.repeat(2000)}a.txt`
+    const preAborted = await readFile(fx.ws, { path: long }, AbortSignal.abort()).catch((error) => error)
+    const controller = new AbortController()
+    const inFlight = readFile(fx.ws, { path: long }, controller.signal).catch((error) => error)
+    controller.abort()
+    for (const error of [preAborted, await inFlight]) {
+      assert.equal(error.code, 'ABORT_ERR')
+      assert.ok(error.message.length < 400, `${error.message.length} characters`)
+      assert.ok(error.message.startsWith(`ABORT_ERR: ${long.slice(0, 256)}…: `), error.message.slice(0, 80))
+    }
+  })
+})
+
 describe('state belongs to each module instance (env), not to the thread', () => {
   test('two instances on one thread: interleaved calls get their own results and memory stays flat', async () => {
     const result = await runChild(

@@ -91,7 +91,7 @@ const SHOWN_PATH_CHARS: usize = 256;
 
 /// The requested path as shown in a message: control characters (NUL included) escaped,
 /// long paths cut with an ellipsis, an empty path shown as `""`.
-fn display_path(path: &str) -> String {
+pub fn display_path(path: &str) -> String {
     if path.is_empty() {
         return "\"\"".to_owned();
     }

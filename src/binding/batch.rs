@@ -26,7 +26,7 @@ use super::env_state::EnvState;
 use super::js::{self, Deferred, Reference};
 use super::output::JsOutput;
 use super::{OpenedRoots, ReadCall, error_value, is_aborted, type_of};
-use crate::error::{ErrorCode, ReadFileError};
+use crate::error::{ErrorCode, ReadFileError, display_path};
 use crate::read_file::ReadFileOutput;
 
 /// Work items of one env on the pool at once (libuv's default pool has 4 threads).
@@ -86,7 +86,8 @@ struct AbortWatch {
 /// How a call ended, before its promise hears of it.
 enum Outcome {
     Done(Result<ReadFileOutput, ReadFileError>),
-    Aborted,
+    /// The caller's signal fired first; the requested path, for the message.
+    Aborted(String),
 }
 
 /// Starts a `readFile` call: returns its promise, settled later on this thread.
@@ -103,7 +104,7 @@ pub(super) fn enqueue<'env>(
     let call = match call {
         Ok(call) => call,
         Err(error) => {
-            settle(raw, deferred, Outcome::Done(Err(error)), "");
+            settle(raw, deferred, Outcome::Done(Err(error)));
             return Ok(promise);
         }
     };
@@ -113,7 +114,7 @@ pub(super) fn enqueue<'env>(
         Some(signal) => match is_aborted(&signal) {
             Some(false) => watch(raw, &signal, id, &call.request.path),
             Some(true) => {
-                settle(raw, deferred, Outcome::Aborted, &call.request.path);
+                settle(raw, deferred, Outcome::Aborted(call.request.path));
                 return Ok(promise);
             }
             None => {
@@ -122,7 +123,7 @@ pub(super) fn enqueue<'env>(
                     &call.request.path,
                     "signal must be an AbortSignal",
                 );
-                settle(raw, deferred, Outcome::Done(Err(error)), "");
+                settle(raw, deferred, Outcome::Done(Err(error)));
                 return Ok(promise);
             }
         },
@@ -163,7 +164,7 @@ unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info)
     if let (Ok(id), Ok(state)) = (id, EnvState::of(env))
         && let Some(unsettled) = state.calls.take(id as u64)
     {
-        unsettled.settle(env, Outcome::Aborted);
+        unsettled.settle_aborted(env);
     }
     ptr::null_mut()
 }
@@ -269,23 +270,30 @@ impl Batch {
 impl Unsettled {
     /// Settles the promise with `outcome`, or as aborted if the signal has fired by now.
     fn settle(self, env: sys::napi_env, outcome: Outcome) {
-        let Some(watch) = self.abort else {
-            return settle(env, self.deferred, outcome, "");
+        let outcome = match self.abort {
+            Some(watch) => watch.finish(env).unwrap_or(outcome),
+            None => outcome,
         };
-        let path = watch.path.clone();
-        let outcome = if watch.finish(env) {
-            Outcome::Aborted
-        } else {
-            outcome
+        settle(env, self.deferred, outcome);
+    }
+
+    /// Rejects the promise as aborted: its signal's `abort` event fired.
+    fn settle_aborted(self, env: sys::napi_env) {
+        let outcome = match self.abort {
+            Some(watch) => {
+                let path = watch.path.clone();
+                watch.finish(env).unwrap_or(Outcome::Aborted(path))
+            }
+            None => Outcome::Aborted(String::new()),
         };
-        settle(env, self.deferred, outcome, &path);
+        settle(env, self.deferred, outcome);
     }
 }
 
 impl AbortWatch {
-    /// Takes the listener off the signal and lets go of both; returns whether the signal
-    /// has fired.
-    fn finish(self, env: sys::napi_env) -> bool {
+    /// Takes the listener off the signal and lets go of both; `Some(Outcome::Aborted)` when
+    /// the signal has fired.
+    fn finish(self, env: sys::napi_env) -> Option<Outcome> {
         let signal = self.signal.value(env).ok();
         if let (Some(signal), Some(listener)) = (signal, &self.listener) {
             let _ = (|| {
@@ -302,13 +310,13 @@ impl AbortWatch {
         if let Some(listener) = self.listener {
             listener.delete(env);
         }
-        aborted
+        aborted.then_some(Outcome::Aborted(self.path))
     }
 }
 
-/// Resolves or rejects `deferred` with `outcome`; `path` names the call in an abort
-/// message. Settles exactly once, whatever JS does meanwhile.
-fn settle(env: sys::napi_env, deferred: Deferred, outcome: Outcome, path: &str) {
+/// Resolves or rejects `deferred` with `outcome`. Settles exactly once, whatever JS does
+/// meanwhile.
+fn settle(env: sys::napi_env, deferred: Deferred, outcome: Outcome) {
     let settled = match outcome {
         // SAFETY: on the JS thread of `env`, inside a call from Node.
         Outcome::Done(Ok(output)) => unsafe { JsOutput::to_napi_value(env, JsOutput(output)) }
@@ -322,8 +330,9 @@ fn settle(env: sys::napi_env, deferred: Deferred, outcome: Outcome, path: &str) 
             &error.to_string(),
             None,
         )),
-        Outcome::Aborted => {
-            let message = format!("{ABORT_CODE}: {path}: the read was aborted");
+        Outcome::Aborted(path) => {
+            let shown = display_path(&path);
+            let message = format!("{ABORT_CODE}: {shown}: the read was aborted");
             Err(error_value(env, ABORT_CODE, &message, Some("AbortError")))
         }
     };
