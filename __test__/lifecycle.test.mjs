@@ -42,11 +42,13 @@ readFile(\${JSON.stringify(WS)}, { path: 'a.txt' }).then((output) =>
   parentPort.postMessage([output.content, readFileSync(\${JSON.stringify(WS)}, { path: 'a.txt' }).content]))\`
 async function runOne() {
   const worker = new Worker(source, { eval: true })
+  // Listened for from the start: a worker can exit before its message is handled.
+  const exited = new Promise((resolve) => worker.once('exit', resolve))
   const message = await new Promise((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
   })
-  await new Promise((resolve) => worker.once('exit', resolve))
+  await exited
   return message
 }
 ;(async () => {
@@ -188,7 +190,7 @@ const [first, second] = [load(), load()]
   alternate(20_000)
   global.gc?.()
   const before = process.memoryUsage().rss
-  alternate(200_000)
+  alternate(100_000)
   global.gc?.()
   const grownMiB = (process.memoryUsage().rss - before) / 2 ** 20
   console.log(JSON.stringify({ contents: [...new Set(contents)].sort(), count: contents.length, grownMiB }))
@@ -198,7 +200,8 @@ const [first, second] = [load(), load()]
     )
     assert.equal(result.count, 20 * 64)
     assert.deepEqual(result.contents, ['NOT_FOUND', 'alpha\nbeta\n'])
-    assert.ok(result.grownMiB < 30, `RSS grew ${result.grownMiB.toFixed(1)} MiB over 200,000 alternating calls`)
+    // Before per-env state: +33 MiB (Node) and +180 MiB (Bun) over these 100,000 calls.
+    assert.ok(result.grownMiB < 15, `RSS grew ${result.grownMiB.toFixed(1)} MiB over 100,000 alternating calls`)
   })
 })
 
