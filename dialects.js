@@ -3,7 +3,7 @@
 // Rust cannot express: each tool's definition (a constant object) and the small objects
 // that call the engine's `executeDialect`.
 
-const native = require('./binding.js')
+const native = require('./native.js')
 
 /** Codex's read_file: the schema its document gives, with descriptions for the model. */
 const CODEX_DEFINITION = {

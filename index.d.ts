@@ -1,5 +1,5 @@
 /**
- * read-file: the `read_file` tool of AI coding agents, in Rust behind Node-API.
+ * agent-read-file: the `read_file` tool of AI coding agents, in Rust behind Node-API.
  * These declarations are the specification's shapes, to the letter.
  */
 

@@ -1,9 +1,9 @@
 'use strict'
-// The public entry point. Everything that reads files is Rust (`binding.js` loads it);
+// The public entry point. Everything that reads files is Rust (`native.js` loads it);
 // this file only adds what Rust cannot express: the constant tool definition objects
 // and the small catalog and toolkit objects built around them.
 
-const { readFile, readFileSync, MAX_FILE_BYTES, Workspace } = require('./binding.js')
+const { readFile, readFileSync, MAX_FILE_BYTES, Workspace } = require('./native.js')
 const { dialects } = require('./dialects.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */

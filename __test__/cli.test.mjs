@@ -1,4 +1,4 @@
-// The `read-file` CLI, run as a child process of the current runtime.
+// The `agent-read-file` CLI, run as a child process of the current runtime.
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -7,14 +7,14 @@ import { fileURLToPath } from 'node:url'
 import { after, describe, test } from './harness.mjs'
 import { makeFixture } from './helpers.mjs'
 
-const CLI = fileURLToPath(new URL('../bin/read-file.js', import.meta.url))
+const CLI = fileURLToPath(new URL('../bin/agent-read-file.js', import.meta.url))
 
 function run(args, options = {}) {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 10_000, ...options })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-describe('read-file CLI', () => {
+describe('agent-read-file CLI', () => {
   const fx = makeFixture()
   after(() => fs.rmSync(fx.base, { recursive: true, force: true }))
   const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`)
@@ -60,6 +60,6 @@ describe('read-file CLI', () => {
       assert.equal(status, 2, JSON.stringify(args))
       assert.equal(JSON.parse(stderr).error.code, 'INVALID_ARGUMENT')
     }
-    assert.match(execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }), /^usage: read-file <path>/)
+    assert.match(execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }), /^usage: agent-read-file <path>/)
   })
 })

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict'
-// read-file <path> [--root DIR] [--start-line N] [--max-lines N]
+// agent-read-file <path> [--root DIR] [--start-line N] [--max-lines N]
 // Prints the read_file output as JSON; on failure prints {"error":{"code","message"}} to
 // stderr and exits 1 (2 for a malformed command line).
 
@@ -8,7 +8,7 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { readFileSync } = require('../index.js')
 
-const USAGE = 'usage: read-file <path> [--root DIR] [--start-line N] [--max-lines N]'
+const USAGE = 'usage: agent-read-file <path> [--root DIR] [--start-line N] [--max-lines N]'
 
 function fail(code, message, exitCode) {
   process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`)
