@@ -1,5 +1,5 @@
-//! The sandbox oracle, shared by the property tests (`tests/sandbox_properties.rs`, run by
-//! `cargo test`) and the fuzz target (`fuzz/fuzz_targets/resolve_and_window.rs`).
+//! The sandbox oracle, shared by the property tests (`engine/tests/sandbox_properties.rs`,
+//! run by `cargo test`) and the fuzz target (`fuzz/fuzz_targets/resolve_and_window.rs`).
 //!
 //! A path is built from a token alphabet (`..`, `/`, `.`, names, NUL, a long name, symlinks
 //! in and out of the workspace) and read through the engine. The oracle: either an error,
@@ -14,9 +14,9 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use read_file::read_file::{open_error, read_file};
-use read_file::request::ReadRequest;
-use read_file::sandbox::{OpenError, Root};
+use agent_read_file_engine::read_file::{open_error, read_file};
+use agent_read_file_engine::request::ReadRequest;
+use agent_read_file_engine::sandbox::{OpenError, Root};
 
 /// Content of the one file outside the workspace; must never come back.
 pub const SENTINEL: &str = "SENTINEL-7f3a-outside-the-workspace";
@@ -136,8 +136,8 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
     check_confinement(fx, path);
     let Ok(request) = ReadRequest::new(
         Ok(path.to_owned()),
-        read_file::request::NumberArg::Number(start_line as f64),
-        read_file::request::NumberArg::Number(f64::from(max_lines)),
+        agent_read_file_engine::request::NumberArg::Number(start_line as f64),
+        agent_read_file_engine::request::NumberArg::Number(f64::from(max_lines)),
     ) else {
         return;
     };

@@ -41,7 +41,7 @@ fn the_oracle_fails_on_a_file_outside_the_root_it_was_given() {
 
 #[test]
 fn the_alphabet_reaches_every_outcome() {
-    use read_file::sandbox::OpenError;
+    use agent_read_file_engine::sandbox::OpenError;
     let fx = fixture();
     let open = |path: &str| {
         let relative = fx.root.relative_path(path)?;
