@@ -25,7 +25,7 @@ use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::read_file::{ReadFileOutput, read_file};
-use agent_read_file_engine::request::{NumberArg, ReadRequest};
+use agent_read_file_engine::request::{Argument, NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use output::JsOutput;
@@ -196,11 +196,14 @@ fn request_from_js(input: &Unknown) -> Result<ReadRequest, ReadFileError> {
     let path = property(input, c"path").map_err(&invalid)?;
     let start_line = property(input, c"start_line").map_err(&invalid)?;
     let max_lines = property(input, c"max_lines").map_err(&invalid)?;
-    ReadRequest::new(
-        string_or_type(&path),
-        number_arg(&start_line),
-        number_arg(&max_lines),
-    )
+    let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
+    let request = ReadRequest::for_path(path)?;
+    let start_line = number_arg(&start_line)
+        .map_err(|got| Argument::StartLine.wrong_kind(&request.path, got))?;
+    let request = request.with_start_line(start_line)?;
+    let max_lines =
+        number_arg(&max_lines).map_err(|got| Argument::MaxLines.wrong_kind(&request.path, got))?;
+    request.with_max_lines(max_lines)
 }
 
 /// `object[name]`, or why it could not be read (a getter or proxy that throws; the
@@ -227,17 +230,17 @@ fn string_or_type(value: &Unknown) -> Result<String, &'static str> {
     }
 }
 
-fn number_arg(value: &Unknown) -> NumberArg {
+/// A number or nothing (`undefined`, `null`), else the value's type name.
+fn number_arg(value: &Unknown) -> Result<NumberArg, &'static str> {
     match value.get_type() {
-        Ok(ValueType::Undefined | ValueType::Null) => NumberArg::Missing,
+        Ok(ValueType::Undefined | ValueType::Null) => Ok(NumberArg::Missing),
         Ok(ValueType::Number) => {
             // SAFETY: a live handle of this env, checked to be a number.
-            match unsafe { f64::from_napi_value(value.value().env, value.raw()) } {
-                Ok(number) => NumberArg::Number(number),
-                Err(_) => NumberArg::Other("number"),
-            }
+            unsafe { f64::from_napi_value(value.value().env, value.raw()) }
+                .map(NumberArg::Number)
+                .map_err(|_| "number")
         }
-        _ => NumberArg::Other(type_of(value)),
+        _ => Err(type_of(value)),
     }
 }
 

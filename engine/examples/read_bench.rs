@@ -16,8 +16,8 @@ fn main() {
     let line = format!("{}\n", "x".repeat(49));
     std::fs::write(dir.path().join("f.txt"), line.repeat(100)).expect("fixture");
     let root = Root::open(dir.path().to_str().expect("utf-8 temp path")).expect("root");
-    let request = ReadRequest::new(Ok("f.txt".into()), NumberArg::Missing, NumberArg::Missing)
-        .expect("request");
+    let request =
+        ReadRequest::new("f.txt".into(), NumberArg::Missing, NumberArg::Missing).expect("request");
     for _ in 0..iterations / 10 {
         read_file(&root, &request).expect("warm-up read");
     }

@@ -1,8 +1,9 @@
 //! The validated arguments of one `read_file` call.
 //!
 //! Arguments come from a language model, so every rule is checked here, once, before
-//! anything touches the file system. The binding only reports what JavaScript type each
-//! argument had; the rules themselves live in this module so `cargo test` covers them.
+//! anything touches the file system. The rules live here so `cargo test` covers them; a
+//! front door checks only that each argument is of the right kind (a string path, a number
+//! or nothing for the others), and words its refusal with [`Argument::rule`].
 
 use crate::error::{ErrorCode, ReadFileError};
 
@@ -16,12 +17,49 @@ pub const MAX_MAX_LINES: u32 = 500;
 /// One numeric argument as it arrived, before validation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NumberArg {
-    /// `undefined`, `null` or absent: the default applies.
+    /// Not given: the default applies.
     Missing,
-    /// A JavaScript number (any double, including NaN and the infinities).
+    /// A number (any double, including NaN and the infinities).
     Number(f64),
-    /// Any other JavaScript type, by its `typeof` name.
-    Other(&'static str),
+}
+
+/// The arguments of a call, for messages about them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Argument {
+    Path,
+    StartLine,
+    MaxLines,
+}
+
+impl Argument {
+    /// The argument's name in the tool's schema.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Argument::Path => "path",
+            Argument::StartLine => "start_line",
+            Argument::MaxLines => "max_lines",
+        }
+    }
+
+    /// What the argument must be, in words: "`name` must be `rule`".
+    pub const fn rule(self) -> &'static str {
+        match self {
+            Argument::Path => "a non-empty string",
+            Argument::StartLine => "an integer >= 1",
+            // Spelled out as a literal for `const`; a test keeps it equal to the bounds.
+            Argument::MaxLines => "an integer from 1 to 500",
+        }
+    }
+
+    /// The `INVALID_ARGUMENT` error for a value of the wrong kind, `got` naming what was
+    /// given instead; `shown_path` is the path the message names.
+    pub fn wrong_kind(self, shown_path: &str, got: &str) -> ReadFileError {
+        ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            shown_path,
+            format!("{} must be {} (got {got})", self.name(), self.rule()),
+        )
+    }
 }
 
 /// A request whose every field obeys the contract.
@@ -37,45 +75,80 @@ pub struct ReadRequest {
 }
 
 impl ReadRequest {
-    /// Validates the three arguments of a call. `path` is `Err(type name)` when it was not
-    /// a string.
+    /// Validates the three arguments of a call, in that order.
     pub fn new(
-        path: Result<String, &'static str>,
+        path: String,
         start_line: NumberArg,
         max_lines: NumberArg,
     ) -> Result<ReadRequest, ReadFileError> {
-        let path = validate_path(path)?;
-        let invalid =
-            |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, &path, reason);
-        let start_line = integer_in_range(start_line, "start_line", 1, None)
-            .map_err(invalid)?
-            .map_or(1, saturating_line);
-        let max_lines = integer_in_range(max_lines, "max_lines", 1, Some(MAX_MAX_LINES.into()))
-            .map_err(invalid)?
-            .map_or(DEFAULT_MAX_LINES, |n| n as u32);
+        ReadRequest::for_path(path)?
+            .with_start_line(start_line)?
+            .with_max_lines(max_lines)
+    }
+
+    /// A request for `path` (validated) with the default window, for a front door that
+    /// checks the kind of each argument just before its value.
+    pub fn for_path(path: String) -> Result<ReadRequest, ReadFileError> {
+        if path.is_empty() {
+            return Err(ReadFileError::new(
+                ErrorCode::InvalidArgument,
+                "",
+                format!("path must be {}", Argument::Path.rule()),
+            ));
+        }
+        reject_nul(&path)?;
         Ok(ReadRequest {
             path,
-            start_line,
-            max_lines,
+            start_line: 1,
+            max_lines: DEFAULT_MAX_LINES,
         })
     }
-}
 
-fn validate_path(path: Result<String, &'static str>) -> Result<String, ReadFileError> {
-    let invalid = |shown: &str, reason: String| {
+    /// This request with `start_line` validated; the default when missing.
+    pub fn with_start_line(self, start_line: NumberArg) -> Result<ReadRequest, ReadFileError> {
+        let start_line = self
+            .integer_in_range(start_line, Argument::StartLine, 1, None)?
+            .map_or(1, saturating_line);
+        Ok(ReadRequest { start_line, ..self })
+    }
+
+    /// This request with `max_lines` validated; the default when missing.
+    pub fn with_max_lines(self, max_lines: NumberArg) -> Result<ReadRequest, ReadFileError> {
+        let max = Some(MAX_MAX_LINES.into());
+        let max_lines = self
+            .integer_in_range(max_lines, Argument::MaxLines, 1, max)?
+            .map_or(DEFAULT_MAX_LINES, |n| n as u32);
+        Ok(ReadRequest { max_lines, ..self })
+    }
+
+    /// `Ok(None)` when missing, `Ok(Some(n))` for an integer in range, else the error.
+    fn integer_in_range(
+        &self,
+        arg: NumberArg,
+        argument: Argument,
+        min: u64,
+        max: Option<u64>,
+    ) -> Result<Option<f64>, ReadFileError> {
+        let NumberArg::Number(n) = arg else {
+            return Ok(None);
+        };
+        let in_range = n.is_finite()
+            && n.fract() == 0.0
+            && n >= min as f64
+            && max.is_none_or(|max| n <= max as f64);
+        if in_range {
+            return Ok(Some(n));
+        }
         Err(ReadFileError::new(
             ErrorCode::InvalidArgument,
-            shown,
-            reason,
+            &self.path,
+            format!(
+                "{} must be {} (got {})",
+                argument.name(),
+                argument.rule(),
+                shown_number(n)
+            ),
         ))
-    };
-    match path {
-        Err(type_name) => invalid(
-            "path",
-            format!("path must be a non-empty string (got {type_name})"),
-        ),
-        Ok(path) if path.is_empty() => invalid("", "path must be a non-empty string".to_owned()),
-        Ok(path) => reject_nul(&path).map(|()| path),
     }
 }
 
@@ -92,42 +165,14 @@ pub fn reject_nul(path: &str) -> Result<(), ReadFileError> {
     Ok(())
 }
 
-/// `Ok(None)` when missing, `Ok(Some(n))` for an integer in range, else the reason.
-fn integer_in_range(
-    arg: NumberArg,
-    name: &str,
-    min: u64,
-    max: Option<u64>,
-) -> Result<Option<f64>, String> {
-    // Spelled out only for a message: this runs on the JS thread for every call.
-    let range = || match max {
-        Some(max) => format!("an integer from {min} to {max}"),
-        None => format!("an integer >= {min}"),
-    };
-    match arg {
-        NumberArg::Missing => Ok(None),
-        NumberArg::Other(type_name) => Err(format!("{name} must be {} (got {type_name})", range())),
-        NumberArg::Number(n) => {
-            let in_range = n.is_finite()
-                && n.fract() == 0.0
-                && n >= min as f64
-                && max.is_none_or(|max| n <= max as f64);
-            if in_range {
-                Ok(Some(n))
-            } else {
-                Err(format!("{name} must be {} (got {})", range(), js_number(n)))
-            }
-        }
-    }
-}
-
 /// A whole, finite, positive double as a line number; `as` saturates, never wraps.
 fn saturating_line(n: f64) -> u64 {
     n as u64
 }
 
-/// A number spelled as JavaScript would print it, for error messages.
-fn js_number(n: f64) -> String {
+/// A number spelled as the tool's callers print it (JSON numbers, with JavaScript's names
+/// for what JSON cannot spell), for error messages.
+fn shown_number(n: f64) -> String {
     if n.is_nan() {
         "NaN".to_owned()
     } else if n.is_infinite() {
@@ -143,7 +188,7 @@ mod tests {
     use NumberArg::*;
 
     fn request(start: NumberArg, max: NumberArg) -> Result<ReadRequest, ReadFileError> {
-        ReadRequest::new(Ok("a.txt".to_owned()), start, max)
+        ReadRequest::new("a.txt".to_owned(), start, max)
     }
 
     fn reason(result: Result<ReadRequest, ReadFileError>) -> String {
@@ -195,24 +240,40 @@ mod tests {
     }
 
     #[test]
-    fn names_the_wrong_type() {
-        let message = reason(request(Other("string"), Missing));
+    fn names_the_wrong_kind_with_the_rule_of_the_argument() {
+        let message = Argument::StartLine
+            .wrong_kind("a.txt", "string")
+            .to_string();
         assert_eq!(
             message,
             "INVALID_ARGUMENT: a.txt: start_line must be an integer >= 1 (got string)"
+        );
+        let message = Argument::Path.wrong_kind("path", "number").to_string();
+        assert_eq!(
+            message,
+            "INVALID_ARGUMENT: path: path must be a non-empty string (got number)"
         );
         let message = reason(request(Missing, Number(f64::NAN)));
         assert!(message.ends_with("(got NaN)"), "{message}");
     }
 
     #[test]
+    fn the_max_lines_rule_states_the_bounds() {
+        let rule = format!("an integer from 1 to {MAX_MAX_LINES}");
+        assert_eq!(Argument::MaxLines.rule(), rule);
+    }
+
+    #[test]
+    fn arguments_are_checked_in_order() {
+        let message = reason(request(Number(0.0), Number(0.0)));
+        assert!(message.contains("start_line"), "{message}");
+        let message = reason(ReadRequest::new(String::new(), Number(0.0), Missing));
+        assert!(message.contains("path must be"), "{message}");
+    }
+
+    #[test]
     fn path_must_be_a_non_empty_string_without_nul() {
-        let message = reason(ReadRequest::new(Err("number"), Missing, Missing));
-        assert_eq!(
-            message,
-            "INVALID_ARGUMENT: path: path must be a non-empty string (got number)"
-        );
-        assert!(reason(ReadRequest::new(Ok(String::new()), Missing, Missing)).contains("\"\""));
-        assert!(reason(ReadRequest::new(Ok("a\0b".into()), Missing, Missing)).contains("NUL"));
+        assert!(reason(ReadRequest::for_path(String::new())).contains("\"\""));
+        assert!(reason(ReadRequest::for_path("a\0b".into())).contains("NUL"));
     }
 }

@@ -135,7 +135,7 @@ pub fn path_from_tokens(fx: &Fixture, tokens: &[u8], absolute: bool) -> String {
 pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
     check_confinement(fx, path);
     let Ok(request) = ReadRequest::new(
-        Ok(path.to_owned()),
+        path.to_owned(),
         agent_read_file_engine::request::NumberArg::Number(start_line as f64),
         agent_read_file_engine::request::NumberArg::Number(f64::from(max_lines)),
     ) else {
