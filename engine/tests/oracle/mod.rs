@@ -58,6 +58,12 @@ pub const TOKENS: &[&str] = &[
     "ws",
     "//",
     "crlf.txt",
+    "a.txt/",
+    "slash-rel",
+    "slash-dot-rel",
+    "slash-abs",
+    "slash-dot-abs",
+    "dir-slash-abs",
 ];
 
 /// A long name (over the 255-byte component limit) as one more token.
@@ -97,6 +103,18 @@ pub fn fixture() -> Fixture {
         "proc",
     );
     link(Path::new("/dev/zero"), "dev");
+    // Link texts that end in `/` or `/.` must lead to a directory, as the OS reads them.
+    link(Path::new("a.txt/"), "slash-rel");
+    link(Path::new("sub/b.txt/."), "slash-dot-rel");
+    link(Path::new(&format!("{}/a.txt/", ws.display())), "slash-abs");
+    link(
+        Path::new(&format!("{}/sub/b.txt/.", ws.display())),
+        "slash-dot-abs",
+    );
+    link(
+        Path::new(&format!("{}/sub/", ws.display())),
+        "dir-slash-abs",
+    );
     rustix::fs::mknodat(
         rustix::fs::CWD,
         ws.join("fifo"),
@@ -153,7 +171,8 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
     check_paging(fx, &request, first.meta.line_count);
 }
 
-/// The opened file, on the fast path and on the walker alike, is really under the root.
+/// The opened file, on the fast path, the walker and the portable path alike, is really
+/// under the root.
 fn check_confinement(fx: &Fixture, path: &str) {
     let Ok(relative) = fx.root.relative_path(path) else {
         return;
@@ -162,6 +181,7 @@ fn check_confinement(fx: &Fixture, path: &str) {
     let walked =
         fx.root
             .open_by_walking(Path::new(if relative.is_empty() { "." } else { &relative }));
+    let portable = fx.root.open_portably(&relative);
     // The same verdict, as the caller sees it: errnos that mean the same to the contract
     // (a name too long for one `openat2` but not for the walker, say) are the same verdict.
     let verdict = |opened: &Result<_, OpenError>| {
@@ -175,7 +195,12 @@ fn check_confinement(fx: &Fixture, path: &str) {
         verdict(&walked),
         "fast path and walker disagree on {path:?}"
     );
-    for opened in [fast, walked] {
+    assert_eq!(
+        verdict(&fast),
+        verdict(&portable),
+        "fast path and portable path disagree on {path:?}"
+    );
+    for opened in [fast, walked, portable] {
         match opened {
             Ok(opened) => {
                 let fd = opened.file.as_raw_fd();
