@@ -324,11 +324,6 @@ impl<'r> Walk<'r> {
         self.kept.back().unwrap_or(self.root).as_fd()
     }
 
-    /// The handle of the directory the walk is in, taken from the walk (`None`: the root).
-    fn take_here(&mut self) -> Option<OwnedFd> {
-        self.kept.pop_back()
-    }
-
     /// Steps into the directory `name`, whose handle is `dir`; dropping the handle of the
     /// shallowest level kept when there are more than [`KEPT_LEVELS`].
     fn enter(&mut self, name: OsString, dir: OwnedFd) -> Result<(), OpenError> {

@@ -177,7 +177,7 @@ impl Lookup for OPathLookup {
 /// The walk's result: `handle` on `name` in the directory the walk is in.
 fn resolved(walk: &mut Walk<'_>, handle: OwnedFd, stat: Stat, name: &OsStr) -> Resolved<'static> {
     let by_name = ByName::InDir {
-        dir: walk.take_here(),
+        dir: walk.kept.pop_back(),
         name: name.to_owned(),
     };
     Resolved {

@@ -37,6 +37,8 @@ use super::{
 
 /// How the root directory is opened: for reading, so that it is a directory handle on
 /// every system; `O_NONBLOCK` so that even a FIFO under the root's path cannot block.
+/// (FreeBSD keeps an `O_PATH` root for its fast path.)
+#[cfg(any(target_os = "linux", target_os = "macos"))]
 pub(super) const ROOT_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NONBLOCK)
