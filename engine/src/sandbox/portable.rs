@@ -44,10 +44,12 @@ pub(super) const ROOT_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::NONBLOCK)
     .union(OFlags::CLOEXEC);
 
-/// How each directory on the way is opened.
+/// How each directory on the way is opened. `O_NONBLOCK` too, though `O_DIRECTORY`
+/// already refuses a FIFO before opening it: nothing here may ever wait.
 pub(super) const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NOFOLLOW)
+    .union(OFlags::NONBLOCK)
     .union(OFlags::CLOEXEC);
 
 /// [`Root::open_file`] by the portable walker.
