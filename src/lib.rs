@@ -1,30 +1,297 @@
-//! read-file: the `read_file` tool of AI coding agents as a Node-API addon.
+//! agent-read-file: the `read_file` tool of AI coding agents as a Node-API addon.
 //!
-//! The engine knows nothing of JavaScript:
-//! - [`request`]: argument rules ([`request::ReadRequest`]),
-//! - [`sandbox`]: where the path is checked and the file opened beneath the root handle,
-//!   and [`root_cache`]: root handles reused across calls,
-//! - [`file_guard`]: kind and size checks, the bounded read of a whole file, head or tail,
-//! - [`window`]: the line model, the line window and line-range selection,
-//! - [`render`]: line-number formats and per-line caps; [`encoding`]: encoding detection,
-//! - [`read_file`](mod@read_file): the `read_file` use case, in the specification's order,
-//! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
-//! - [`error`]: the error codes.
-//!
-//! `binding` is the one module that converts between JavaScript and the engine.
-
-pub mod dialect;
-pub mod encoding;
-pub mod error;
-pub mod file_guard;
-pub mod read_file;
-pub mod render;
-pub mod request;
-pub mod root_cache;
-pub mod sandbox;
-pub mod window;
+//! This crate is the binding, the only code that knows JavaScript; the engine
+//! ([`agent_read_file_engine`]) knows nothing of it. It turns JS arguments into a validated
+//! [`ReadRequest`], runs the engine (inline for `readFileSync`, on the libuv pool for
+//! `readFile`, see [`batch`]; both go through [`ReadCall::run_with`]), and turns the result
+//! into a JS object or an `Error` whose `code` is the engine's [`ErrorCode`].
 
 // napi-rs registers the exports from a constructor that test builds leave out, so there
 // the exported items look unused.
-#[cfg_attr(test, allow(dead_code))]
-mod binding;
+#![cfg_attr(test, allow(dead_code))]
+
+mod batch;
+mod dialects;
+mod env_state;
+mod js;
+mod output;
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use napi::bindgen_prelude::FromNapiValue;
+use napi::{Env, JsValue, Unknown, ValueType, sys};
+use napi_derive::napi;
+
+use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::read_file::{ReadFileOutput, read_file};
+use agent_read_file_engine::request::{Argument, NumberArg, ReadRequest};
+use agent_read_file_engine::root_cache;
+use agent_read_file_engine::sandbox::Root;
+use output::JsOutput;
+
+/// The largest file `read_file` returns, in bytes (1 MiB).
+#[napi]
+pub const MAX_FILE_BYTES: u32 = agent_read_file_engine::request::MAX_FILE_BYTES as u32;
+
+/// Reads a window of a file in the workspace, on the calling thread.
+#[napi(
+    js_name = "readFileSync",
+    ts_args_type = "workspaceRoot: string, input: ReadFileInput",
+    ts_return_type = "ReadFileOutput"
+)]
+pub fn read_file_sync(env: Env, workspace_root: Unknown, input: Unknown) -> napi::Result<JsOutput> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    run_sync(&env, root, input)
+}
+
+/// Reads a window of a file in the workspace on the libuv thread pool. Never throws:
+/// every failure, bad arguments included, rejects the promise.
+#[napi(
+    js_name = "readFile",
+    ts_args_type = "workspaceRoot: string, input: ReadFileInput, signal?: AbortSignal",
+    ts_return_type = "Promise<ReadFileOutput>"
+)]
+pub fn read_file_async<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    input: Unknown,
+    signal: Option<Unknown>,
+) -> napi::Result<Unknown<'env>> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    batch::enqueue(env, ReadCall::from_js(root, input), signal)
+}
+
+/// A workspace root held open for the lifetime of this object (`createAgentToolkit`).
+#[napi]
+pub struct Workspace {
+    root: Arc<Root>,
+}
+
+#[napi]
+impl Workspace {
+    /// Opens `workspaceRoot` (an absolute path to a directory) once.
+    #[napi(constructor, ts_args_type = "workspaceRoot: string")]
+    pub fn new(env: Env, workspace_root: Unknown) -> napi::Result<Self> {
+        let path = root_path(workspace_root).map_err(|error| throwable(&env, error))?;
+        let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
+        Ok(Workspace {
+            root: Arc::new(root),
+        })
+    }
+
+    /// `readFile` beneath this workspace's root.
+    #[napi(
+        ts_args_type = "input: ReadFileInput, signal?: AbortSignal",
+        ts_return_type = "Promise<ReadFileOutput>"
+    )]
+    pub fn read_file<'env>(
+        &self,
+        env: &'env Env,
+        input: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        let root = Ok(RootArg::Open(self.root.clone()));
+        batch::enqueue(env, ReadCall::from_js(root, input), signal)
+    }
+
+    /// `readFileSync` beneath this workspace's root.
+    #[napi(
+        ts_args_type = "input: ReadFileInput",
+        ts_return_type = "ReadFileOutput"
+    )]
+    pub fn read_file_sync(&self, env: Env, input: Unknown) -> napi::Result<JsOutput> {
+        run_sync(&env, Ok(RootArg::Open(self.root.clone())), input)
+    }
+}
+
+/// `readFileSync`: validate, run, throw the contract's error on failure.
+fn run_sync(
+    env: &Env,
+    root: Result<RootArg, ReadFileError>,
+    input: Unknown,
+) -> napi::Result<JsOutput> {
+    ReadCall::from_js(root, input)
+        .and_then(|call| call.run())
+        .map(JsOutput)
+        .map_err(|error| throwable(env, error))
+}
+
+/// Which root a call reads beneath.
+enum RootArg {
+    /// A root path, opened (or found open) when the call runs.
+    Path(String),
+    /// A root already open.
+    Open(Arc<Root>),
+}
+
+fn root_path(value: Unknown) -> Result<String, ReadFileError> {
+    string_or_type(&value).map_err(|type_name| {
+        ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            "workspaceRoot",
+            format!("workspaceRoot must be an absolute path to a directory (got {type_name})"),
+        )
+    })
+}
+
+/// One validated call, ready to run on any thread.
+pub struct ReadCall {
+    root: RootArg,
+    request: ReadRequest,
+}
+
+impl ReadCall {
+    fn from_js(
+        root: Result<RootArg, ReadFileError>,
+        input: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        let request = request_from_js(&input)?;
+        let root = root.map_err(|error| error.for_path(&request.path))?;
+        Ok(ReadCall { root, request })
+    }
+
+    fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
+        self.run_with(&mut OpenedRoots::default())
+    }
+
+    /// The one code path of `readFile` and `readFileSync`.
+    fn run_with(&self, roots: &mut OpenedRoots) -> Result<ReadFileOutput, ReadFileError> {
+        let root = match &self.root {
+            RootArg::Path(path) => roots
+                .open(path)
+                .map_err(|error| error.for_path(&self.request.path))?,
+            RootArg::Open(root) => root.clone(),
+        };
+        read_file(&root, &self.request)
+    }
+}
+
+/// The root path a run of calls resolved last. Calls sent to the pool together resolve
+/// their root path once, as if at the same moment; a lone call resolves it afresh.
+#[derive(Default)]
+struct OpenedRoots(Option<(String, Arc<Root>)>);
+
+impl OpenedRoots {
+    fn open(&mut self, path: &str) -> Result<Arc<Root>, ReadFileError> {
+        if let Some((opened, root)) = &self.0
+            && opened == path
+        {
+            return Ok(root.clone());
+        }
+        let root = root_cache::open(path)?;
+        self.0 = Some((path.to_owned(), root.clone()));
+        Ok(root)
+    }
+}
+
+fn request_from_js(input: &Unknown) -> Result<ReadRequest, ReadFileError> {
+    let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, "input", reason);
+    let input_type = type_of(input);
+    if input_type != "object" {
+        return Err(invalid(format!(
+            "input must be an object like {{ path: \"src/main.ts\" }} (got {input_type})"
+        )));
+    }
+    let path = property(input, c"path").map_err(&invalid)?;
+    let start_line = property(input, c"start_line").map_err(&invalid)?;
+    let max_lines = property(input, c"max_lines").map_err(&invalid)?;
+    let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
+    let request = ReadRequest::for_path(path)?;
+    let start_line = number_arg(&start_line)
+        .map_err(|got| Argument::StartLine.wrong_kind(&request.path, got))?;
+    let request = request.with_start_line(start_line)?;
+    let max_lines =
+        number_arg(&max_lines).map_err(|got| Argument::MaxLines.wrong_kind(&request.path, got))?;
+    request.with_max_lines(max_lines)
+}
+
+/// `object[name]`, or why it could not be read (a getter or proxy that throws; the
+/// exception is dropped, and the caller reports an INVALID_ARGUMENT error instead).
+fn property<'env>(object: &Unknown<'env>, name: &CStr) -> Result<Unknown<'env>, String> {
+    let env = object.value().env;
+    match js::named_property(env, object.raw(), name) {
+        // SAFETY: a handle Node just returned, live in the current handle scope.
+        Ok(value) => Ok(unsafe { Unknown::from_raw_unchecked(env, value) }),
+        Err(_) => Err(format!(
+            "input.{} could not be read (it threw)",
+            name.to_string_lossy()
+        )),
+    }
+}
+
+fn string_or_type(value: &Unknown) -> Result<String, &'static str> {
+    match value.get_type() {
+        Ok(ValueType::String) => {
+            // SAFETY: a live handle of this env, checked to be a string.
+            unsafe { String::from_napi_value(value.value().env, value.raw()) }.map_err(|_| "string")
+        }
+        _ => Err(type_of(value)),
+    }
+}
+
+/// A number or nothing (`undefined`, `null`), else the value's type name.
+fn number_arg(value: &Unknown) -> Result<NumberArg, &'static str> {
+    match value.get_type() {
+        Ok(ValueType::Undefined | ValueType::Null) => Ok(NumberArg::Missing),
+        Ok(ValueType::Number) => {
+            // SAFETY: a live handle of this env, checked to be a number.
+            unsafe { f64::from_napi_value(value.value().env, value.raw()) }
+                .map(NumberArg::Number)
+                .map_err(|_| "number")
+        }
+        _ => Err(type_of(value)),
+    }
+}
+
+/// A JavaScript `typeof`-style name for messages (`null` and arrays named as such).
+fn type_of(value: &Unknown) -> &'static str {
+    match value.get_type() {
+        Ok(ValueType::Undefined) => "undefined",
+        Ok(ValueType::Null) => "null",
+        Ok(ValueType::Boolean) => "boolean",
+        Ok(ValueType::Number) => "number",
+        Ok(ValueType::String) => "string",
+        Ok(ValueType::Symbol) => "symbol",
+        Ok(ValueType::Function) => "function",
+        Ok(ValueType::BigInt) => "bigint",
+        Ok(ValueType::Object) if value.is_array().unwrap_or(false) => "array",
+        Ok(ValueType::Object | ValueType::External) => "object",
+        _ => "unknown",
+    }
+}
+
+/// `signal.aborted`, or `None` when `signal` is not an object with a boolean `aborted`.
+fn is_aborted(signal: &Unknown) -> Option<bool> {
+    if type_of(signal) != "object" {
+        return None;
+    }
+    let aborted = property(signal, c"aborted").ok()?;
+    match aborted.get_type() {
+        Ok(ValueType::Boolean) => {
+            // SAFETY: a live handle of this env, checked to be a boolean.
+            unsafe { bool::from_napi_value(aborted.value().env, aborted.raw()) }.ok()
+        }
+        _ => None,
+    }
+}
+
+/// A JS `Error` with our own `code` (and `name`), built on the JS thread. If even that
+/// fails (the env is going away), `undefined`, so a promise still settles.
+fn error_value(env: sys::napi_env, code: &str, message: &str, name: Option<&str>) -> js::Value {
+    let error = match name {
+        Some(name) => js::error(env, message, &[(c"code", code), (c"name", name)]),
+        None => js::error(env, message, &[(c"code", code)]),
+    };
+    error
+        .or_else(|_| js::undefined(env))
+        .unwrap_or(std::ptr::null_mut())
+}
+
+/// The JS `Error` for an engine error, in the form napi-rs throws verbatim: `code` is the
+/// error code, `message` names the requested path and the reason.
+fn throwable(env: &Env, error: ReadFileError) -> napi::Error {
+    let value = error_value(env.raw(), error.code.as_str(), &error.to_string(), None);
+    // SAFETY: a handle just made on this env, live in the current handle scope.
+    napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+}

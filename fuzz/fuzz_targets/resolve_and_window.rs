@@ -1,8 +1,8 @@
-//! Fuzzes path resolution and the line window with the oracle of `tests/oracle`:
+//! Fuzzes path resolution and the line window with the oracle of `engine/tests/oracle`:
 //! byte 0 picks absolute/relative, bytes 1-2 the window, the rest are path tokens.
 #![no_main]
 
-#[path = "../../tests/oracle/mod.rs"]
+#[path = "../../engine/tests/oracle/mod.rs"]
 mod oracle;
 
 use std::sync::OnceLock;

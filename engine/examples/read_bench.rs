@@ -1,11 +1,11 @@
 //! Per-call cost of `read_file::read_file` on a 100-line (about 5 KB) file, in a loop.
-//! Not a test: run `cargo run --release --example read_bench [iterations]`.
+//! Not a test: run `cargo run --release -p agent-read-file-engine --example read_bench [iterations]`.
 
 use std::time::Instant;
 
-use read_file::read_file::read_file;
-use read_file::request::{NumberArg, ReadRequest};
-use read_file::sandbox::Root;
+use agent_read_file_engine::read_file::read_file;
+use agent_read_file_engine::request::{NumberArg, ReadRequest};
+use agent_read_file_engine::sandbox::Root;
 
 fn main() {
     let iterations: u32 = std::env::args()
@@ -16,8 +16,8 @@ fn main() {
     let line = format!("{}\n", "x".repeat(49));
     std::fs::write(dir.path().join("f.txt"), line.repeat(100)).expect("fixture");
     let root = Root::open(dir.path().to_str().expect("utf-8 temp path")).expect("root");
-    let request = ReadRequest::new(Ok("f.txt".into()), NumberArg::Missing, NumberArg::Missing)
-        .expect("request");
+    let request =
+        ReadRequest::new("f.txt".into(), NumberArg::Missing, NumberArg::Missing).expect("request");
     for _ in 0..iterations / 10 {
         read_file(&root, &request).expect("warm-up read");
     }

@@ -141,7 +141,7 @@ fn identity_of(path: &str) -> Option<(u64, u64)> {
         return None;
     }
     let stat = rustix::fs::stat(path).ok()?;
-    Some((stat.st_dev, stat.st_ino))
+    Some(crate::sandbox::identity(&stat))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The sandbox oracle, shared by the property tests (`tests/sandbox_properties.rs`, run by
-//! `cargo test`) and the fuzz target (`fuzz/fuzz_targets/resolve_and_window.rs`).
+//! The sandbox oracle, shared by the property tests (`engine/tests/sandbox_properties.rs`,
+//! run by `cargo test`) and the fuzz target (`fuzz/fuzz_targets/resolve_and_window.rs`).
 //!
 //! A path is built from a token alphabet (`..`, `/`, `.`, names, NUL, a long name, symlinks
 //! in and out of the workspace) and read through the engine. The oracle: either an error,
@@ -14,9 +14,9 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use read_file::read_file::{open_error, read_file};
-use read_file::request::ReadRequest;
-use read_file::sandbox::{OpenError, Root};
+use agent_read_file_engine::read_file::{open_error, read_file};
+use agent_read_file_engine::request::ReadRequest;
+use agent_read_file_engine::sandbox::{OpenError, Root};
 
 /// Content of the one file outside the workspace; must never come back.
 pub const SENTINEL: &str = "SENTINEL-7f3a-outside-the-workspace";
@@ -58,6 +58,12 @@ pub const TOKENS: &[&str] = &[
     "ws",
     "//",
     "crlf.txt",
+    "a.txt/",
+    "slash-rel",
+    "slash-dot-rel",
+    "slash-abs",
+    "slash-dot-abs",
+    "dir-slash-abs",
 ];
 
 /// A long name (over the 255-byte component limit) as one more token.
@@ -97,14 +103,24 @@ pub fn fixture() -> Fixture {
         "proc",
     );
     link(Path::new("/dev/zero"), "dev");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        ws.join("fifo"),
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o644),
-        0,
-    )
-    .unwrap();
+    // Link texts that end in `/` or `/.` must lead to a directory, as the OS reads them.
+    link(Path::new("a.txt/"), "slash-rel");
+    link(Path::new("sub/b.txt/."), "slash-dot-rel");
+    link(Path::new(&format!("{}/a.txt/", ws.display())), "slash-abs");
+    link(
+        Path::new(&format!("{}/sub/b.txt/.", ws.display())),
+        "slash-dot-abs",
+    );
+    link(
+        Path::new(&format!("{}/sub/", ws.display())),
+        "dir-slash-abs",
+    );
+    // `mkfifo(1)`, not `mknodat`, which rustix lacks on macOS, where this must compile.
+    let made = std::process::Command::new("mkfifo")
+        .arg(ws.join("fifo"))
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo");
     let root = Root::open(ws.to_str().unwrap()).unwrap();
     let canonical_root = fs::canonicalize(&ws).unwrap();
     Fixture {
@@ -135,9 +151,9 @@ pub fn path_from_tokens(fx: &Fixture, tokens: &[u8], absolute: bool) -> String {
 pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
     check_confinement(fx, path);
     let Ok(request) = ReadRequest::new(
-        Ok(path.to_owned()),
-        read_file::request::NumberArg::Number(start_line as f64),
-        read_file::request::NumberArg::Number(f64::from(max_lines)),
+        path.to_owned(),
+        agent_read_file_engine::request::NumberArg::Number(start_line as f64),
+        agent_read_file_engine::request::NumberArg::Number(f64::from(max_lines)),
     ) else {
         return;
     };
@@ -153,7 +169,8 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
     check_paging(fx, &request, first.meta.line_count);
 }
 
-/// The opened file, on the fast path and on the walker alike, is really under the root.
+/// The opened file, on the fast path, the walker and the portable path alike, is really
+/// under the root.
 fn check_confinement(fx: &Fixture, path: &str) {
     let Ok(relative) = fx.root.relative_path(path) else {
         return;
@@ -162,6 +179,7 @@ fn check_confinement(fx: &Fixture, path: &str) {
     let walked =
         fx.root
             .open_by_walking(Path::new(if relative.is_empty() { "." } else { &relative }));
+    let portable = fx.root.open_portably(&relative);
     // The same verdict, as the caller sees it: errnos that mean the same to the contract
     // (a name too long for one `openat2` but not for the walker, say) are the same verdict.
     let verdict = |opened: &Result<_, OpenError>| {
@@ -175,7 +193,12 @@ fn check_confinement(fx: &Fixture, path: &str) {
         verdict(&walked),
         "fast path and walker disagree on {path:?}"
     );
-    for opened in [fast, walked] {
+    assert_eq!(
+        verdict(&fast),
+        verdict(&portable),
+        "fast path and portable path disagree on {path:?}"
+    );
+    for opened in [fast, walked, portable] {
         match opened {
             Ok(opened) => {
                 let fd = opened.file.as_raw_fd();

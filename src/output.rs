@@ -9,9 +9,9 @@
 use napi::bindgen_prelude::{ToNapiValue, TypeName};
 use napi::{ValueType, sys};
 
-use super::env_state::EnvState;
-use super::js;
-use crate::read_file::ReadFileOutput;
+use crate::env_state::EnvState;
+use crate::js;
+use agent_read_file_engine::read_file::ReadFileOutput;
 
 /// The shape of the contract's `ReadFileOutput`, property order included.
 const MAKE_OUTPUT_SOURCE: &str = "(function readFileOutput(path, content, truncated, \

@@ -23,7 +23,8 @@ use std::sync::{PoisonError, RwLock};
 use rustix::fs::{self as rfs, Mode, OFlags, PROC_SUPER_MAGIC, Stat};
 use rustix::io::Errno;
 
-use super::{BENEATH, ByName, READ_FLAGS, Resolved};
+use super::{BENEATH, ByName, Resolved};
+use crate::sandbox::READ_FLAGS;
 
 /// The outcome of reopening a resolved regular file for reading.
 pub(super) enum Reopened {

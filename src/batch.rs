@@ -22,12 +22,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use napi::bindgen_prelude::{ToNapiValue, Undefined};
 use napi::{Env, JsValue, Task, Unknown, sys};
 
-use super::env_state::EnvState;
-use super::js::{self, Deferred, Reference};
-use super::output::JsOutput;
-use super::{OpenedRoots, ReadCall, error_value, is_aborted, type_of};
-use crate::error::{ErrorCode, ReadFileError, display_path};
-use crate::read_file::ReadFileOutput;
+use crate::env_state::EnvState;
+use crate::js::{self, Deferred, Reference};
+use crate::output::JsOutput;
+use crate::{OpenedRoots, ReadCall, error_value, is_aborted, type_of};
+use agent_read_file_engine::error::{ErrorCode, ReadFileError, display_path};
+use agent_read_file_engine::read_file::ReadFileOutput;
 
 /// Work items of one env on the pool at once (libuv's default pool has 4 threads).
 const MAX_IN_FLIGHT: usize = 4;

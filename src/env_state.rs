@@ -8,8 +8,8 @@ use std::cell::OnceCell;
 
 use napi::sys;
 
-use super::batch::Calls;
-use super::js;
+use crate::batch::Calls;
+use crate::js;
 
 /// The binding's state for one env.
 #[derive(Default)]

@@ -1,60 +1,70 @@
 //! The path sandbox: every file is opened *beneath* a directory handle of the workspace
 //! root, so the kernel, not a string comparison, keeps the open inside the workspace.
 //!
-//! Two steps, both here:
+//! One contract, every OS family:
 //! 1. [`Root::relative_path`] normalizes the requested path lexically (`.`/`..`, an absolute
 //!    spelling of the root) into a workspace-relative path; climbing above the root is
-//!    refused before any system call.
-//! 2. [`Root::open`] opens that path relative to the root handle. The fast path is one
-//!    `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)`: the kernel refuses any step out of
-//!    the root, including through symlinks and through directories swapped while it walks.
-//!    What the kernel refuses but the contract allows (an absolute symlink that points back
-//!    inside the workspace), what it cannot do (kernels without `openat2`) and what needs a
-//!    precise verdict (a refusal that may be an escape or a loop) goes to
-//!    [`Root::open_by_walking`], which resolves one component at a time with `O_NOFOLLOW`
-//!    opens relative to directory handles it holds, reading symlinks itself. Neither path
-//!    ever hands the kernel a name that could resolve outside the handle it is relative to.
+//!    refused before any system call. A path that must name a directory (a trailing `/` or
+//!    `/.`, or a last `..`) keeps a trailing `/`, so a regular file there is "not a
+//!    directory", as the OS says.
+//! 2. [`Root::open_file`] opens that path relative to the root handle, refusing without
+//!    opening it whatever is not a regular file (opening a FIFO releases a blocked writer;
+//!    opening a device runs its driver). Each OS family has a fast path where the kernel
+//!    resolves beneath the handle in one call (`linux`: `openat2`; `freebsd`:
+//!    `O_RESOLVE_BENEATH`; `macos`: `O_NOFOLLOW_ANY` for the parent directory); what the
+//!    fast path refuses but the contract allows (an absolute symlink that points back
+//!    inside the workspace), or cannot decide, goes to the shared walker ([`Root::walk`]),
+//!    which resolves one component at a time relative to directory handles it holds,
+//!    reading symlinks itself. No path ever hands the kernel a name that could resolve
+//!    outside the handle it is relative to.
 //!
-//! Both resolve the last component to an `O_PATH` handle, which opens nothing: its kind is
-//! checked from `fstat` first, so a FIFO, socket or device is refused without being opened
-//! (opening a FIFO releases a blocked writer; opening a device runs its driver). Only a
-//! regular file is then opened for reading, by reopening that same handle (see [`reopen`]).
+//! The walker's steps come in two kinds ([`Lookup`]): `linux` looks names up as `O_PATH`
+//! handles; `portable` (macOS, FreeBSD, and Linux under
+//! [`PORTABLE_SWITCH`](linux::PORTABLE_SWITCH)) opens directories only, decides the last
+//! component's kind with `fstatat` and opens a regular file by name, keeping it only if it
+//! is the file looked at.
 
-mod reopen;
+#[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "freebsd")))]
+compile_error!(
+    "agent-read-file-engine confines paths with Unix directory handles; it supports Linux, \
+     macOS and FreeBSD (Windows and other systems are not targets)"
+);
+
+#[cfg(target_os = "freebsd")]
+mod freebsd;
+#[cfg(target_os = "linux")]
+pub(crate) mod linux;
+#[cfg(target_os = "macos")]
+mod macos;
+mod portable;
+
+#[cfg(target_os = "freebsd")]
+use freebsd as platform;
+#[cfg(target_os = "linux")]
+use linux as platform;
+#[cfg(target_os = "macos")]
+use macos as platform;
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustix::fs::{self as rfs, FileType, Mode, OFlags, ResolveFlags, Stat};
+use rustix::fs::{self as rfs, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
 use crate::error::{ErrorCode, ReadFileError};
-use reopen::Reopened;
 
 /// How many symlinks one resolution may follow; the kernel's own limit.
 pub const MAX_SYMLINK_FOLLOWS: u32 = 40;
 
 /// How a regular file is opened for reading: read-only, never waiting (on a lease, or on a
-/// FIFO swapped in under a name reopened by the fallback), never becoming a controlling
-/// terminal.
+/// FIFO swapped in under a name opened by name), never becoming a controlling terminal.
 const READ_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::NONBLOCK)
     .union(OFlags::CLOEXEC)
     .union(OFlags::NOCTTY);
-
-/// How each component is looked up: a handle that opens nothing, to the name itself even
-/// when it is a symlink.
-const STEP_FLAGS: OFlags = OFlags::PATH.union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
-
-/// The resolution flags of the `openat2` fast path.
-const BENEATH: ResolveFlags = ResolveFlags::BENEATH.union(ResolveFlags::NO_MAGICLINKS);
-
-/// Set once `openat2` has answered `ENOSYS`, so later calls go straight to the walker.
-static OPENAT2_UNAVAILABLE: AtomicBool = AtomicBool::new(false);
 
 /// An open workspace root: the handle every file is opened beneath.
 #[derive(Debug)]
@@ -75,7 +85,7 @@ pub struct Root {
 pub struct OpenedFile {
     /// The readable descriptor.
     pub file: OwnedFd,
-    /// The file's status, taken from the `O_PATH` handle it was reopened from.
+    /// The file's status, taken from a handle on the very file that was opened.
     pub stat: Stat,
 }
 
@@ -103,10 +113,10 @@ impl Root {
                 "workspaceRoot must be an absolute path to a directory",
             ));
         }
-        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let flags = platform::root_flags();
         let dir = rfs::open(given, flags, Mode::empty()).map_err(|e| root_error(path, e))?;
         let stat = rfs::fstat(&dir).map_err(|errno| root_error(path, errno))?;
-        let identity = (stat.st_dev, stat.st_ino);
+        let identity = identity(&stat);
         let canonical = std::fs::canonicalize(given)
             .map_err(|err| root_error(path, Errno::from_io_error(&err).unwrap_or(Errno::IO)))?;
         let given =
@@ -127,7 +137,7 @@ impl Root {
     /// The requested path as a normalized workspace-relative path (`/`-separated, no `.`
     /// or `..`; empty for the root itself), or [`OpenError::Outside`] when it names a place
     /// outside the root. Absolute paths are accepted through the root's canonical spelling
-    /// or the caller's.
+    /// or the caller's. A path that must name a directory keeps one trailing `/`.
     pub fn relative_path(&self, requested: &str) -> Result<String, OpenError> {
         let requested = Path::new(requested);
         let relative = if requested.is_absolute() {
@@ -145,120 +155,74 @@ impl Root {
                 Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
             }
         }
-        let joined = parts.join(OsStr::new("/"));
+        let mut joined = parts.join(OsStr::new("/"));
+        if !parts.is_empty() && names_a_directory(requested.as_os_str().as_bytes()) {
+            joined.push("/");
+        }
         Ok(String::from_utf8_lossy(joined.as_bytes()).into_owned())
     }
 
     /// Opens a path from [`Root::relative_path`] for reading, confined to the root. Only a
     /// regular file is opened; anything else is [`OpenError::NotFile`] without being opened.
     pub fn open_file(&self, relative: &str) -> Result<OpenedFile, OpenError> {
-        let relative = if relative.is_empty() { "." } else { relative };
-        self.open_resolved(|| self.resolve(relative))
+        platform::open_file(self, relative)
     }
 
-    /// [`Root::open_file`] by the walker alone, whatever `openat2` would have said.
+    /// [`Root::open_file`] by this OS family's walker alone, whatever its fast path would
+    /// have said.
     #[doc(hidden)]
     pub fn open_by_walking(&self, relative: &Path) -> Result<OpenedFile, OpenError> {
-        self.open_resolved(|| self.resolve_by_walking(relative))
+        platform::open_by_walking(self, relative)
     }
 
-    /// Resolves, refuses what is not a regular file, and opens a regular file for reading.
-    /// A name replaced between the lookup and the reopen is looked up once more.
-    fn open_resolved<'r>(
-        &self,
-        resolve: impl Fn() -> Result<Resolved<'r>, OpenError>,
-    ) -> Result<OpenedFile, OpenError> {
-        for _ in 0..2 {
-            let resolved = resolve()?;
-            if let Some(kind) = non_regular_kind(resolved.stat.st_mode) {
-                return Err(OpenError::NotFile(kind));
-            }
-            match reopen::for_reading(&self.dir, &resolved) {
-                Reopened::File(file) => {
-                    return Ok(OpenedFile {
-                        file,
-                        stat: resolved.stat,
-                    });
-                }
-                Reopened::Failed(errno) => return Err(OpenError::Os(errno)),
-                Reopened::Raced => {}
-            }
-        }
-        Err(OpenError::Os(Errno::NOENT))
+    /// [`Root::open_file`] by the portable code path (macOS's, without `O_NOFOLLOW_ANY`),
+    /// so that every OS can check it against its own.
+    #[doc(hidden)]
+    pub fn open_portably(&self, relative: &str) -> Result<OpenedFile, OpenError> {
+        portable::open_file(self, relative)
     }
 
-    /// The last component of `relative` as an `O_PATH` handle: by `openat2` when the kernel
-    /// can decide, else by the walker.
-    fn resolve<'r>(&self, relative: &'r str) -> Result<Resolved<'r>, OpenError> {
-        if !OPENAT2_UNAVAILABLE.load(Ordering::Relaxed) {
-            match self.resolve_beneath(relative) {
-                Ok(resolved) => return Ok(resolved),
-                Err(errno) if is_final_answer(errno) => return Err(OpenError::Os(errno)),
-                Err(Errno::NOSYS) => OPENAT2_UNAVAILABLE.store(true, Ordering::Relaxed),
-                Err(_) => {}
-            }
-        }
-        self.resolve_by_walking(Path::new(relative))
-    }
-
-    /// One `openat2` with the kernel's beneath-the-handle resolution, for an `O_PATH` handle.
-    fn resolve_beneath<'r>(&self, relative: &'r str) -> Result<Resolved<'r>, Errno> {
-        let flags = OFlags::PATH | OFlags::CLOEXEC;
-        let handle = rfs::openat2(&self.dir, relative, flags, Mode::empty(), BENEATH)?;
-        let stat = rfs::fstat(&handle)?;
-        Ok(Resolved {
-            handle,
-            stat,
-            by_name: ByName::Beneath(relative),
-        })
-    }
-
-    /// Resolves `relative` one component at a time beneath the root handle, each step an
-    /// `O_PATH | O_NOFOLLOW` lookup of one name whose kind is read from its handle: symlinks
-    /// are followed by reading them, never by the kernel. `..` returns to the directory
-    /// handle the walk came through, so it cannot rise above the root even if directories
-    /// are moved meanwhile.
-    fn resolve_by_walking(&self, relative: &Path) -> Result<Resolved<'static>, OpenError> {
+    /// Resolves `relative` one component at a time beneath the root handle, each step a
+    /// lookup of one name by `lookup` that never follows a symlink: symlinks are followed
+    /// by reading them, never by the kernel. `..` returns to the directory handle the walk
+    /// came through, so it cannot rise above the root even if directories are moved
+    /// meanwhile.
+    fn walk<L: Lookup>(&self, relative: &Path, lookup: &L) -> Result<L::Found, OpenError> {
         let mut pending: Vec<OsString> = Vec::new();
-        push_components(&mut pending, relative);
-        let mut walk = Walk::new(&self.dir);
+        let text = relative.as_os_str().as_bytes();
+        push_components(&mut pending, relative, names_a_directory(text));
+        let mut walk = Walk::new(&self.dir, L::DIR_FLAGS);
         let mut follows = 0;
         while let Some(name) = pending.pop() {
             if name == ".." {
                 walk.leave()?;
                 continue;
             }
-            let step = rfs::openat(walk.here(), &name, STEP_FLAGS, Mode::empty())
-                .map_err(OpenError::Os)?;
-            let stat = rfs::fstat(&step).map_err(OpenError::Os)?;
-            let target = match FileType::from_raw_mode(stat.st_mode) {
-                FileType::Symlink => link_target(step.as_fd())?,
-                FileType::Directory if !pending.is_empty() => {
-                    walk.enter(name, step)?;
+            let target = match lookup.step(&mut walk, &name, pending.is_empty())? {
+                Step::Dir(dir) => {
+                    walk.enter(name, dir)?;
                     continue;
                 }
-                _ if pending.is_empty() => return Ok(walk.resolved(step, stat, name)),
-                _ => return Err(OpenError::Os(Errno::NOTDIR)),
+                Step::Found(found) => return Ok(found),
+                Step::Link(target) => target,
             };
             // `name` was a symlink: its target replaces it, relative to the walk's directory.
             follows += 1;
             if follows > MAX_SYMLINK_FOLLOWS {
                 return Err(OpenError::Loop);
             }
+            let names_dir = names_a_directory(target.as_bytes());
             let target = Path::new(&target);
             if target.is_absolute() {
                 let inside = self.strip_root(target).ok_or(OpenError::Outside)?;
-                walk = Walk::new(&self.dir);
-                push_components(&mut pending, inside);
+                walk = Walk::new(&self.dir, L::DIR_FLAGS);
+                push_components(&mut pending, inside, names_dir);
             } else {
-                push_components(&mut pending, target);
+                push_components(&mut pending, target, names_dir);
             }
         }
         // The path ended in `..` (or named the root): the directory reached.
-        let handle =
-            rfs::openat(walk.here(), ".", STEP_FLAGS, Mode::empty()).map_err(OpenError::Os)?;
-        let stat = rfs::fstat(&handle).map_err(OpenError::Os)?;
-        Ok(walk.resolved(handle, stat, OsString::from(".")))
+        lookup.at_directory(walk)
     }
 
     /// `path` relative to the root, when it is the root or below it by either spelling.
@@ -270,30 +234,43 @@ impl Root {
     }
 }
 
-/// The last component of a path, looked up as an `O_PATH` handle: it can be inspected
-/// (`fstat`) and reopened, but opening it opened nothing.
-struct Resolved<'r> {
-    handle: OwnedFd,
-    /// The handle's status.
-    stat: Stat,
-    /// How to look the same name up again, for reopening without procfs.
-    by_name: ByName<'r>,
+/// What one step of the walk found.
+enum Step<F> {
+    /// A directory to walk into (never the last component).
+    Dir(OwnedFd),
+    /// A symlink, by its target.
+    Link(OsString),
+    /// The last component, resolved.
+    Found(F),
 }
 
-/// How a resolved file is named again for a reopen by name.
-enum ByName<'r> {
-    /// The workspace-relative path, resolved beneath the root as the fast path did.
-    Beneath(&'r str),
-    /// One name in a directory the walker held (`None`: the root itself).
-    InDir {
-        dir: Option<OwnedFd>,
-        name: OsString,
-    },
+/// How one OS family looks one name up during a walk. A step never follows a symlink and
+/// never opens anything but a directory or, as the last component, a regular file.
+trait Lookup {
+    /// What the walk resolves a path to.
+    type Found;
+    /// How a directory level is opened again by name (see [`Walk::reopen_kept_levels`]).
+    const DIR_FLAGS: OFlags;
+    /// Looks `name` up in the directory the walk is in; `last` when nothing follows it.
+    fn step(
+        &self,
+        walk: &mut Walk<'_>,
+        name: &OsStr,
+        last: bool,
+    ) -> Result<Step<Self::Found>, OpenError>;
+    /// The answer when the path ends at the directory the walk is in (`..`, the root).
+    fn at_directory(&self, walk: Walk<'_>) -> Result<Self::Found, OpenError>;
+}
+
+/// Whether a path text must name a directory: it ends in `/`, `/.` or `..`, as the OS
+/// reads it (a trailing slash makes the kernel require a directory).
+fn names_a_directory(text: &[u8]) -> bool {
+    text.ends_with(b"/") || text.ends_with(b"/.") || text == b".." || text.ends_with(b"/..")
 }
 
 /// What a file that is not a regular file is, in words; `None` for a regular file.
-fn non_regular_kind(st_mode: u32) -> Option<&'static str> {
-    Some(match FileType::from_raw_mode(st_mode) {
+fn non_regular_kind(stat: &Stat) -> Option<&'static str> {
+    Some(match FileType::from_raw_mode(stat.st_mode) {
         FileType::RegularFile => return None,
         FileType::Directory => "a directory",
         FileType::Fifo => "a FIFO",
@@ -304,16 +281,10 @@ fn non_regular_kind(st_mode: u32) -> Option<&'static str> {
     })
 }
 
-/// Errors from the `openat2` fast path that are already the answer: the kernel reports
-/// them at the component where they happen, after any escape before it would have been
-/// reported instead. Anything else (an escape, an absolute symlink, a loop, a rename race,
-/// no `openat2`) is decided by the walker; so is `ENAMETOOLONG`, which a whole path longer
-/// than `PATH_MAX` gets before any component is looked at, even one that leads out.
-fn is_final_answer(errno: Errno) -> bool {
-    matches!(
-        errno,
-        Errno::NOENT | Errno::NOTDIR | Errno::ACCESS | Errno::NXIO
-    )
+/// `(st_dev, st_ino)` of `stat`, the identity of a file.
+#[allow(clippy::unnecessary_cast)] // `st_dev` is 32-bit on macOS, and on FreeBSD's old ABI.
+pub(crate) fn identity(stat: &Stat) -> (u64, u64) {
+    (stat.st_dev as u64, stat.st_ino as u64)
 }
 
 /// The longest path the kernel accepts, with its NUL: a resolved directory path longer
@@ -328,6 +299,8 @@ const KEPT_LEVELS: usize = 16;
 /// handles on the deepest [`KEPT_LEVELS`] of them.
 struct Walk<'r> {
     root: &'r OwnedFd,
+    /// How directory levels are opened again.
+    dir_flags: OFlags,
     names: Vec<OsString>,
     /// Bytes of `names` joined with `/`.
     path_len: usize,
@@ -336,9 +309,10 @@ struct Walk<'r> {
 }
 
 impl<'r> Walk<'r> {
-    fn new(root: &'r OwnedFd) -> Walk<'r> {
+    fn new(root: &'r OwnedFd, dir_flags: OFlags) -> Walk<'r> {
         Walk {
             root,
+            dir_flags,
             names: Vec::new(),
             path_len: 0,
             kept: VecDeque::new(),
@@ -382,7 +356,7 @@ impl<'r> Walk<'r> {
     /// they were entered by, one name per step and never through a symlink. A failure means
     /// the tree was changed during the walk.
     fn reopen_kept_levels(&mut self) -> Result<(), OpenError> {
-        let flags = STEP_FLAGS | OFlags::DIRECTORY;
+        let flags = self.dir_flags | OFlags::DIRECTORY | OFlags::NOFOLLOW;
         let keep_from = self.names.len().saturating_sub(KEPT_LEVELS);
         let mut passing: Option<OwnedFd> = None;
         for (level, name) in self.names.iter().enumerate() {
@@ -397,24 +371,12 @@ impl<'r> Walk<'r> {
         }
         Ok(())
     }
-
-    /// The walk's result: `handle` on `name` in the directory the walk is in.
-    fn resolved(mut self, handle: OwnedFd, stat: Stat, name: OsString) -> Resolved<'static> {
-        let by_name = ByName::InDir {
-            dir: self.kept.pop_back(),
-            name,
-        };
-        Resolved {
-            handle,
-            stat,
-            by_name,
-        }
-    }
 }
 
 /// Pushes the components of `path` onto the stack of names still to resolve, so that
-/// the first component is popped first. `.` and empty components are dropped.
-fn push_components(pending: &mut Vec<OsString>, path: &Path) {
+/// the first component is popped first. `.` and empty components are dropped; when
+/// `names_dir`, a last `.` stays, so that what precedes it must be a directory.
+fn push_components(pending: &mut Vec<OsString>, path: &Path, names_dir: bool) {
     let start = pending.len();
     for component in path.components() {
         match component {
@@ -423,19 +385,15 @@ fn push_components(pending: &mut Vec<OsString>, path: &Path) {
             Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
         }
     }
+    if names_dir && pending.len() > start {
+        pending.push(OsString::from("."));
+    }
     pending[start..].reverse();
 }
 
-/// The target of the symlink an `O_PATH | O_NOFOLLOW` handle refers to.
-fn link_target(link: BorrowedFd<'_>) -> Result<OsString, OpenError> {
-    rfs::readlinkat(link, "", Vec::new())
-        .map(|target| OsString::from_vec(target.into_bytes()))
-        .map_err(OpenError::Os)
-}
-
 /// Whether `path` names the directory whose `(st_dev, st_ino)` is `identity`.
-fn names_directory(path: &Path, identity: (u64, u64)) -> bool {
-    rfs::stat(path).is_ok_and(|stat| (stat.st_dev, stat.st_ino) == identity)
+fn names_directory(path: &Path, identity_of_root: (u64, u64)) -> bool {
+    rfs::stat(path).is_ok_and(|stat| identity(&stat) == identity_of_root)
 }
 
 /// Why a root that is an absolute path cannot be opened: `INVALID_ARGUMENT` when the
@@ -471,21 +429,21 @@ fn normalize_absolute(path: &Path) -> PathBuf {
     normalized
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
     use std::fs;
     use std::io::{Read, Write};
     use std::os::unix::fs::{OpenOptionsExt, symlink};
 
-    struct Fixture {
+    pub(super) struct Fixture {
         _tmp: tempfile::TempDir,
-        base: PathBuf,
-        root: Root,
+        pub(super) base: PathBuf,
+        pub(super) root: Root,
     }
 
     /// `base/ws` is the workspace; `base/outside/secret.txt` and `base/ws-evil/x.txt` are not.
-    fn fixture() -> Fixture {
+    pub(super) fn fixture() -> Fixture {
         let tmp = tempfile::tempdir().unwrap();
         let base = tmp.path().to_path_buf();
         let ws = base.join("ws");
@@ -515,12 +473,23 @@ mod tests {
         }
     }
 
-    fn read_via(fx: &Fixture, requested: &str, walk: bool) -> Result<String, OpenError> {
+    /// The three code paths of [`Root::open_file`].
+    #[derive(Clone, Copy, Debug)]
+    enum Via {
+        /// The OS family's own, fast path first.
+        Fast,
+        /// The OS family's walker alone.
+        Walk,
+        /// The portable code path (macOS's).
+        Portable,
+    }
+
+    fn read_via(fx: &Fixture, requested: &str, via: Via) -> Result<String, OpenError> {
         let relative = fx.root.relative_path(requested)?;
-        let opened = if walk {
-            fx.root.open_by_walking(Path::new(&relative))?
-        } else {
-            fx.root.open_file(&relative)?
+        let opened = match via {
+            Via::Fast => fx.root.open_file(&relative)?,
+            Via::Walk => fx.root.open_by_walking(Path::new(&relative))?,
+            Via::Portable => fx.root.open_portably(&relative)?,
         };
         let mut text = String::new();
         fs::File::from(opened.file)
@@ -529,14 +498,16 @@ mod tests {
         Ok(text)
     }
 
-    /// Every decision must be the same on the `openat2` fast path and on the walker.
+    /// Every decision must be the same on the fast path, the walker and the portable path.
     fn read(fx: &Fixture, requested: &str) -> Result<String, OpenError> {
-        let fast = read_via(fx, requested, false);
-        let walked = read_via(fx, requested, true);
-        assert_eq!(
-            fast, walked,
-            "fast path and walker disagree on {requested:?}"
-        );
+        let fast = read_via(fx, requested, Via::Fast);
+        for via in [Via::Walk, Via::Portable] {
+            let other = read_via(fx, requested, via);
+            assert_eq!(
+                fast, other,
+                "fast path and {via:?} disagree on {requested:?}"
+            );
+        }
         fast
     }
 
@@ -548,7 +519,10 @@ mod tests {
             rel("./src//deep/../deep/b.txt"),
             Ok("src/deep/b.txt".to_owned())
         );
-        assert_eq!(rel("a.txt/"), Ok("a.txt".to_owned()));
+        assert_eq!(rel("a.txt/"), Ok("a.txt/".to_owned()));
+        assert_eq!(rel("a.txt/."), Ok("a.txt/".to_owned()));
+        assert_eq!(rel("src/deep/.."), Ok("src/".to_owned()));
+        assert_eq!(rel("./"), Ok(String::new()));
         assert_eq!(rel("."), Ok(String::new()));
         assert_eq!(rel(".."), Err(OpenError::Outside));
         assert_eq!(rel("src/../../ws/a.txt"), Err(OpenError::Outside));
@@ -628,6 +602,49 @@ mod tests {
     }
 
     #[test]
+    fn a_file_named_with_a_trailing_slash_is_not_a_directory() {
+        let fx = fixture();
+        for path in [
+            "a.txt/",
+            "a.txt/.",
+            "a.txt//",
+            "a.txt/./",
+            "src/deep/b.txt/",
+        ] {
+            assert_eq!(read(&fx, path), Err(OpenError::Os(Errno::NOTDIR)), "{path}");
+        }
+        for link in ["rel-in/", "abs-in/", "abs-in/."] {
+            assert_eq!(read(&fx, link), Err(OpenError::Os(Errno::NOTDIR)), "{link}");
+        }
+        assert_eq!(read(&fx, "src/"), Err(OpenError::NotFile("a directory")));
+        assert_eq!(read(&fx, "dir-in/"), Err(OpenError::NotFile("a directory")));
+    }
+
+    #[test]
+    fn a_link_text_with_a_trailing_slash_must_lead_to_a_directory() {
+        let fx = fixture();
+        let ws = fx.base.join("ws");
+        let abs = |rel: &str| format!("{}/{rel}", ws.display());
+        let links = [
+            ("rel-slash", "a.txt/".to_owned()),
+            ("rel-slash-dot", "a.txt/.".to_owned()),
+            ("abs-slash", abs("a.txt/")),
+            ("abs-slash-dot", abs("src/deep/b.txt/.")),
+        ];
+        for (name, target) in &links {
+            symlink(target, ws.join(name)).unwrap();
+            assert_eq!(read(&fx, name), Err(OpenError::Os(Errno::NOTDIR)), "{name}");
+        }
+        symlink(abs("src/deep/"), ws.join("abs-dir-slash")).unwrap();
+        symlink("src/deep/.", ws.join("rel-dir-slash")).unwrap();
+        for name in ["abs-dir-slash", "rel-dir-slash"] {
+            let file = format!("{name}/b.txt");
+            assert_eq!(read(&fx, &file).unwrap(), "deep\n", "{file}");
+            assert_eq!(read(&fx, name), Err(OpenError::NotFile("a directory")));
+        }
+    }
+
+    #[test]
     fn root_must_be_an_absolute_existing_directory() {
         let fx = fixture();
         for bad in ["relative/dir", "/definitely/not/here"] {
@@ -679,64 +696,6 @@ mod tests {
         assert_eq!(read(&fx, "sock"), Err(OpenError::NotFile("a socket")));
     }
 
-    /// The regular file `relative` resolved to its `O_PATH` handle, as the fast path does.
-    fn resolved<'r>(fx: &Fixture, relative: &'r str) -> Resolved<'r> {
-        fx.root.resolve(relative).unwrap()
-    }
-
-    fn reopened_text(outcome: Reopened) -> String {
-        let Reopened::File(file) = outcome else {
-            panic!("not reopened");
-        };
-        let mut text = String::new();
-        fs::File::from(file).read_to_string(&mut text).unwrap();
-        text
-    }
-
-    #[test]
-    fn without_procfs_a_file_is_reopened_by_name_when_it_is_still_the_same_file() {
-        let fx = fixture();
-        let beneath = resolved(&fx, "src/deep/b.txt");
-        let by_name = reopen::reopen(&fx.root.dir, &beneath, None);
-        assert_eq!(reopened_text(by_name), "deep\n");
-        let walked = fx
-            .root
-            .resolve_by_walking(Path::new("dir-in/b.txt"))
-            .unwrap();
-        let by_name = reopen::reopen(&fx.root.dir, &walked, None);
-        assert_eq!(reopened_text(by_name), "deep\n");
-    }
-
-    #[test]
-    fn without_procfs_a_name_replaced_since_its_lookup_is_a_race() {
-        let fx = fixture();
-        let ws = fx.base.join("ws");
-        for walk in [false, true] {
-            let before = if walk {
-                fx.root.resolve_by_walking(Path::new("a.txt")).unwrap()
-            } else {
-                resolved(&fx, "a.txt")
-            };
-            let looked_up = fs::read_to_string(ws.join("a.txt")).unwrap();
-            fs::write(ws.join("new.txt"), format!("replaced, walk: {walk}\n")).unwrap();
-            fs::rename(ws.join("new.txt"), ws.join("a.txt")).unwrap();
-            let outcome = reopen::reopen(&fx.root.dir, &before, None);
-            assert!(matches!(outcome, Reopened::Raced), "walk: {walk}");
-            // Through procfs the handle's own file is reopened, whatever the name names now.
-            let proc_fd_dir = reopen::open_proc_fd_dir(c"/proc/self/fd").unwrap();
-            let outcome = reopen::reopen(&fx.root.dir, &before, Some(proc_fd_dir.as_fd()));
-            assert_eq!(reopened_text(outcome), looked_up);
-        }
-    }
-
-    #[test]
-    fn a_directory_that_is_not_procfs_is_not_used_as_proc_self_fd() {
-        let tmp = tempfile::tempdir().unwrap();
-        let fake = std::ffi::CString::new(tmp.path().as_os_str().as_bytes()).unwrap();
-        assert!(reopen::open_proc_fd_dir(&fake).is_none());
-        assert!(reopen::open_proc_fd_dir(c"/proc/self/fd").is_some());
-    }
-
     /// Creates `levels` nested directories named `name` under `dir`, by relative steps (the
     /// whole path may be longer than the kernel accepts), and returns the deepest.
     fn nest(dir: &Path, name: &str, levels: usize) -> OwnedFd {
@@ -780,10 +739,10 @@ mod tests {
         let deep = nest(&fx.base.join("ws"), "d", 300);
         write_at(&deep, "f.txt", "deep\n");
         let path = format!("{}f.txt", "d/".repeat(300));
-        let mut walk = Walk::new(&fx.root.dir);
+        let mut walk = Walk::new(&fx.root.dir, portable::DIR_FLAGS);
         let mut most_held = 0;
         for _ in 0..300 {
-            let dir = rfs::openat(walk.here(), "d", STEP_FLAGS, Mode::empty()).unwrap();
+            let dir = rfs::openat(walk.here(), "d", portable::DIR_FLAGS, Mode::empty()).unwrap();
             walk.enter(OsString::from("d"), dir).unwrap();
             most_held = most_held.max(walk.kept.len());
         }

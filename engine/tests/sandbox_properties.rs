@@ -41,7 +41,7 @@ fn the_oracle_fails_on_a_file_outside_the_root_it_was_given() {
 
 #[test]
 fn the_alphabet_reaches_every_outcome() {
-    use read_file::sandbox::OpenError;
+    use agent_read_file_engine::sandbox::OpenError;
     let fx = fixture();
     let open = |path: &str| {
         let relative = fx.root.relative_path(path)?;
@@ -53,4 +53,18 @@ fn the_alphabet_reaches_every_outcome() {
     assert_eq!(open("sub/deep/climb"), Err(OpenError::Outside));
     assert_eq!(open("loop"), Err(OpenError::Loop));
     assert!(matches!(open("dangling"), Err(OpenError::Os(_))));
+    for slash in [
+        "a.txt/",
+        "slash-rel",
+        "slash-dot-rel",
+        "slash-abs",
+        "slash-dot-abs",
+    ] {
+        assert_eq!(
+            open(slash),
+            Err(OpenError::Os(rustix::io::Errno::NOTDIR)),
+            "{slash}"
+        );
+    }
+    assert_eq!(open("dir-slash-abs/b.txt"), Ok(()));
 }

@@ -7,9 +7,9 @@ use napi::{Env, JsValue, Task, Unknown, ValueType, sys};
 use napi_derive::napi;
 use serde_json::Value;
 
-use super::{js, property, string_or_type, throwable, type_of};
-use crate::dialect::{Args, Dialect, DialectCall, aintern};
-use crate::error::{ErrorCode, ReadFileError};
+use crate::{js, property, string_or_type, throwable, type_of};
+use agent_read_file_engine::dialect::{Args, Dialect, DialectCall, aintern};
+use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 
 /// Runs one call of a dialect's tool (`codex`, `forge` or `aintern`) on the thread pool.
 #[napi(

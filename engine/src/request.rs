@@ -1,0 +1,279 @@
+//! The validated arguments of one `read_file` call.
+//!
+//! Arguments come from a language model, so every rule is checked here, once, before
+//! anything touches the file system. The rules live here so `cargo test` covers them; a
+//! front door checks only that each argument is of the right kind (a string path, a number
+//! or nothing for the others), and words its refusal with [`Argument::rule`].
+
+use crate::error::{ErrorCode, ReadFileError};
+
+/// The largest file `read_file` returns, in bytes (1 MiB). Code and tests share this value.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// The window length when the caller gives no `max_lines`.
+pub const DEFAULT_MAX_LINES: u32 = 200;
+/// The largest `max_lines` a caller may ask for.
+pub const MAX_MAX_LINES: u32 = 500;
+
+/// One numeric argument as it arrived, before validation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NumberArg {
+    /// Not given: the default applies.
+    Missing,
+    /// A number (any double, including NaN and the infinities).
+    Number(f64),
+}
+
+/// The arguments of a call, for messages about them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Argument {
+    Path,
+    StartLine,
+    MaxLines,
+}
+
+impl Argument {
+    /// The argument's name in the tool's schema.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Argument::Path => "path",
+            Argument::StartLine => "start_line",
+            Argument::MaxLines => "max_lines",
+        }
+    }
+
+    /// What the argument must be, in words: "`name` must be `rule`".
+    pub const fn rule(self) -> &'static str {
+        match self {
+            Argument::Path => "a non-empty string",
+            Argument::StartLine => "an integer >= 1",
+            // Spelled out as a literal for `const`; a test keeps it equal to the bounds.
+            Argument::MaxLines => "an integer from 1 to 500",
+        }
+    }
+
+    /// The `INVALID_ARGUMENT` error for a value of the wrong kind, `got` naming what was
+    /// given instead; `shown_path` is the path the message names.
+    pub fn wrong_kind(self, shown_path: &str, got: &str) -> ReadFileError {
+        ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            shown_path,
+            format!("{} must be {} (got {got})", self.name(), self.rule()),
+        )
+    }
+}
+
+/// A request whose every field obeys the contract.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadRequest {
+    /// The path exactly as requested (non-empty, no NUL).
+    pub path: String,
+    /// 1-based first line of the window. Values beyond any possible line count are kept
+    /// saturated at `u64::MAX` rather than wrapped, so they still mean "past the end".
+    pub start_line: u64,
+    /// Number of lines in the window, 1..=500.
+    pub max_lines: u32,
+}
+
+impl ReadRequest {
+    /// Validates the three arguments of a call, in that order.
+    pub fn new(
+        path: String,
+        start_line: NumberArg,
+        max_lines: NumberArg,
+    ) -> Result<ReadRequest, ReadFileError> {
+        ReadRequest::for_path(path)?
+            .with_start_line(start_line)?
+            .with_max_lines(max_lines)
+    }
+
+    /// A request for `path` (validated) with the default window, for a front door that
+    /// checks the kind of each argument just before its value.
+    pub fn for_path(path: String) -> Result<ReadRequest, ReadFileError> {
+        if path.is_empty() {
+            return Err(ReadFileError::new(
+                ErrorCode::InvalidArgument,
+                "",
+                format!("path must be {}", Argument::Path.rule()),
+            ));
+        }
+        reject_nul(&path)?;
+        Ok(ReadRequest {
+            path,
+            start_line: 1,
+            max_lines: DEFAULT_MAX_LINES,
+        })
+    }
+
+    /// This request with `start_line` validated; the default when missing.
+    pub fn with_start_line(self, start_line: NumberArg) -> Result<ReadRequest, ReadFileError> {
+        let start_line = self
+            .integer_in_range(start_line, Argument::StartLine, 1, None)?
+            .map_or(1, saturating_line);
+        Ok(ReadRequest { start_line, ..self })
+    }
+
+    /// This request with `max_lines` validated; the default when missing.
+    pub fn with_max_lines(self, max_lines: NumberArg) -> Result<ReadRequest, ReadFileError> {
+        let max = Some(MAX_MAX_LINES.into());
+        let max_lines = self
+            .integer_in_range(max_lines, Argument::MaxLines, 1, max)?
+            .map_or(DEFAULT_MAX_LINES, |n| n as u32);
+        Ok(ReadRequest { max_lines, ..self })
+    }
+
+    /// `Ok(None)` when missing, `Ok(Some(n))` for an integer in range, else the error.
+    fn integer_in_range(
+        &self,
+        arg: NumberArg,
+        argument: Argument,
+        min: u64,
+        max: Option<u64>,
+    ) -> Result<Option<f64>, ReadFileError> {
+        let NumberArg::Number(n) = arg else {
+            return Ok(None);
+        };
+        let in_range = n.is_finite()
+            && n.fract() == 0.0
+            && n >= min as f64
+            && max.is_none_or(|max| n <= max as f64);
+        if in_range {
+            return Ok(Some(n));
+        }
+        Err(ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            &self.path,
+            format!(
+                "{} must be {} (got {})",
+                argument.name(),
+                argument.rule(),
+                shown_number(n)
+            ),
+        ))
+    }
+}
+
+/// A path with a NUL character can name no file: `INVALID_ARGUMENT`, whichever front door
+/// it came through.
+pub fn reject_nul(path: &str) -> Result<(), ReadFileError> {
+    if path.contains('\0') {
+        return Err(ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            path,
+            "path must not contain a NUL character",
+        ));
+    }
+    Ok(())
+}
+
+/// A whole, finite, positive double as a line number; `as` saturates, never wraps.
+fn saturating_line(n: f64) -> u64 {
+    n as u64
+}
+
+/// A number spelled as the tool's callers print it (JSON numbers, with JavaScript's names
+/// for what JSON cannot spell), for error messages.
+fn shown_number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".to_owned()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+    } else {
+        n.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use NumberArg::*;
+
+    fn request(start: NumberArg, max: NumberArg) -> Result<ReadRequest, ReadFileError> {
+        ReadRequest::new("a.txt".to_owned(), start, max)
+    }
+
+    fn reason(result: Result<ReadRequest, ReadFileError>) -> String {
+        let err = result.unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
+        err.to_string()
+    }
+
+    #[test]
+    fn defaults_apply_when_missing() {
+        let req = request(Missing, Missing).unwrap();
+        assert_eq!((req.start_line, req.max_lines), (1, 200));
+    }
+
+    #[test]
+    fn accepts_the_bounds() {
+        let req = request(Number(1.0), Number(500.0)).unwrap();
+        assert_eq!((req.start_line, req.max_lines), (1, 500));
+        assert_eq!(request(Missing, Number(1.0)).unwrap().max_lines, 1);
+    }
+
+    #[test]
+    fn huge_start_lines_saturate_instead_of_wrapping() {
+        // 2^53 + 2 is exactly representable; a u32 or i32 cast would wrap it to 2.
+        let req = request(Number(9_007_199_254_740_994.0), Missing).unwrap();
+        assert_eq!(req.start_line, 9_007_199_254_740_994);
+        assert_eq!(
+            request(Number(1e300), Missing).unwrap().start_line,
+            u64::MAX
+        );
+    }
+
+    #[test]
+    fn rejects_out_of_range_and_non_integers() {
+        for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let message = reason(request(Number(bad), Missing));
+            assert!(
+                message.contains("start_line must be an integer >= 1"),
+                "{message}"
+            );
+        }
+        for bad in [0.0, 501.0, 2.5, f64::NAN, 4_294_967_297.0] {
+            let message = reason(request(Missing, Number(bad)));
+            assert!(
+                message.contains("max_lines must be an integer from 1 to 500"),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_the_wrong_kind_with_the_rule_of_the_argument() {
+        let message = Argument::StartLine
+            .wrong_kind("a.txt", "string")
+            .to_string();
+        assert_eq!(
+            message,
+            "INVALID_ARGUMENT: a.txt: start_line must be an integer >= 1 (got string)"
+        );
+        let message = Argument::Path.wrong_kind("path", "number").to_string();
+        assert_eq!(
+            message,
+            "INVALID_ARGUMENT: path: path must be a non-empty string (got number)"
+        );
+        let message = reason(request(Missing, Number(f64::NAN)));
+        assert!(message.ends_with("(got NaN)"), "{message}");
+    }
+
+    #[test]
+    fn the_max_lines_rule_states_the_bounds() {
+        let rule = format!("an integer from 1 to {MAX_MAX_LINES}");
+        assert_eq!(Argument::MaxLines.rule(), rule);
+    }
+
+    #[test]
+    fn arguments_are_checked_in_order() {
+        let message = reason(request(Number(0.0), Number(0.0)));
+        assert!(message.contains("start_line"), "{message}");
+        let message = reason(ReadRequest::new(String::new(), Number(0.0), Missing));
+        assert!(message.contains("path must be"), "{message}");
+    }
+
+    #[test]
+    fn path_must_be_a_non_empty_string_without_nul() {
+        assert!(reason(ReadRequest::for_path(String::new())).contains("\"\""));
+        assert!(reason(ReadRequest::for_path("a\0b".into())).contains("NUL"));
+    }
+}
