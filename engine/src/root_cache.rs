@@ -92,7 +92,7 @@ impl RootCache {
         let mut state = self.lock();
         if !state.janitor {
             let spawned = std::thread::Builder::new()
-                .name("read-file root janitor".into())
+                .name("agent-read-file root janitor".into())
                 .spawn(|| self.close_idle_roots());
             if spawned.is_err() {
                 // No janitor, nothing cached: nothing may stay open for good.

