@@ -302,9 +302,10 @@ impl AbortWatch {
                 js::call(env, signal, remove, &[js::string(env, "abort")?, listener])
             })();
         }
-        // SAFETY: a handle from `Reference::value` is live in the current handle scope.
         let aborted = signal.is_some_and(|signal| {
-            is_aborted(&unsafe { Unknown::from_raw_unchecked(env, signal) }) == Some(true)
+            // SAFETY: a handle from `Reference::value`, live in the current handle scope.
+            let signal = unsafe { Unknown::from_raw_unchecked(env, signal) };
+            is_aborted(&signal) == Some(true)
         });
         self.signal.delete(env);
         if let Some(listener) = self.listener {

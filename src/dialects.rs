@@ -127,6 +127,7 @@ impl TypeName for Answer {
 
 impl ToNapiValue for Answer {
     unsafe fn to_napi_value(env: sys::napi_env, answer: Self) -> napi::Result<sys::napi_value> {
+        // SAFETY: called by napi-rs on the JS thread of `env`, as `to_napi_value` requires.
         unsafe { Value::to_napi_value(env, answer.0) }
     }
 }

@@ -223,13 +223,12 @@ impl Deferred {
     /// happens, so this consumes it; an exception thrown meanwhile (by a `then` getter on
     /// the value, which V8 turns into the promise's rejection) is cleared.
     pub fn settle(self, env: sys::napi_env, outcome: Result<Value, Value>) {
-        // SAFETY: `self.0` came from `napi_create_promise` on this env and is used once,
-        // here, by value; the outcome handle is live.
-        let status = unsafe {
-            match outcome {
-                Ok(value) => sys::napi_resolve_deferred(env, self.0, value),
-                Err(error) => sys::napi_reject_deferred(env, self.0, error),
-            }
+        let status = match outcome {
+            // SAFETY: `self.0` came from `napi_create_promise` on this env and is used once,
+            // here, by value; `value` is a live handle.
+            Ok(value) => unsafe { sys::napi_resolve_deferred(env, self.0, value) },
+            // SAFETY: as above, with the live handle `error`.
+            Err(error) => unsafe { sys::napi_reject_deferred(env, self.0, error) },
         };
         // Nothing is left to tell: the promise is settled or its env is going away.
         let _ = check(env, status);
