@@ -145,16 +145,7 @@ impl Root {
         } else {
             requested
         };
-        let mut parts: Vec<&OsStr> = Vec::new();
-        for component in relative.components() {
-            match component {
-                Component::Normal(name) => parts.push(name),
-                Component::ParentDir => {
-                    parts.pop().ok_or(OpenError::Outside)?;
-                }
-                Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
-            }
-        }
+        let parts = lexical_names(relative, AboveStart::Refuse).ok_or(OpenError::Outside)?;
         let mut joined = parts.join(OsStr::new("/"));
         if !parts.is_empty() && names_a_directory(requested.as_os_str().as_bytes()) {
             joined.push("/");
@@ -378,13 +369,10 @@ impl<'r> Walk<'r> {
 /// `names_dir`, a last `.` stays, so that what precedes it must be a directory.
 fn push_components(pending: &mut Vec<OsString>, path: &Path, names_dir: bool) {
     let start = pending.len();
-    for component in path.components() {
-        match component {
-            Component::Normal(name) => pending.push(name.to_owned()),
-            Component::ParentDir => pending.push(OsString::from("..")),
-            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
-        }
-    }
+    pending.extend(steps(path).map(|step| match step {
+        PathStep::Name(name) => name.to_owned(),
+        PathStep::Up => OsString::from(".."),
+    }));
     if names_dir && pending.len() > start {
         pending.push(OsString::from("."));
     }
@@ -416,17 +404,52 @@ fn root_error(path: &str, errno: Errno) -> ReadFileError {
 
 /// An absolute path with `.`, `..` and repeated separators removed lexically.
 fn normalize_absolute(path: &Path) -> PathBuf {
+    let names = lexical_names(path, AboveStart::Stay).unwrap_or_default();
     let mut normalized = PathBuf::from("/");
-    for component in path.components() {
-        match component {
-            Component::Normal(name) => normalized.push(name),
-            Component::ParentDir => {
-                normalized.pop();
+    normalized.extend(names);
+    normalized
+}
+
+/// A path's components that mean something to a walk: a name, or `..`. (`.`, the root and
+/// repeated separators mean nothing.)
+enum PathStep<'p> {
+    Name(&'p OsStr),
+    Up,
+}
+
+fn steps(path: &Path) -> impl Iterator<Item = PathStep<'_>> {
+    path.components().filter_map(|component| match component {
+        Component::Normal(name) => Some(PathStep::Name(name)),
+        Component::ParentDir => Some(PathStep::Up),
+        Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
+    })
+}
+
+/// What a `..` with no name before it does in [`lexical_names`].
+#[derive(Clone, Copy)]
+enum AboveStart {
+    /// Makes the whole path refused: it climbs above where it starts.
+    Refuse,
+    /// Is dropped, as `/..` is `/`.
+    Stay,
+}
+
+/// The names of `path` once each `..` has taken away the name before it, lexically;
+/// `None` when a `..` climbs above the start and `above` says to refuse that.
+fn lexical_names(path: &Path, above: AboveStart) -> Option<Vec<&OsStr>> {
+    let mut names = Vec::new();
+    for step in steps(path) {
+        match (step, above) {
+            (PathStep::Name(name), _) => names.push(name),
+            (PathStep::Up, AboveStart::Refuse) => {
+                names.pop()?;
             }
-            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+            (PathStep::Up, AboveStart::Stay) => {
+                names.pop();
+            }
         }
     }
-    normalized
+    Some(names)
 }
 
 #[cfg(all(test, target_os = "linux"))]
