@@ -31,14 +31,19 @@ export declare function ainternValidate(args: unknown): any
 /** Runs one call of a dialect's tool (`codex`, `forge` or `aintern`) on the thread pool. */
 export declare function executeDialect(name: 'codex' | 'forge' | 'aintern', args: unknown, ctx: { workspaceRoot: string; config?: object }): Promise<unknown>
 
-/** The largest file `read_file` returns, in bytes (1 MiB). */
+/** The largest file `read_file` returns, in bytes (1048576: 1 MiB). */
 export declare const MAX_FILE_BYTES: number
 
 /**
- * Reads a window of a file in the workspace on the libuv thread pool. Never throws:
- * every failure, bad arguments included, rejects the promise.
+ * Reads a window of a file in the workspace on the libuv thread pool. Never throws: every
+ * failure, bad arguments included, rejects with an `Error` whose `code` is a
+ * `ReadFileErrorCode`. If `signal` fires before the result is delivered, rejects at once
+ * with an `AbortError` (`code: 'ABORT_ERR'`).
  */
 export declare function readFile(workspaceRoot: string, input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
 
-/** Reads a window of a file in the workspace, on the calling thread. */
+/**
+ * Reads a window of a file in the workspace on the calling thread. Throws on failure: an
+ * `Error` whose `code` is a `ReadFileErrorCode`.
+ */
 export declare function readFileSync(workspaceRoot: string, input: ReadFileInput): ReadFileOutput

@@ -38,22 +38,9 @@ export type ReadFileErrorCode =
   | 'PERMISSION_DENIED'
   | 'INTERNAL'
 
-/**
- * Reads a window of a file in the workspace on the libuv thread pool. Never throws: every
- * failure rejects with an `Error` whose `code` is a {@link ReadFileErrorCode}. If `signal`
- * fires before the result is delivered, rejects with an `AbortError` (`code: 'ABORT_ERR'`).
- */
-export declare function readFile(
-  workspaceRoot: string,
-  input: ReadFileInput,
-  signal?: AbortSignal,
-): Promise<ReadFileOutput>
-
-/** Reads a window of a file in the workspace on the calling thread; throws on failure. */
-export declare function readFileSync(workspaceRoot: string, input: ReadFileInput): ReadFileOutput
-
-/** The largest file `read_file` returns, in bytes (1048576). */
-export declare const MAX_FILE_BYTES: number
+// The native functions, declared (and documented) once, from the Rust doc comments, in
+// the generated binding.d.ts.
+export { readFile, readFileSync, MAX_FILE_BYTES } from './binding'
 
 /** The tool definitions a model is shown, frozen. */
 export declare const TOOL_DEFINITIONS: {

@@ -30,11 +30,12 @@ use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use output::JsOutput;
 
-/// The largest file `read_file` returns, in bytes (1 MiB).
+/// The largest file `read_file` returns, in bytes (1048576: 1 MiB).
 #[napi]
 pub const MAX_FILE_BYTES: u32 = agent_read_file_engine::request::MAX_FILE_BYTES as u32;
 
-/// Reads a window of a file in the workspace, on the calling thread.
+/// Reads a window of a file in the workspace on the calling thread. Throws on failure: an
+/// `Error` whose `code` is a `ReadFileErrorCode`.
 #[napi(
     js_name = "readFileSync",
     ts_args_type = "workspaceRoot: string, input: ReadFileInput",
@@ -45,8 +46,10 @@ pub fn read_file_sync(env: Env, workspace_root: Unknown, input: Unknown) -> napi
     run_sync(&env, root, input)
 }
 
-/// Reads a window of a file in the workspace on the libuv thread pool. Never throws:
-/// every failure, bad arguments included, rejects the promise.
+/// Reads a window of a file in the workspace on the libuv thread pool. Never throws: every
+/// failure, bad arguments included, rejects with an `Error` whose `code` is a
+/// `ReadFileErrorCode`. If `signal` fires before the result is delivered, rejects at once
+/// with an `AbortError` (`code: 'ABORT_ERR'`).
 #[napi(
     js_name = "readFile",
     ts_args_type = "workspaceRoot: string, input: ReadFileInput, signal?: AbortSignal",
