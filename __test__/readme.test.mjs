@@ -1,0 +1,97 @@
+// The README's examples, run as they are written. Every ```js block of README.md runs as an
+// ES module in a child of the current runtime (node or bun), in a small workspace where
+// `agent-read-file` resolves to this package; each `console.log(...) // → expected` line
+// must print exactly `expected`, in order. So the examples cannot drift from the code.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, describe, test } from './harness.mjs'
+import { INDEX_PATH } from './helpers.mjs'
+
+const ROOT = path.dirname(INDEX_PATH)
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+
+/** The README's ```js blocks, each with the line it starts on. */
+function examples() {
+  const blocks = []
+  const pattern = /^```js\n([\s\S]*?)^```$/gm
+  for (const match of README.matchAll(pattern)) {
+    const line = README.slice(0, match.index).split('\n').length
+    blocks.push({ line, source: match[1] })
+  }
+  return blocks
+}
+
+/** What the block says its `console.log` calls print, in order. */
+function expectedOutput(source) {
+  return source
+    .split('\n')
+    .filter((line) => line.includes('console.log(') && line.includes('// → '))
+    .map((line) => line.slice(line.indexOf('// → ') + '// → '.length))
+}
+
+// One line of Japanese in Shift_JIS: "これは日本語で書かれた説明書です。文字コードの判定を確かめます。\n"
+const SJIS_LINE = Buffer.from(
+  '82b182ea82cd93fa967b8cea82c58f9182a982ea82bd90e096be8f9182c582b78142' +
+    '95b68e9a8352815b836882cc94bb92e882f08a6d82a982df82dc82b781420a',
+  'hex',
+)
+
+/** The workspace the examples assume, beside a file outside it. */
+function makeWorkspace() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-read-file-readme-'))
+  const ws = path.join(base, 'ws')
+  const write = (rel, data) => {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true })
+    fs.writeFileSync(path.join(ws, rel), data)
+  }
+  write('src/main.ts', Array.from({ length: 120 }, (_, i) => `line ${i + 1}\n`).join(''))
+  const lib = Array.from({ length: 9 }, (_, i) => `// ${i + 1}\n`).join('') + 'fn main() {\n    run();\n}\n'
+  write('src/lib.rs', lib)
+  // 40 lines by AIntern's count, which splits on `\n`: no newline after the last one.
+  const japanese = Buffer.concat(Array(40).fill(SJIS_LINE))
+  write('docs/readme-ja.txt', japanese.subarray(0, japanese.length - 1))
+  fs.writeFileSync(path.join(base, 'outside.txt'), 'outside\n')
+  fs.mkdirSync(path.join(ws, 'node_modules'))
+  fs.symlinkSync(ROOT, path.join(ws, 'node_modules', 'agent-read-file'), 'dir')
+  return { base, ws }
+}
+
+function run(file, cwd) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [file], { cwd, timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${path.basename(file)} failed: ${error.message}\n${stderr}`))
+      else resolve(stdout)
+    })
+  })
+}
+
+describe('README examples', () => {
+  const { base, ws } = makeWorkspace()
+  after(() => fs.rmSync(base, { recursive: true, force: true }))
+
+  test('the fixture is what the examples say it is (checked independently)', () => {
+    const japanese = new TextDecoder('shift_jis', { fatal: true }).decode(SJIS_LINE)
+    assert.equal(japanese, 'これは日本語で書かれた説明書です。文字コードの判定を確かめます。\n')
+    assert.equal(fs.readFileSync(path.join(ws, 'src/lib.rs'), 'utf8').split('\n')[9], 'fn main() {')
+  })
+
+  test('there are examples, and each says what it prints', () => {
+    const blocks = examples()
+    assert.ok(blocks.length >= 3, `${blocks.length} js blocks`)
+    for (const block of blocks) {
+      assert.ok(expectedOutput(block.source).length > 0, `README.md:${block.line} checks nothing`)
+    }
+  })
+
+  for (const { line, source } of examples()) {
+    test(`README.md:${line} runs and prints what its comments say`, async () => {
+      const file = path.join(ws, `example-${line}.mjs`)
+      fs.writeFileSync(file, source)
+      const printed = (await run(file, ws)).trimEnd().split('\n')
+      assert.deepEqual(printed, expectedOutput(source))
+    })
+  }
+})
