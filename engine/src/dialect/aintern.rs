@@ -164,7 +164,7 @@ pub struct ReadFileResultData {
     pub end_line: i64,
     pub lines_returned: usize,
     pub was_truncated: bool,
-    pub encoding: &'static str,
+    pub encoding: String,
     pub file_size: u64,
     pub last_modified: String,
     pub remaining_lines: i64,
