@@ -1,7 +1,7 @@
 'use strict'
 // The other agents' read tools, as dialects of the same Rust engine. This file holds what
 // Rust cannot express: each tool's definition (a constant object) and the small objects
-// that call the engine's `executeDialect`.
+// that call the engine's `executeDialect`, one for each name the engine lists.
 
 const native = require('./native.js')
 
@@ -101,30 +101,46 @@ const AINTERN_DEFINITION = {
   },
 }
 
-function executor(name) {
-  return (args, ctx) => native.executeDialect(name, args, ctx)
-}
-
-/** The dialects, frozen by the caller. */
-const dialects = {
-  codex: { definition: CODEX_DEFINITION, execute: executor('codex') },
-  forge: {
+/**
+ * Each dialect's tool object, by name, given the function that runs it in the engine.
+ * The names are the engine's: `dialects` below has one tool per `native.dialectNames()`.
+ */
+const TOOLS = {
+  codex: (execute) => ({ definition: CODEX_DEFINITION, execute }),
+  forge: (execute) => ({
     definition: FORGE_DEFINITION,
     aliases: FORGE_ALIASES,
     /** Whether a tool call named `name` is this tool (its name or an alias). */
     accepts: (name) => name === FORGE_DEFINITION.name || FORGE_ALIASES.includes(name),
-    execute: executor('forge'),
-  },
-  aintern: {
+    execute,
+  }),
+  aintern: (execute) => ({
     definition: AINTERN_DEFINITION,
-    execute: executor('aintern'),
+    execute,
     validate: (args) => {
       const errors = native.ainternValidate(args)
       return { isValid: errors.length === 0, errors }
     },
     getExecutionSummary: (args) => native.ainternExecutionSummary(args),
     formatFileSize: (bytes) => native.ainternFormatFileSize(bytes),
-  },
+  }),
 }
+
+/** One tool per dialect of the engine, in its order; a name on one side only is a bug. */
+function buildDialects(names) {
+  const missing = names.filter((name) => !Object.hasOwn(TOOLS, name))
+  const extra = Object.keys(TOOLS).filter((name) => !names.includes(name))
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(`dialects.js and the engine disagree: no tool for [${missing}], no dialect for [${extra}]`)
+  }
+  const dialects = {}
+  for (const name of names) {
+    dialects[name] = TOOLS[name]((args, ctx) => native.executeDialect(name, args, ctx))
+  }
+  return dialects
+}
+
+/** The dialects, frozen by the caller. */
+const dialects = buildDialects(native.dialectNames())
 
 module.exports = { dialects }

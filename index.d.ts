@@ -87,6 +87,9 @@ export declare function createAgentToolkit(options: { workspaceRoot: string }): 
   readFile(input: ReadFileInput): Promise<ReadFileOutput>
 }
 
+/** A dialect's name: the engine's list, through the binding's `DialectName`. */
+export type DialectName = `${import('./binding').DialectName}`
+
 /** Where a dialect's tool runs, and that tool's own configuration. */
 export interface DialectContext {
   workspaceRoot: string
@@ -146,6 +149,13 @@ export interface AInternValidationError {
 export type AInternResult =
   | { success: true; output: string; data: AInternReadFileResultData; message: string }
   | { success: false; error: string; validationErrors?: AInternValidationError[] }
+
+/** Each dialect's answer, by dialect name. */
+export interface DialectResults {
+  codex: CodexResult
+  forge: ForgeTextResult | ForgeBinaryResult
+  aintern: AInternResult
+}
 
 /** A JSON schema as the dialects' definitions spell them. */
 export interface JsonSchema {

@@ -245,3 +245,42 @@ export function runChild(dir, name, source, { timeout = 10_000, flags = [] } = {
     })
   })
 }
+
+// ---------------------------------------------------------------------------------------
+// The dialects.
+
+/**
+ * A fixture workspace for a dialect's suite, removed after it: `fx` (see `makeFixture`),
+ * `ctx` (the dialects' context for it) and `abs(rel)` (a workspace file's absolute path).
+ */
+export function dialectWorkspace(after) {
+  const fx = makeFixture()
+  after(() => fx.cleanup())
+  return { fx, ctx: { workspaceRoot: fx.ws }, abs: (rel) => path.join(fx.ws, rel) }
+}
+
+/**
+ * Calls an async API, failing if it throws synchronously or does not return a promise,
+ * and returns what it resolves to (a rejection fails the test).
+ */
+export async function resolution(call) {
+  let promise
+  assert.doesNotThrow(() => {
+    promise = call()
+  })
+  assert.ok(promise && typeof promise.then === 'function', 'should return a promise')
+  return promise
+}
+
+/**
+ * Asserts that `dialect` (of `pkg.dialects`, under `name`) has a definition and an
+ * execute function, and is frozen all the way down.
+ */
+export function checkFrozenDialect(dialect, name) {
+  assert.equal(typeof dialect, 'object', name)
+  assert.equal(typeof dialect.definition, 'object', name)
+  assert.equal(typeof dialect.execute, 'function', name)
+  for (const [where, object] of objectsIn(dialect, `dialects.${name}`)) {
+    assert.ok(Object.isFrozen(object), `${where} should be frozen`)
+  }
+}

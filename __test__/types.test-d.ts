@@ -1,6 +1,9 @@
 // Compile-time test (`tsc -p __test__`): the declared types are the specification's shapes.
 // Each `Expect<Equal<...>>` fails to compile when the two types differ in any way.
 import type {
+  AInternValidationError,
+  DialectName,
+  DialectResults,
   ReadFileErrorCode,
   ReadFileInput,
   ReadFileMeta,
@@ -99,6 +102,32 @@ export type Checks = [
   // The generated binding declares the same functions the hand-written index does.
   Expect<Equal<typeof binding.readFile, typeof pkg.readFile>>,
   Expect<Equal<typeof binding.readFileSync, typeof pkg.readFileSync>>,
+  // The dialect names come from the binding; every typed list of dialects has exactly them.
+  Expect<Equal<DialectName, 'codex' | 'forge' | 'aintern'>>,
+  Expect<Equal<ReturnType<typeof binding.dialectNames>, DialectName[]>>,
+  Expect<Equal<keyof DialectResults, DialectName>>,
+  Expect<Equal<keyof typeof pkg.dialects, DialectName>>,
+  // The binding's dialect functions are typed as precisely as the package's (no any).
+  Expect<Equal<ReturnType<typeof binding.ainternValidate>, AInternValidationError[]>>,
+  Expect<Equal<ReturnType<typeof pkg.dialects.aintern.validate>['errors'], AInternValidationError[]>>,
+  Expect<
+    Equal<
+      ReturnType<typeof binding.executeDialect<'codex'>>,
+      ReturnType<typeof pkg.dialects.codex.execute>
+    >
+  >,
+  Expect<
+    Equal<
+      ReturnType<typeof binding.executeDialect<'forge'>>,
+      ReturnType<typeof pkg.dialects.forge.execute>
+    >
+  >,
+  Expect<
+    Equal<
+      ReturnType<typeof binding.executeDialect<'aintern'>>,
+      ReturnType<typeof pkg.dialects.aintern.execute>
+    >
+  >,
 ]
 
 // What the package does not accept.
@@ -118,6 +147,8 @@ async function dialectTypes() {
   const lines: number = aintern.success ? aintern.data.totalLines : 0
   // @ts-expect-error the context needs a workspace root
   await pkg.dialects.codex.execute({}, {})
+  // @ts-expect-error no such dialect
+  await binding.executeDialect('claude', {}, ctx)
   return [ok, text, lines]
 }
 void dialectTypes

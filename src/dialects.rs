@@ -1,6 +1,7 @@
 //! The dialects' front door: `executeDialect(name, args, ctx)` on the libuv pool, and
 //! AIntern's synchronous helpers. Arguments are taken as the model sent them: a JSON text
-//! or an object (converted to JSON here, on the JS thread).
+//! or an object (converted to JSON here, on the JS thread). Answers are the engine's typed
+//! answers, serialized straight into JS objects by napi-rs's serde support.
 
 use napi::bindgen_prelude::{AsyncTask, FromNapiValue, ToNapiValue, TypeName};
 use napi::{Env, JsValue, Task, Unknown, ValueType, sys};
@@ -8,38 +9,58 @@ use napi_derive::napi;
 use serde_json::Value;
 
 use crate::{js, property, string_or_type, throwable, type_of};
-use agent_read_file_engine::dialect::{Args, Dialect, DialectCall, aintern};
+use agent_read_file_engine::dialect::{Answer, Args, Dialect, DialectCall, aintern};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::root_cache;
 
-/// Runs one call of a dialect's tool (`codex`, `forge` or `aintern`) on the thread pool.
+/// Declares `DialectName` from the engine's list of dialects.
+macro_rules! declare_dialect_name {
+    ($($variant:ident = $name:literal => $module:ident,)*) => {
+        /// The name of a dialect, as `executeDialect` takes it.
+        #[napi(string_enum)]
+        pub enum DialectName {
+            $(#[napi(value = $name)] $variant,)*
+        }
+    };
+}
+
+agent_read_file_engine::dialect_list!(declare_dialect_name);
+
+/// The names of the dialects, in the engine's order (`dialects.js` builds one tool per name).
+#[napi(js_name = "dialectNames", ts_return_type = "Array<`${DialectName}`>")]
+pub fn dialect_names() -> Vec<&'static str> {
+    Dialect::ALL.iter().map(|dialect| dialect.name()).collect()
+}
+
+/// Runs one call of a dialect's tool on the thread pool: its answer, or for Forge an
+/// `Error` whose `code` is a `ReadFileErrorCode`.
 #[napi(
     js_name = "executeDialect",
-    ts_args_type = "name: 'codex' | 'forge' | 'aintern', args: unknown, ctx: { workspaceRoot: string; config?: object }",
-    ts_return_type = "Promise<unknown>"
+    ts_generic_types = "N extends `${DialectName}`",
+    ts_args_type = "name: N, args: unknown, ctx: DialectContext",
+    ts_return_type = "Promise<DialectResults[N]>"
 )]
 pub fn execute_dialect(name: String, args: Unknown, ctx: Unknown) -> AsyncTask<DialectTask> {
     let call = Dialect::from_name(&name)
-        .ok_or_else(|| {
-            ReadFileError::new(
-                ErrorCode::InvalidArgument,
-                &name,
-                "no such dialect (codex, forge, aintern)",
-            )
-        })
+        .ok_or_else(|| no_such_dialect(&name))
         .map(|dialect| (dialect, call_from_js(&args, &ctx)));
     AsyncTask::new(DialectTask { call })
 }
 
+fn no_such_dialect(name: &str) -> ReadFileError {
+    let names: Vec<&str> = Dialect::ALL.iter().map(|dialect| dialect.name()).collect();
+    let reason = format!("no such dialect ({})", names.join(", "));
+    ReadFileError::new(ErrorCode::InvalidArgument, name, reason)
+}
+
 /// AIntern's `Validate`: `[{ parameterName, message, code }]`, empty when valid.
-#[napi(js_name = "ainternValidate", ts_args_type = "args: unknown")]
-pub fn aintern_validate(args: Unknown) -> Value {
-    let args = args_from_js(&args).value();
-    Value::Array(
-        aintern::validate(&args)
-            .iter()
-            .map(aintern::error_json)
-            .collect(),
-    )
+#[napi(
+    js_name = "ainternValidate",
+    ts_args_type = "args: unknown",
+    ts_return_type = "AInternValidationError[]"
+)]
+pub fn aintern_validate(args: Unknown) -> Serialized<Vec<aintern::ValidationError>> {
+    Serialized(aintern::validate(&args_from_js(&args).value()))
 }
 
 /// AIntern's `GetExecutionSummary`.
@@ -58,22 +79,30 @@ pub fn aintern_format_file_size(bytes: f64) -> String {
     })
 }
 
-fn call_from_js(args: &Unknown, ctx: &Unknown) -> DialectCall {
+/// A dialect call as read from JS: the root path (resolved on the pool) and the call.
+struct JsCall {
+    workspace_root: String,
+    call: DialectCall,
+}
+
+fn call_from_js(args: &Unknown, ctx: &Unknown) -> JsCall {
     // A missing or malformed ctx leaves the root empty, which the dialect reports its way.
     let ctx = Some(ctx).filter(|ctx| type_of(ctx) == "object");
     let field = |name| ctx.map(|ctx| property(ctx, name));
-    DialectCall {
-        workspace_root: field(c"workspaceRoot")
-            .and_then(Result::ok)
-            .and_then(|root| string_or_type(&root).ok())
-            .unwrap_or_default(),
-        args: args_from_js(args),
-        config: match field(c"config") {
-            None => Ok(Value::Null),
-            Some(Err(_)) => Err("ctx.config could not be read (it threw)".to_owned()),
-            Some(Ok(config)) if matches!(type_of(&config), "undefined" | "null") => Ok(Value::Null),
-            Some(Ok(config)) => json_from_js(&config, "ctx.config"),
-        },
+    let workspace_root = field(c"workspaceRoot")
+        .and_then(Result::ok)
+        .and_then(|root| string_or_type(&root).ok())
+        .unwrap_or_default();
+    let config = match field(c"config") {
+        None => Ok(Value::Null),
+        Some(Err(_)) => Err("ctx.config could not be read (it threw)".to_owned()),
+        Some(Ok(config)) if matches!(type_of(&config), "undefined" | "null") => Ok(Value::Null),
+        Some(Ok(config)) => json_from_js(&config, "ctx.config"),
+    };
+    let args = args_from_js(args);
+    JsCall {
+        workspace_root,
+        call: DialectCall { args, config },
     }
 }
 
@@ -109,15 +138,37 @@ fn json_from_js(value: &Unknown, what: &str) -> Result<Value, String> {
 
 /// A dialect call on its way through the pool.
 pub struct DialectTask {
-    call: Result<(Dialect, DialectCall), ReadFileError>,
+    call: Result<(Dialect, JsCall), ReadFileError>,
 }
 
-/// A dialect's answer on its way to JavaScript, as a plain object.
-pub struct Answer(Value);
+impl Task for DialectTask {
+    type Output = Result<Answer, ReadFileError>;
+    type JsValue = Serialized<Answer>;
 
-impl TypeName for Answer {
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(match &self.call {
+            Ok((dialect, js_call)) => {
+                let root = root_cache::open(&js_call.workspace_root);
+                dialect.execute(root.as_deref().map_err(Clone::clone), &js_call.call)
+            }
+            Err(error) => Err(error.clone()),
+        })
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        output
+            .map(Serialized)
+            .map_err(|error| throwable(&env, error))
+    }
+}
+
+/// An engine value on its way to JavaScript as the object its `Serialize` implementation
+/// describes (field names and order kept).
+pub struct Serialized<T>(T);
+
+impl<T> TypeName for Serialized<T> {
     fn type_name() -> &'static str {
-        "DialectAnswer"
+        "object"
     }
 
     fn value_type() -> ValueType {
@@ -125,25 +176,21 @@ impl TypeName for Answer {
     }
 }
 
-impl ToNapiValue for Answer {
-    unsafe fn to_napi_value(env: sys::napi_env, answer: Self) -> napi::Result<sys::napi_value> {
-        // SAFETY: called by napi-rs on the JS thread of `env`, as `to_napi_value` requires.
-        unsafe { Value::to_napi_value(env, answer.0) }
-    }
+/// `ToNapiValue` for each engine type that crosses over serialized (this crate names serde
+/// only through napi-rs, so the impls are per type rather than over `T: Serialize`).
+macro_rules! serialized_to_js {
+    ($($type:ty),*) => {
+        $(impl ToNapiValue for Serialized<$type> {
+            unsafe fn to_napi_value(
+                env: sys::napi_env,
+                value: Self,
+            ) -> napi::Result<sys::napi_value> {
+                Env::from_raw(env)
+                    .to_js_value(&value.0)
+                    .map(|value| value.raw())
+            }
+        })*
+    };
 }
 
-impl Task for DialectTask {
-    type Output = Result<Value, ReadFileError>;
-    type JsValue = Answer;
-
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(match &self.call {
-            Ok((dialect, call)) => dialect.execute(call),
-            Err(error) => Err(error.clone()),
-        })
-    }
-
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Answer> {
-        output.map(Answer).map_err(|error| throwable(&env, error))
-    }
-}
+serialized_to_js!(Answer, Vec<aintern::ValidationError>);

@@ -4,9 +4,10 @@
 //!
 //! 1. a byte-order mark (UTF-8, UTF-16LE, UTF-16BE) decides, and is stripped;
 //! 2. else bytes that are valid UTF-8 (pure ASCII included) are UTF-8;
-//! 3. else Mozilla's [`chardetng`] guesses among the legacy encodings (all bytes fed,
-//!    no TLD hint, UTF-8 not allowed as a guess, ISO-2022-JP not allowed) and
-//!    [`encoding_rs`] decodes without BOM sniffing.
+//! 3. else Mozilla's [`chardetng`] guesses among the legacy encodings from the first
+//!    [`DETECTION_SAMPLE_BYTES`] (256 KiB; no TLD hint, UTF-8 not allowed as a guess,
+//!    ISO-2022-JP not allowed) and [`encoding_rs`] decodes all the bytes without BOM
+//!    sniffing.
 //!
 //! Malformed sequences become U+FFFD; decoding never fails.
 //!
@@ -33,7 +34,7 @@ pub struct Decoded {
     pub text: String,
     /// Lower-case WHATWG name of the encoding: "utf-8", "utf-16le", "utf-16be", "shift_jis",
     /// "euc-jp", "gbk", "windows-1252", ... (a BOM is reported as its encoding, e.g. "utf-8").
-    pub encoding: &'static str,
+    pub encoding: String,
     /// Whether the bytes began with a byte-order mark (which is not part of `text`).
     pub had_bom: bool,
 }
@@ -60,7 +61,7 @@ pub fn detect_and_decode(bytes: &[u8]) -> Decoded {
     if let Ok(text) = std::str::from_utf8(bytes) {
         return Decoded {
             text: text.to_owned(),
-            encoding: "utf-8",
+            encoding: whatwg_name(encoding_rs::UTF_8),
             had_bom: false,
         };
     }
@@ -78,57 +79,10 @@ pub fn detect_and_decode(bytes: &[u8]) -> Decoded {
     }
 }
 
-/// Every encoding of `encoding_rs` with its lower-case WHATWG name.
-const WHATWG_NAMES: [(&Encoding, &str); 40] = [
-    (encoding_rs::BIG5, "big5"),
-    (encoding_rs::EUC_JP, "euc-jp"),
-    (encoding_rs::EUC_KR, "euc-kr"),
-    (encoding_rs::GBK, "gbk"),
-    (encoding_rs::IBM866, "ibm866"),
-    (encoding_rs::ISO_2022_JP, "iso-2022-jp"),
-    (encoding_rs::ISO_8859_10, "iso-8859-10"),
-    (encoding_rs::ISO_8859_13, "iso-8859-13"),
-    (encoding_rs::ISO_8859_14, "iso-8859-14"),
-    (encoding_rs::ISO_8859_15, "iso-8859-15"),
-    (encoding_rs::ISO_8859_16, "iso-8859-16"),
-    (encoding_rs::ISO_8859_2, "iso-8859-2"),
-    (encoding_rs::ISO_8859_3, "iso-8859-3"),
-    (encoding_rs::ISO_8859_4, "iso-8859-4"),
-    (encoding_rs::ISO_8859_5, "iso-8859-5"),
-    (encoding_rs::ISO_8859_6, "iso-8859-6"),
-    (encoding_rs::ISO_8859_7, "iso-8859-7"),
-    (encoding_rs::ISO_8859_8, "iso-8859-8"),
-    (encoding_rs::ISO_8859_8_I, "iso-8859-8-i"),
-    (encoding_rs::KOI8_R, "koi8-r"),
-    (encoding_rs::KOI8_U, "koi8-u"),
-    (encoding_rs::SHIFT_JIS, "shift_jis"),
-    (encoding_rs::UTF_16BE, "utf-16be"),
-    (encoding_rs::UTF_16LE, "utf-16le"),
-    (encoding_rs::UTF_8, "utf-8"),
-    (encoding_rs::GB18030, "gb18030"),
-    (encoding_rs::MACINTOSH, "macintosh"),
-    (encoding_rs::REPLACEMENT, "replacement"),
-    (encoding_rs::WINDOWS_1250, "windows-1250"),
-    (encoding_rs::WINDOWS_1251, "windows-1251"),
-    (encoding_rs::WINDOWS_1252, "windows-1252"),
-    (encoding_rs::WINDOWS_1253, "windows-1253"),
-    (encoding_rs::WINDOWS_1254, "windows-1254"),
-    (encoding_rs::WINDOWS_1255, "windows-1255"),
-    (encoding_rs::WINDOWS_1256, "windows-1256"),
-    (encoding_rs::WINDOWS_1257, "windows-1257"),
-    (encoding_rs::WINDOWS_1258, "windows-1258"),
-    (encoding_rs::WINDOWS_874, "windows-874"),
-    (encoding_rs::X_MAC_CYRILLIC, "x-mac-cyrillic"),
-    (encoding_rs::X_USER_DEFINED, "x-user-defined"),
-];
-
-/// The lower-case WHATWG name of `encoding` (`encoding_rs` names are mixed-case, e.g.
-/// "Shift_JIS"). An encoding missing from the table (none today) keeps its own name.
-fn whatwg_name(encoding: &'static Encoding) -> &'static str {
-    WHATWG_NAMES
-        .iter()
-        .find(|(known, _)| *known == encoding)
-        .map_or_else(|| encoding.name(), |(_, name)| name)
+/// The lower-case WHATWG name of `encoding`: `encoding_rs` gives the standard's names in
+/// their mixed case (e.g. "Shift_JIS").
+fn whatwg_name(encoding: &'static Encoding) -> String {
+    encoding.name().to_ascii_lowercase()
 }
 
 #[cfg(test)]
@@ -162,12 +116,12 @@ mod tests {
             .collect()
     }
 
-    fn assert_decodes(bytes: &[u8], text: &str, encoding: &'static str) {
+    fn assert_decodes(bytes: &[u8], text: &str, encoding: &str) {
         assert_eq!(
             detect_and_decode(bytes),
             Decoded {
                 text: text.to_owned(),
-                encoding,
+                encoding: encoding.to_owned(),
                 had_bom: false,
             }
         );
@@ -220,7 +174,7 @@ mod tests {
             detect_and_decode(&bytes),
             Decoded {
                 text: FRENCH.to_owned(),
-                encoding: "utf-8",
+                encoding: "utf-8".into(),
                 had_bom: true,
             }
         );
@@ -251,7 +205,7 @@ mod tests {
             detect_and_decode(&bytes),
             Decoded {
                 text,
-                encoding: "utf-16le",
+                encoding: "utf-16le".into(),
                 had_bom: true,
             }
         );
@@ -266,7 +220,7 @@ mod tests {
             detect_and_decode(&bytes),
             Decoded {
                 text,
-                encoding: "utf-16be",
+                encoding: "utf-16be".into(),
                 had_bom: true,
             }
         );
@@ -427,26 +381,34 @@ mod tests {
     }
 
     #[test]
-    fn whatwg_names_are_the_lower_cased_encoding_rs_names() {
-        for (index, (encoding, name)) in WHATWG_NAMES.iter().enumerate() {
-            assert_eq!(*name, encoding.name().to_ascii_lowercase());
-            assert_eq!(whatwg_name(encoding), *name);
-            assert!(
-                WHATWG_NAMES[..index]
-                    .iter()
-                    .all(|(other, _)| other != encoding),
-                "{name} listed twice"
-            );
+    fn names_are_the_whatwg_names_in_lower_case() {
+        // The Encoding Standard's names (https://encoding.spec.whatwg.org/#names-and-labels),
+        // written out here, for the encodings whose spelling there is not lower-case.
+        for (encoding, name) in [
+            (encoding_rs::BIG5, "big5"),
+            (EUC_JP, "euc-jp"),
+            (encoding_rs::EUC_KR, "euc-kr"),
+            (GBK, "gbk"),
+            (encoding_rs::IBM866, "ibm866"),
+            (encoding_rs::ISO_2022_JP, "iso-2022-jp"),
+            (encoding_rs::ISO_8859_8_I, "iso-8859-8-i"),
+            (encoding_rs::KOI8_U, "koi8-u"),
+            (SHIFT_JIS, "shift_jis"),
+            (UTF_16BE, "utf-16be"),
+            (UTF_16LE, "utf-16le"),
+            (encoding_rs::UTF_8, "utf-8"),
+            (WINDOWS_1252, "windows-1252"),
+            (encoding_rs::X_MAC_CYRILLIC, "x-mac-cyrillic"),
+        ] {
+            assert_eq!(whatwg_name(encoding), name);
         }
-        assert_eq!(whatwg_name(UTF_16LE), "utf-16le");
-        assert_eq!(whatwg_name(UTF_16BE), "utf-16be");
     }
 
     proptest! {
         #[test]
         fn any_bytes_decode_without_panicking(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
             let decoded = detect_and_decode(&bytes);
-            prop_assert_eq!(decoded.encoding, decoded.encoding.to_ascii_lowercase());
+            prop_assert_eq!(&decoded.encoding, &decoded.encoding.to_ascii_lowercase());
             prop_assert_eq!(decoded.had_bom, Encoding::for_bom(&bytes).is_some());
         }
 
@@ -454,7 +416,7 @@ mod tests {
         fn valid_utf8_round_trips(text in "\\PC{0,200}") {
             prop_assume!(!text.starts_with('\u{FEFF}'));
             let decoded = detect_and_decode(text.as_bytes());
-            prop_assert_eq!(decoded, Decoded { text: text.clone(), encoding: "utf-8", had_bom: false });
+            prop_assert_eq!(decoded, Decoded { text: text.clone(), encoding: "utf-8".into(), had_bom: false });
         }
     }
 }

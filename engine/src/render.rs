@@ -1,6 +1,8 @@
 //! Rendering a selection of lines for a model: line-number formats and per-line length
 //! caps. The dialects differ only in which [`LineNumbers`] and cap they ask for.
 
+use std::fmt::Write;
+
 /// How each shown line is prefixed with its 1-based number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineNumbers {
@@ -40,12 +42,13 @@ pub fn render_numbered(lines: &[(usize, &str)], rendering: Rendering) -> String 
             Some(max) => cut_at_char_boundary(line, max),
             None => line,
         };
-        match rendering.numbers {
-            LineNumbers::None => {}
-            LineNumbers::Prefixed => out.push_str(&format!("L{number}: ")),
-            LineNumbers::Tabbed => out.push_str(&format!("{number:>6}\t")),
-            LineNumbers::Piped => out.push_str(&format!("{number:>width$} | ")),
-        }
+        // Writing to a String cannot fail.
+        let _ = match rendering.numbers {
+            LineNumbers::None => Ok(()),
+            LineNumbers::Prefixed => write!(out, "L{number}: "),
+            LineNumbers::Tabbed => write!(out, "{number:>6}\t"),
+            LineNumbers::Piped => write!(out, "{number:>width$} | "),
+        };
         out.push_str(text);
     }
     out

@@ -10,7 +10,8 @@
 //! `..`, `~`, `|`, `<`, `>` or `$(` are not refused by pattern: the kernel-confined sandbox
 //! decides what is inside the workspace.
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::DialectCall;
 use crate::encoding::detect_and_decode;
@@ -18,7 +19,7 @@ use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::Span;
 use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, render};
-use crate::root_cache;
+use crate::sandbox::Root;
 use crate::window::count_newlines;
 
 /// Lines returned when `max_lines` is not given.
@@ -26,8 +27,9 @@ pub const DEFAULT_MAX_LINES: i64 = 1000;
 /// The largest file read (10 MB).
 pub const MAX_FILE_SIZE_BYTES: u64 = 10 * 1024 * 1024;
 
-/// One problem `validate` found with the arguments.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One problem `validate` found with the arguments: `{ parameterName, message, code }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ValidationError {
     pub parameter_name: &'static str,
     pub message: String,
@@ -134,30 +136,82 @@ pub fn format_file_size(bytes: u64) -> String {
     }
 }
 
-/// Runs one call: validation, then the read.
-pub fn execute(call: &DialectCall) -> Value {
+/// The document's `ToolResult`: a read, or a failure.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Read(ReadAnswer),
+    Failed(Failure),
+}
+
+/// `{ success: true, output, data, message }`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReadAnswer {
+    /// Always `true`.
+    pub success: bool,
+    pub output: String,
+    pub data: ReadFileResultData,
+    pub message: String,
+}
+
+/// The document's `ReadFileResultData`, with its computed properties.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadFileResultData {
+    pub path: String,
+    pub total_lines: i64,
+    pub start_line: i64,
+    pub end_line: i64,
+    pub lines_returned: usize,
+    pub was_truncated: bool,
+    pub encoding: String,
+    pub file_size: u64,
+    pub last_modified: String,
+    pub remaining_lines: i64,
+    pub percentage_read: f64,
+}
+
+/// `{ success: false, error }`, with `validationErrors` when the arguments were invalid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Failure {
+    /// Always `false`.
+    pub success: bool,
+    pub error: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation_errors: Option<Vec<ValidationError>>,
+}
+
+impl Failure {
+    fn new(error: String, validation_errors: Option<Vec<ValidationError>>) -> Failure {
+        Failure {
+            success: false,
+            error,
+            validation_errors,
+        }
+    }
+}
+
+/// Runs one call beneath `root`: validation, then the read. Never `Err`: AIntern answers
+/// failures as `success: false`.
+pub fn execute(
+    root: Result<&Root, ReadFileError>,
+    call: &DialectCall,
+) -> Result<Answer, ReadFileError> {
     let args = call.args.value();
     let errors = validate(&args);
     if !errors.is_empty() {
         let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
-        return json!({
-            "success": false,
-            "error": format!("Invalid parameters: {}", messages.join("; ")),
-            "validationErrors": errors.iter().map(error_json).collect::<Vec<_>>(),
-        });
+        let error = format!("Invalid parameters: {}", messages.join("; "));
+        return Ok(Answer::Failed(Failure::new(error, Some(errors))));
     }
-    match read(call, &args) {
-        Ok(answer) => answer,
-        Err(message) => json!({ "success": false, "error": message }),
-    }
+    Ok(match read(root, &args) {
+        Ok(answer) => Answer::Read(answer),
+        Err(message) => Answer::Failed(Failure::new(message, None)),
+    })
 }
 
-/// A validation error as JSON (`{ parameterName, message, code }`).
-pub fn error_json(error: &ValidationError) -> Value {
-    json!({ "parameterName": error.parameter_name, "message": error.message, "code": error.code })
-}
-
-fn read(call: &DialectCall, args: &Value) -> Result<Value, String> {
+fn read(root: Result<&Root, ReadFileError>, args: &Value) -> Result<ReadAnswer, String> {
     let path = args["path"].as_str().unwrap_or_default();
     let line = |name| args.get(name).and_then(Value::as_i64);
     let max_lines = line("max_lines").unwrap_or(DEFAULT_MAX_LINES);
@@ -170,10 +224,10 @@ fn read(call: &DialectCall, args: &Value) -> Result<Value, String> {
     }
     // As the document's ResolvePath: a rooted path is taken relative to the workspace.
     let relative = path.trim_start_matches(['/', '\\']);
-    let file = root_cache::open(&call.workspace_root)
+    let file = root
         .and_then(|root| {
             read_source(
-                &root,
+                root,
                 relative,
                 Span::Whole {
                     max: MAX_FILE_SIZE_BYTES,
@@ -201,24 +255,30 @@ fn read(call: &DialectCall, args: &Value) -> Result<Value, String> {
     } else {
         format!("Read {} lines from {path}", filter.count)
     };
-    let mut data = Map::new();
-    data.insert("path".into(), json!(path));
-    data.insert("totalLines".into(), json!(total));
-    data.insert("startLine".into(), json!(filter.start));
-    data.insert("endLine".into(), json!(filter.end));
-    data.insert("linesReturned".into(), json!(filter.count));
-    data.insert("wasTruncated".into(), json!(filter.truncated));
-    data.insert("encoding".into(), json!(decoded.encoding));
-    data.insert("fileSize".into(), json!(file.file_len));
-    data.insert("lastModified".into(), json!(iso8601_utc(file.mtime_ms)));
-    data.insert("remainingLines".into(), json!(total - filter.end));
-    let percentage = if total > 0 {
+    let percentage_read = if total > 0 {
         filter.count as f64 / total as f64 * 100.0
     } else {
         100.0
     };
-    data.insert("percentageRead".into(), json!(percentage));
-    Ok(json!({ "success": true, "output": output, "data": data, "message": message }))
+    let data = ReadFileResultData {
+        path: path.to_owned(),
+        total_lines: total,
+        start_line: filter.start,
+        end_line: filter.end,
+        lines_returned: filter.count,
+        was_truncated: filter.truncated,
+        encoding: decoded.encoding,
+        file_size: file.file_len,
+        last_modified: iso8601_utc(file.mtime_ms),
+        remaining_lines: total - filter.end,
+        percentage_read,
+    };
+    Ok(ReadAnswer {
+        success: true,
+        output,
+        data,
+        message,
+    })
 }
 
 /// The document's failure messages for what the sandbox and the file guard report.
@@ -324,6 +384,7 @@ fn iso8601_utc(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn file_sizes_read_as_the_document_formats_them() {

@@ -2,8 +2,7 @@
 //! indentation. Lines are shown as `L{n}: {text}`, each cut to 500 bytes on a char
 //! boundary; failures are answered as `{ success: false, content: message }`, never thrown.
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use super::codex_indentation::{IndentationOptions, indentation_block};
 use super::{DialectCall, byte_limit, config};
@@ -11,7 +10,7 @@ use crate::error::ReadFileError;
 use crate::file_guard::Span;
 use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, render, render_numbered};
-use crate::root_cache;
+use crate::sandbox::Root;
 use crate::window::{LineRange, decode, lines_without_terminators, select_lines};
 
 /// Longest line shown, in bytes.
@@ -86,15 +85,31 @@ impl Default for CodexConfig {
     }
 }
 
-/// Runs one call and answers `{ success, content }`.
-pub fn execute(call: &DialectCall) -> Value {
-    match run(call) {
-        Ok(content) => json!({ "success": true, "content": content }),
-        Err(message) => json!({ "success": false, "content": message }),
-    }
+/// Codex's answer: `{ success, content }`, the message in `content` on failure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    pub success: bool,
+    pub content: String,
 }
 
-fn run(call: &DialectCall) -> Result<String, String> {
+/// Runs one call beneath `root`. Never `Err`: Codex answers failures as `success: false`.
+pub fn execute(
+    root: Result<&Root, ReadFileError>,
+    call: &DialectCall,
+) -> Result<Answer, ReadFileError> {
+    Ok(match run(root, call) {
+        Ok(content) => Answer {
+            success: true,
+            content,
+        },
+        Err(content) => Answer {
+            success: false,
+            content,
+        },
+    })
+}
+
+fn run(root: Result<&Root, ReadFileError>, call: &DialectCall) -> Result<String, String> {
     let args: CodexArgs = call
         .args
         .parse()
@@ -112,7 +127,7 @@ fn run(call: &DialectCall) -> Result<String, String> {
     if !std::path::Path::new(&args.file_path).is_absolute() {
         return Err("file_path must be an absolute path".into());
     }
-    let text = read_text(call, &args.file_path, config.max_file_bytes)
+    let text = read_text(root, &args.file_path, config.max_file_bytes)
         .map_err(|err| format!("failed to read file: {}", err.reason))?;
     match args.mode {
         Mode::Slice => Ok(slice(&text, args.offset, args.limit)),
@@ -137,9 +152,12 @@ fn run(call: &DialectCall) -> Result<String, String> {
     }
 }
 
-fn read_text(call: &DialectCall, file_path: &str, max: u64) -> Result<String, ReadFileError> {
-    let root = root_cache::open(&call.workspace_root)?;
-    let (_, file) = read_source(&root, file_path, Span::Whole { max })?;
+fn read_text(
+    root: Result<&Root, ReadFileError>,
+    file_path: &str,
+    max: u64,
+) -> Result<String, ReadFileError> {
+    let (_, file) = read_source(root?, file_path, Span::Whole { max })?;
     Ok(decode(&file.bytes).into_owned())
 }
 
@@ -157,25 +175,33 @@ fn slice(text: &str, offset: usize, limit: usize) -> String {
 mod tests {
     use super::*;
     use crate::dialect::Args;
+    use serde_json::json;
 
     #[test]
     fn a_max_file_bytes_past_the_bound_is_a_clear_error_not_an_empty_success() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.txt");
         std::fs::write(&file, "hello\n").unwrap();
-        let call = |config: &str| DialectCall {
-            workspace_root: dir.path().to_str().unwrap().to_owned(),
-            args: Args::Json(json!({ "file_path": file }).to_string()),
-            config: Ok(serde_json::from_str(config).unwrap()),
+        let root = Root::open(dir.path().to_str().unwrap()).unwrap();
+        let run = |config: &str| {
+            let call = DialectCall {
+                args: Args::Json(json!({ "file_path": file }).to_string()),
+                config: Ok(serde_json::from_str(config).unwrap()),
+            };
+            execute(Ok(&root), &call).unwrap()
         };
-        let answer = execute(&call(r#"{"max_file_bytes": 18446744073709551615}"#));
-        assert_eq!(answer["success"], false, "{answer}");
-        let message = answer["content"].as_str().unwrap();
+        let answer = run(r#"{"max_file_bytes": 18446744073709551615}"#);
+        assert!(!answer.success, "{answer:?}");
         assert!(
-            message.contains("max_file_bytes must be at most 536870912"),
-            "{message}"
+            answer
+                .content
+                .contains("max_file_bytes must be at most 536870912"),
+            "{answer:?}"
         );
-        let at_bound = execute(&call(r#"{"max_file_bytes": 536870912}"#));
-        assert_eq!(at_bound, json!({ "success": true, "content": "L1: hello" }));
+        let at_bound = run(r#"{"max_file_bytes": 536870912}"#);
+        assert_eq!(
+            serde_json::to_value(at_bound).unwrap(),
+            json!({ "success": true, "content": "L1: hello" })
+        );
     }
 }

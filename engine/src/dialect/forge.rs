@@ -6,15 +6,14 @@
 //! `tail`, which reads backwards from its end.
 
 use base64::Engine;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
-use super::{DialectCall, byte_limit, config};
+use super::{DialectCall, byte_limit, config, file_size};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{FileBytes, Span};
 use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, cut_at_char_boundary, render};
-use crate::root_cache;
+use crate::sandbox::Root;
 use crate::window::{LineRange, count_lines, decode, select_lines, strip_bom};
 
 /// The tool's name and the aliases a toolkit may call it by.
@@ -51,8 +50,46 @@ impl Default for ForgeConfig {
     }
 }
 
-/// Runs one call; failures are errors with the contract's codes.
-pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
+/// Forge's answer: the text read, or a binary file's bytes as base64.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Text(TextAnswer),
+    Binary(BinaryAnswer),
+}
+
+/// A text file's selected lines. Line numbers are `None` where unknown (a partial tail).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TextAnswer {
+    pub path: String,
+    /// Always `false`.
+    pub binary: bool,
+    pub content: String,
+    pub start_line: Option<u64>,
+    pub end_line: Option<u64>,
+    pub total_lines: Option<u64>,
+    pub truncated: bool,
+}
+
+/// A binary file's first bytes, base64-encoded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BinaryAnswer {
+    pub path: String,
+    /// Always `true`.
+    pub binary: bool,
+    pub base64: String,
+    #[serde(serialize_with = "file_size")]
+    pub offset: u64,
+    #[serde(serialize_with = "file_size")]
+    pub byte_length: u64,
+    pub truncated: bool,
+}
+
+/// Runs one call beneath `root`; failures are errors with the contract's codes.
+pub fn execute(
+    root: Result<&Root, ReadFileError>,
+    call: &DialectCall,
+) -> Result<Answer, ReadFileError> {
     let args: ForgeArgs = call.args.parse().map_err(|err| {
         ReadFileError::new(
             ErrorCode::InvalidArgument,
@@ -68,7 +105,7 @@ pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
         .and_then(|_| byte_limit("max_scan_bytes", config.max_scan_bytes))
         .map_err(|reason| invalid(format!("invalid configuration: {reason}")))?;
     let selection = selection(&args).map_err(|reason| invalid(reason.into()))?;
-    let root = root_cache::open(&call.workspace_root)?;
+    let root = root?;
     let span = match selection {
         LineRange::Head(_) => Span::Head {
             max: config.max_scan_bytes,
@@ -81,18 +118,22 @@ pub fn execute(call: &DialectCall) -> Result<Value, ReadFileError> {
         },
     };
     let (path, file) =
-        read_source(&root, &args.path, span).map_err(|err| scan_hint(err, &config))?;
+        read_source(root, &args.path, span).map_err(|err| scan_hint(err, &config))?;
     if file.binary {
-        return Ok(binary_answer(&path, &file, config.max_file_read_bytes));
+        return Ok(Answer::Binary(binary_answer(
+            path,
+            &file,
+            config.max_file_read_bytes,
+        )));
     }
     let numbers = args.show_line_numbers.unwrap_or(config.show_line_numbers);
-    Ok(text_answer(
-        &path,
+    Ok(Answer::Text(text_answer(
+        path,
         &file,
         selection,
         numbers,
         config.max_file_read_bytes,
-    ))
+    )))
 }
 
 fn selection(args: &ForgeArgs) -> Result<LineRange, &'static str> {
@@ -140,25 +181,25 @@ fn scan_hint(err: ReadFileError, config: &ForgeConfig) -> ReadFileError {
     ReadFileError { reason, ..err }
 }
 
-fn binary_answer(path: &str, file: &FileBytes, max_bytes: u64) -> Value {
+fn binary_answer(path: String, file: &FileBytes, max_bytes: u64) -> BinaryAnswer {
     let shown = &file.bytes[..file.bytes.len().min(max_bytes as usize)];
-    json!({
-        "path": path,
-        "binary": true,
-        "base64": base64::engine::general_purpose::STANDARD.encode(shown),
-        "offset": file.offset,
-        "byte_length": file.file_len,
-        "truncated": (shown.len() as u64) < file.file_len,
-    })
+    BinaryAnswer {
+        path,
+        binary: true,
+        base64: base64::engine::general_purpose::STANDARD.encode(shown),
+        offset: file.offset,
+        byte_length: file.file_len,
+        truncated: (shown.len() as u64) < file.file_len,
+    }
 }
 
 fn text_answer(
-    path: &str,
+    path: String,
     file: &FileBytes,
     selection: LineRange,
     numbers: bool,
     max_bytes: u64,
-) -> Value {
+) -> TextAnswer {
     let (text, first_line_known) = visible_text(file);
     let total_lines = file.is_whole().then(|| count_lines(&text));
     let (first, chosen) = select_lines(&text, selection);
@@ -175,15 +216,15 @@ fn text_answer(
     let end_line = first_number
         .filter(|_| !shown.is_empty())
         .map(|first| first + shown.len() as u64 - 1);
-    json!({
-        "path": path,
-        "binary": false,
-        "content": content,
-        "start_line": first_number.filter(|_| !shown.is_empty()),
-        "end_line": end_line,
-        "total_lines": total_lines,
-        "truncated": truncated,
-    })
+    TextAnswer {
+        path,
+        binary: false,
+        content,
+        start_line: first_number.filter(|_| !shown.is_empty()),
+        end_line,
+        total_lines,
+        truncated,
+    }
 }
 
 /// The file's text, and whether its first line is the file's line 1. A tail that starts
@@ -219,6 +260,7 @@ fn within_budget(lines: Vec<&str>, max_bytes: usize) -> (Vec<&str>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
 
     fn args(json: &str) -> ForgeArgs {
         serde_json::from_str(json).unwrap()
@@ -261,12 +303,13 @@ mod tests {
         assert!(range(r#"{"path":"a","start_line":0}"#).is_err());
     }
 
-    fn forge_call(dir: &std::path::Path, args: Value, config: &str) -> DialectCall {
-        DialectCall {
-            workspace_root: dir.to_str().unwrap().to_owned(),
+    fn forge(dir: &std::path::Path, args: Value, config: &str) -> Result<Answer, ReadFileError> {
+        let root = Root::open(dir.to_str().unwrap()).unwrap();
+        let call = DialectCall {
             args: crate::dialect::Args::Value(args),
             config: Ok(serde_json::from_str(config).unwrap()),
-        }
+        };
+        execute(Ok(&root), &call)
     }
 
     #[test]
@@ -275,8 +318,7 @@ mod tests {
         std::fs::write(dir.path().join("a.txt"), "a\n").unwrap();
         for name in ["max_file_read_bytes", "max_scan_bytes"] {
             let config = format!(r#"{{"{name}": 18446744073709551615}}"#);
-            let err = execute(&forge_call(dir.path(), json!({"path": "a.txt"}), &config));
-            let err = err.unwrap_err();
+            let err = forge(dir.path(), json!({"path": "a.txt"}), &config).unwrap_err();
             assert_eq!(err.code, ErrorCode::InvalidArgument);
             assert!(
                 err.reason.contains(&format!("{name} must be at most")),
@@ -296,10 +338,11 @@ mod tests {
             json!({"path": "sparse", "head": 1}),
             json!({"path": "sparse", "tail": 1}),
         ] {
-            let answer = execute(&forge_call(dir.path(), args, config)).unwrap();
-            assert_eq!(answer["binary"], true);
-            assert_eq!(answer["base64"].as_str().unwrap().len(), 4096 / 3 * 4 + 4);
-            assert_eq!(answer["byte_length"], 8u64 << 30);
+            let Ok(Answer::Binary(answer)) = forge(dir.path(), args, config) else {
+                panic!("not a binary answer");
+            };
+            assert_eq!(answer.base64.len(), 4096 / 3 * 4 + 4);
+            assert_eq!(answer.byte_length, 8u64 << 30);
         }
         // 16 MiB read twice from a sparse file; seconds would mean gigabytes were touched.
         assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());

@@ -1,8 +1,9 @@
 //! Other agents' read tools as dialects of the same engine. Each dialect is argument
 //! mapping plus a renderer: it parses the model's arguments its tool's way, asks the
-//! shared sandbox and file guard ([`crate::read_file::read_source`]) for the bytes, splits
-//! lines with the shared line model ([`crate::window`]), selects them, renders them with
-//! [`crate::render`], and answers in its tool's shape.
+//! shared sandbox and file guard ([`crate::read_file::read_source`]) for the bytes beneath
+//! the root its caller opened, splits lines with the shared line model ([`crate::window`]),
+//! selects them, renders them with [`crate::render`], and answers in its tool's shape: a
+//! typed [`Answer`] that serializes to the object the tool returns.
 
 pub mod aintern;
 pub mod codex;
@@ -10,9 +11,83 @@ pub mod codex_indentation;
 pub mod forge;
 
 use serde::de::DeserializeOwned;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::error::ReadFileError;
+use crate::sandbox::Root;
+
+/// The one list of the dialects: for each, its [`Dialect`] variant, its name, and its
+/// module (which has an `Answer` type and an `execute(root, call)` function). Everything
+/// else that names the dialects (the [`Dialect`] enum, [`Answer`], the binding's
+/// `DialectName`, and from that the JavaScript side) is generated from this list by
+/// handing it to `$callback`, a macro taking `$(Variant = "name" => module,)*`.
+#[macro_export]
+macro_rules! dialect_list {
+    ($callback:ident) => {
+        $callback! {
+            Codex = "codex" => codex,
+            Forge = "forge" => forge,
+            AIntern = "aintern" => aintern,
+        }
+    };
+}
+
+/// Declares [`Dialect`] and [`Answer`] from [`dialect_list!`].
+macro_rules! declare_dialects {
+    ($($variant:ident = $name:literal => $module:ident,)*) => {
+        /// The dialects by name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Dialect {
+            $($variant,)*
+        }
+
+        impl Dialect {
+            /// Every dialect, in the order of [`dialect_list!`].
+            pub const ALL: &[Dialect] = &[$(Dialect::$variant,)*];
+
+            /// The dialect's name, as JavaScript calls it.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Dialect::$variant => $name,)*
+                }
+            }
+
+            /// Runs the call beneath `root`, the opened workspace root or why it could
+            /// not be opened, which each dialect reports in its own shape where its tool
+            /// would. `Err` only for a dialect whose tool reports failures as errors
+            /// (Forge); Codex and AIntern answer every failure in their result shape.
+            pub fn execute(
+                self,
+                root: Result<&Root, ReadFileError>,
+                call: &DialectCall,
+            ) -> Result<Answer, ReadFileError> {
+                match self {
+                    $(Dialect::$variant => $module::execute(root, call).map(Answer::$variant),)*
+                }
+            }
+        }
+
+        /// A dialect's answer, serialized as the bare object its tool returns.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum Answer {
+            $($variant($module::Answer),)*
+        }
+    };
+}
+
+crate::dialect_list!(declare_dialects);
+
+impl Dialect {
+    /// The dialect called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL
+            .iter()
+            .copied()
+            .find(|dialect| dialect.name() == name)
+    }
+}
 
 /// The model's arguments as they arrived: a JSON text or an already-parsed object.
 #[derive(Clone, Debug)]
@@ -43,43 +118,14 @@ impl Args {
     }
 }
 
-/// A call of one dialect's tool: where, with what, and the toolkit's configuration.
+/// A call of one dialect's tool, apart from the root it reads beneath: the model's
+/// arguments and the toolkit's configuration.
 #[derive(Clone, Debug)]
 pub struct DialectCall {
-    pub workspace_root: String,
     pub args: Args,
     /// `ctx.config` (`Value::Null` when absent), or why it could not be read as JSON (a
     /// throwing getter, a function), which the dialect reports as an invalid configuration.
     pub config: Result<Value, String>,
-}
-
-/// The dialects by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Codex,
-    Forge,
-    AIntern,
-}
-
-impl Dialect {
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        match name {
-            "codex" => Some(Dialect::Codex),
-            "forge" => Some(Dialect::Forge),
-            "aintern" => Some(Dialect::AIntern),
-            _ => None,
-        }
-    }
-
-    /// Runs the call. `Err` only for a dialect whose tool reports failures as errors
-    /// (Forge); Codex and AIntern answer every failure in their result shape.
-    pub fn execute(self, call: &DialectCall) -> Result<Value, ReadFileError> {
-        match self {
-            Dialect::Codex => Ok(codex::execute(call)),
-            Dialect::Forge => forge::execute(call),
-            Dialect::AIntern => Ok(aintern::execute(call)),
-        }
-    }
 }
 
 /// The largest byte limit a dialect's configuration may set: 512 MiB. V8's longest string
@@ -107,5 +153,33 @@ fn config<T: DeserializeOwned + Default>(
         Ok(Value::Null) => Ok(T::default()),
         Ok(value) => T::deserialize(value),
         Err(reason) => Err(serde::de::Error::custom(reason)),
+    }
+}
+
+/// Serializes a file size or offset as `serde_json` hands such a number to napi-rs: as a
+/// signed integer below 2^53 (a JavaScript number), as an unsigned one above (a BigInt), so
+/// a typed answer reaches JavaScript exactly as the `json!` value it replaces did.
+fn file_size<S: Serializer>(bytes: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+    const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+    match i64::try_from(*bytes) {
+        Ok(signed) if *bytes <= MAX_SAFE_INTEGER => serializer.serialize_i64(signed),
+        _ => serializer.serialize_u64(*bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_variants_match_both_ways() {
+        assert_eq!(Dialect::ALL.len(), 3);
+        for &dialect in Dialect::ALL {
+            assert_eq!(Dialect::from_name(dialect.name()), Some(dialect));
+        }
+        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.name()).collect();
+        assert_eq!(names, ["codex", "forge", "aintern"]);
+        assert_eq!(Dialect::from_name("Codex"), None);
+        assert_eq!(Dialect::from_name(""), None);
     }
 }
