@@ -87,6 +87,24 @@ export declare function createAgentToolkit(options: { workspaceRoot: string }): 
   readFile(input: ReadFileInput): Promise<ReadFileOutput>
 }
 
+/** What `runToolCall` needs of a toolkit: its `readFile`. */
+export type ToolCallToolkit = { readFile(input: ReadFileInput): Promise<ReadFileOutput> }
+
+/** One tool call's result, ready for any harness: the text for the model and the facts. */
+export interface RunToolCallResult {
+  /** The output as JSON on success; the error's `CODE: path: reason` message on failure. */
+  content: string
+  isError: boolean
+  output?: ReadFileOutput
+  code?: ReadFileErrorCode
+}
+
+/**
+ * Runs one model tool call through `toolkit.readFile`: `args` as the model sent them, a JSON
+ * text or an object. Never throws: a malformed JSON text is an `INVALID_ARGUMENT` result.
+ */
+export declare function runToolCall(toolkit: ToolCallToolkit, args: string | object): Promise<RunToolCallResult>
+
 /** A dialect's name: the engine's list, through the binding's `DialectName`. */
 export type DialectName = `${import('./binding').DialectName}`
 

@@ -5,6 +5,7 @@
 
 const { readFile, readFileSync, MAX_FILE_BYTES, Workspace } = require('./native.js')
 const { dialects } = require('./dialects.js')
+const { runToolCall } = require('./tool-call.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -71,5 +72,6 @@ module.exports = {
   TOOL_DEFINITIONS,
   ToolCatalog,
   createAgentToolkit,
+  runToolCall,
   dialects: deepFreeze(dialects),
 }

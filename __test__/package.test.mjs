@@ -73,11 +73,16 @@ describe('npm pack', () => {
   )[0]
   const files = packed.files.map((file) => file.path).sort()
 
-  test('the main package holds the README, LICENSE, JS, types and CLI, and nothing else', () => {
+  test('the main package holds the README, LICENSE, JS, types, adapters and CLI, and nothing else', () => {
     assert.equal(packed.name, 'agent-read-file')
     assert.deepEqual(files, [
       'LICENSE',
       'README.md',
+      'adapters/anthropic.d.ts',
+      'adapters/anthropic.js',
+      'adapters/openai.d.ts',
+      'adapters/openai.js',
+      'adapters/schemas.js',
       'bin/agent-read-file.js',
       'binding.d.ts',
       'binding.js',
@@ -86,10 +91,14 @@ describe('npm pack', () => {
       'index.js',
       'native.js',
       'package.json',
+      'tool-call.js',
     ])
   })
 
-  test('every JS and JSON file the package requires at run time is in it', () => {
+  test('every JS and JSON file the package requires at run time is in it, and every export', () => {
+    for (const target of Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)))) {
+      assert.ok(files.includes(path.normalize(target)), `exports names ${target}, which is not packed`)
+    }
     // `.node` files come from a development build or from the platform's package.
     for (const file of files.filter((file) => file.endsWith('.js'))) {
       const source = fs.readFileSync(path.join(ROOT, file), 'utf8')

@@ -1,0 +1,41 @@
+/**
+ * `agent-read-file/openai`: the read_file tool for OpenAI's APIs, as plain objects (this
+ * module does not load the `openai` package). Assignable to the SDK's `ChatCompletionTool`
+ * and `Responses.FunctionTool`.
+ */
+import type { RunToolCallResult, ToolCallToolkit } from '../index'
+
+/** The specification's parameters schema, or OpenAI's strict-mode form of it. */
+export type OpenAIToolParameters = { [key: string]: unknown }
+
+/** A Chat Completions function tool. */
+export type OpenAIChatTool = {
+  type: 'function'
+  function: {
+    name: 'read_file'
+    description: string
+    parameters: OpenAIToolParameters
+    strict?: boolean
+  }
+}
+
+/** A Responses API function tool. */
+export type OpenAIResponsesTool = {
+  type: 'function'
+  name: 'read_file'
+  description: string
+  parameters: OpenAIToolParameters
+  strict: boolean
+}
+
+/**
+ * `{ type: 'function', function }` for Chat Completions. `strict: true` gives the strict-mode
+ * schema: every property required, `start_line` and `max_lines` nullable integers (`null`
+ * means the default), no other properties.
+ */
+export declare function openaiTool(options?: { strict?: boolean }): OpenAIChatTool
+
+/** The same tool for the Responses API (`{ type: 'function', name, … }`). */
+export declare function openaiResponsesTool(options?: { strict?: boolean }): OpenAIResponsesTool
+
+export declare function runToolCall(toolkit: ToolCallToolkit, args: string | object): Promise<RunToolCallResult>

@@ -1,0 +1,52 @@
+'use strict'
+// runToolCall: one model tool call, from the arguments as the model sent them to the text a
+// harness hands back. It never throws, so a harness needs no try/catch of its own.
+
+/** The error codes a failed call reports; anything else thrown is reported as INTERNAL. */
+const CODES = new Set([
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'NOT_FILE',
+  'BINARY_NOT_SUPPORTED',
+  'SIZE_LIMIT_EXCEEDED',
+  'OUTSIDE_WORKSPACE',
+  'PERMISSION_DENIED',
+  'INTERNAL',
+])
+
+function failure(code, message) {
+  return { content: message, isError: true, code }
+}
+
+/** The call's input: a JSON text parsed, an object as it is. */
+function inputOf(args) {
+  if (typeof args !== 'string') return { input: args }
+  try {
+    return { input: JSON.parse(args) }
+  } catch (error) {
+    return { error: failure('INVALID_ARGUMENT', `INVALID_ARGUMENT: arguments: not a JSON text (${error.message})`) }
+  }
+}
+
+/**
+ * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.readFile`.
+ * Success: `content` is the output as JSON and `output` the object; failure: `content` is the
+ * error's message (`CODE: path: reason`), `isError` is true and `code` its code.
+ */
+async function runToolCall(toolkit, args) {
+  const { input, error } = inputOf(args)
+  if (error) return error
+  if (toolkit === null || typeof toolkit !== 'object' || typeof toolkit.readFile !== 'function') {
+    return failure('INVALID_ARGUMENT', 'INVALID_ARGUMENT: toolkit: must be a toolkit from createAgentToolkit')
+  }
+  try {
+    const output = await toolkit.readFile(input)
+    return { content: JSON.stringify(output), isError: false, output }
+  } catch (thrown) {
+    const code = CODES.has(thrown?.code) ? thrown.code : 'INTERNAL'
+    const message = typeof thrown?.message === 'string' ? thrown.message : String(thrown)
+    return failure(code, message.startsWith(`${code}: `) ? message : `${code}: ${message}`)
+  }
+}
+
+module.exports = { runToolCall }
