@@ -40,3 +40,14 @@ async function harness(): Promise<RunToolCallResult> {
 }
 
 void [chatRequest, responsesRequest, anthropicRequest, sameName, harness]
+
+// The AI SDK: typed input and output, and a tool set generateText takes.
+import { generateText, type Tool, type ToolSet } from 'ai'
+import type { LanguageModel } from 'ai'
+import { readFileTool } from '../adapters/ai.mjs'
+import type { ReadFileInput, ReadFileOutput } from '../index.js'
+
+const aiTool: Tool<ReadFileInput, ReadFileOutput> = readFileTool({ workspaceRoot: '/w' })
+const aiTools: ToolSet = { read_file: aiTool, again: readFileTool(createAgentToolkit({ workspaceRoot: '/w' })) }
+declare const model: LanguageModel
+void generateText({ model, tools: aiTools, prompt: 'read it' })

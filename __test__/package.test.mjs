@@ -78,6 +78,8 @@ describe('npm pack', () => {
     assert.deepEqual(files, [
       'LICENSE',
       'README.md',
+      'adapters/ai.d.mts',
+      'adapters/ai.mjs',
       'adapters/anthropic.d.ts',
       'adapters/anthropic.js',
       'adapters/openai.d.ts',
