@@ -9,7 +9,7 @@ import type { ReadFileInput, ReadFileOutput } from "./index"
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** A workspace root held open for the lifetime of this object (`createAgentToolkit`). */
+/** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */
 export declare class Workspace {
   /** Opens `workspaceRoot` (an absolute path to a directory) once. */
   constructor(workspaceRoot: string)
@@ -17,6 +17,11 @@ export declare class Workspace {
   readFile(input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
   /** `readFileSync` beneath this workspace's root. */
   readFileSync(input: ReadFileInput): ReadFileOutput
+  /**
+   * Lets go of the root handle now; later reads fail with `INVALID_ARGUMENT` ("toolkit
+   * is closed"). Closing again does nothing.
+   */
+  close(): void
 }
 
 /** AIntern's `GetExecutionSummary`. */

@@ -70,22 +70,58 @@ export declare const TOOL_DEFINITIONS: {
   }
 }
 
+/**
+ * An error this package rejects or throws: an `Error` whose `code` is a
+ * {@link ReadFileErrorCode}. Its `message` (`CODE: <path>: <reason>`) and `code` are own
+ * enumerable properties, so `JSON.stringify(err)` carries both.
+ */
+export interface ReadFileError extends Error {
+  code: ReadFileErrorCode
+}
+
+/** Whether `error` is a {@link ReadFileError} (an `Error` with one of the contract's codes). */
+export declare function isReadFileError(error: unknown): error is ReadFileError
+
+/** Where a toolkit reads. */
+export interface ToolkitOptions {
+  /** Absolute path of the workspace root directory. */
+  workspaceRoot: string
+}
+
+/** Options of one toolkit call. */
+export interface CallOptions {
+  /** Rejects the call at once with an `AbortError` (`code: 'ABORT_ERR'`) when it fires. */
+  signal?: AbortSignal
+}
+
 /** Every tool with its definition and an executor taking the model's arguments. */
 export declare const ToolCatalog: {
   readonly read_file: {
     definition: typeof TOOL_DEFINITIONS.read_file
-    execute(input: ReadFileInput, ctx: { workspaceRoot: string }): Promise<ReadFileOutput>
+    /** `ctx.signal`, when given, aborts the read as {@link CallOptions.signal} does. */
+    execute(input: ReadFileInput, ctx: ToolkitOptions & CallOptions): Promise<ReadFileOutput>
   }
 }
 
 /**
- * A toolkit bound to one workspace root, opened once and held open for the toolkit's
- * lifetime. Throws `INVALID_ARGUMENT` at once when the root is not an absolute path to a
- * directory.
+ * A toolkit: one workspace root, opened once and held open until `close()` (or the end of
+ * a `using` block). After `close()` every call rejects (`readFile`) or throws
+ * (`readFileSync`) `INVALID_ARGUMENT` with a message saying the toolkit is closed.
  */
-export declare function createAgentToolkit(options: { workspaceRoot: string }): {
-  readFile(input: ReadFileInput): Promise<ReadFileOutput>
+export interface AgentToolkit extends Disposable {
+  readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput>
+  readFileSync(input: ReadFileInput): ReadFileOutput
+  /** Releases the root handle now. Reads already running finish. Idempotent. */
+  close(): void
+  /** The same as `close()`. */
+  [Symbol.dispose](): void
 }
+
+/**
+ * A toolkit bound to one workspace root. Throws `INVALID_ARGUMENT` at once when the root
+ * is not an absolute path to a directory.
+ */
+export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 
 /** Where a dialect's tool runs, and that tool's own configuration. */
 export interface DialectContext {

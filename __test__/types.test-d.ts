@@ -86,15 +86,22 @@ export type Checks = [
   Expect<
     Equal<
       ReturnType<typeof pkg.createAgentToolkit>['readFile'],
-      (input: SpecInput) => Promise<SpecOutput>
+      (input: SpecInput, options?: { signal?: AbortSignal }) => Promise<SpecOutput>
     >
   >,
   Expect<
     Equal<
       typeof pkg.ToolCatalog.read_file.execute,
-      (input: SpecInput, ctx: { workspaceRoot: string }) => Promise<SpecOutput>
+      (input: SpecInput, ctx: pkg.ToolkitOptions & { signal?: AbortSignal }) => Promise<SpecOutput>
     >
   >,
+  Expect<
+    Equal<ReturnType<typeof pkg.createAgentToolkit>['readFileSync'], (input: SpecInput) => SpecOutput>
+  >,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['close'], () => void>>,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>[typeof Symbol.dispose], () => void>>,
+  Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
+  Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
   Expect<Equal<typeof pkg.ToolCatalog.read_file.definition, typeof READ_FILE_DEFINITION>>,
   // The generated binding declares the same functions the hand-written index does.
   Expect<Equal<typeof binding.readFile, typeof pkg.readFile>>,
@@ -121,3 +128,14 @@ async function dialectTypes() {
   return [ok, text, lines]
 }
 void dialectTypes
+
+// A toolkit is disposable, and an error narrows to its code.
+function toolkitTypes(e: unknown) {
+  using toolkit = pkg.createAgentToolkit({ workspaceRoot: '/ws' })
+  const out: SpecOutput = toolkit.readFileSync({ path: 'a' })
+  // @ts-expect-error the options of a call are an object
+  void toolkit.readFile({ path: 'a' }, 'signal')
+  const code: SpecCode | undefined = pkg.isReadFileError(e) ? e.code : undefined
+  return [out, code]
+}
+void toolkitTypes

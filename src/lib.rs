@@ -65,10 +65,11 @@ pub fn read_file_async<'env>(
     batch::enqueue(env, ReadCall::from_js(root, input), signal)
 }
 
-/// A workspace root held open for the lifetime of this object (`createAgentToolkit`).
+/// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
 #[napi]
 pub struct Workspace {
-    root: Arc<Root>,
+    /// `None` once closed. Reads already on the pool keep their own handle until they end.
+    root: Option<Arc<Root>>,
 }
 
 #[napi]
@@ -79,7 +80,7 @@ impl Workspace {
         let path = root_path(workspace_root).map_err(|error| throwable(&env, error))?;
         let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
         Ok(Workspace {
-            root: Arc::new(root),
+            root: Some(Arc::new(root)),
         })
     }
 
@@ -94,8 +95,7 @@ impl Workspace {
         input: Unknown,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        let root = Ok(RootArg::Open(self.root.clone()));
-        batch::enqueue(env, ReadCall::from_js(root, input), signal)
+        batch::enqueue(env, self.call(input), signal)
     }
 
     /// `readFileSync` beneath this workspace's root.
@@ -104,7 +104,29 @@ impl Workspace {
         ts_return_type = "ReadFileOutput"
     )]
     pub fn read_file_sync(&self, env: Env, input: Unknown) -> napi::Result<JsOutput> {
-        run_sync(&env, Ok(RootArg::Open(self.root.clone())), input)
+        self.call(input)
+            .and_then(|call| call.run())
+            .map(JsOutput)
+            .map_err(|error| throwable(&env, error))
+    }
+
+    /// Lets go of the root handle now; later reads fail with `INVALID_ARGUMENT` ("toolkit
+    /// is closed"). Closing again does nothing.
+    #[napi]
+    pub fn close(&mut self) {
+        self.root = None;
+    }
+
+    /// The call, or (before any check of `input`) the error of a closed toolkit.
+    fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
+        match &self.root {
+            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input),
+            None => Err(ReadFileError::new(
+                ErrorCode::InvalidArgument,
+                &requested_path(&input),
+                "the toolkit is closed (close() was called); create another with createAgentToolkit",
+            )),
+        }
     }
 }
 
@@ -126,6 +148,17 @@ enum RootArg {
     Path(String),
     /// A root already open.
     Open(Arc<Root>),
+}
+
+/// `input.path` when it is a string, for a message; else empty.
+fn requested_path(input: &Unknown) -> String {
+    if type_of(input) != "object" {
+        return String::new();
+    }
+    property(input, c"path")
+        .ok()
+        .and_then(|path| string_or_type(&path).ok())
+        .unwrap_or_default()
 }
 
 fn root_path(value: Unknown) -> Result<String, ReadFileError> {
@@ -282,9 +315,14 @@ fn is_aborted(signal: &Unknown) -> Option<bool> {
 /// A JS `Error` with our own `code` (and `name`), built on the JS thread. If even that
 /// fails (the env is going away), `undefined`, so a promise still settles.
 fn error_value(env: sys::napi_env, code: &str, message: &str, name: Option<&str>) -> js::Value {
+    // `message` is made an own enumerable property too, so `JSON.stringify(err)` keeps it.
     let error = match name {
-        Some(name) => js::error(env, message, &[(c"code", code), (c"name", name)]),
-        None => js::error(env, message, &[(c"code", code)]),
+        Some(name) => js::error(
+            env,
+            message,
+            &[(c"code", code), (c"name", name), (c"message", message)],
+        ),
+        None => js::error(env, message, &[(c"code", code), (c"message", message)]),
     };
     error
         .or_else(|_| js::undefined(env))
