@@ -9,10 +9,22 @@ import type { ReadFileInput, ReadFileOutput } from "./index"
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** A toolkit's compiled read options: its deny and allow rules. */
+export declare class ReadPolicy {
+  /**
+   * Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
+   * throws `INVALID_ARGUMENT` for a rule that is not valid.
+   */
+  constructor(deny: Array<string>, allow: Array<string>)
+}
+
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */
 export declare class Workspace {
-  /** Opens `workspaceRoot` (an absolute path to a directory) once. */
-  constructor(workspaceRoot: string)
+  /**
+   * Opens `workspaceRoot` (an absolute path to a directory) once; its reads follow
+   * `policy`.
+   */
+  constructor(workspaceRoot: string, policy: ReadPolicy)
   /** `readFile` beneath this workspace's root. */
   readFile(input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
   /** `readFileSync` beneath this workspace's root. */
@@ -52,3 +64,6 @@ export declare function readFile(workspaceRoot: string, input: ReadFileInput, si
  * `Error` whose `code` is a `ReadFileErrorCode`.
  */
 export declare function readFileSync(workspaceRoot: string, input: ReadFileInput): ReadFileOutput
+
+/** `readFile` under a toolkit's `policy` (`ToolCatalog.read_file.execute`). */
+export declare function readFileWithPolicy(workspaceRoot: string, input: ReadFileInput, signal: AbortSignal | undefined, policy: ReadPolicy): Promise<ReadFileOutput>

@@ -82,10 +82,43 @@ export interface ReadFileError extends Error {
 /** Whether `error` is a {@link ReadFileError} (an `Error` with one of the contract's codes). */
 export declare function isReadFileError(error: unknown): error is ReadFileError
 
-/** Where a toolkit reads. */
+/**
+ * Every `code` a toolkit (or `ToolCatalog`) fails with: the contract's, and
+ * `POLICY_DENIED` when its `deny` rules refuse the file.
+ */
+export type ToolkitErrorCode = ReadFileErrorCode | 'POLICY_DENIED'
+
+/** An error a toolkit rejects or throws. */
+export interface ToolkitError extends Error {
+  code: ToolkitErrorCode
+}
+
+/** Whether `error` is a {@link ToolkitError}: a {@link ReadFileError} or a `POLICY_DENIED` one. */
+export declare function isToolkitError(error: unknown): error is ToolkitError
+
+/**
+ * What a toolkit refuses when `deny` is not given: `.env` and `.env.*` (not `.env.example`,
+ * `.env.sample`), private keys (`id_rsa*`, `id_dsa*`, `id_ecdsa*`, `id_ed25519*`, `*.pem`,
+ * `*.key`, `*.p12`, `*.pfx`), `.ssh/`, `.aws/credentials`, `.npmrc`, `.netrc` and `.git/`.
+ */
+export declare const DEFAULT_DENY: readonly string[]
+
+/** Where a toolkit reads, and what it refuses. */
 export interface ToolkitOptions {
   /** Absolute path of the workspace root directory. */
   workspaceRoot: string
+  /**
+   * Files refused with `POLICY_DENIED`: gitignore-syntax rules relative to the root (a
+   * name without `/` matches at any depth; `dir/` matches a directory and all in it; `!`
+   * re-admits). Default {@link DEFAULT_DENY}; `[]` refuses nothing. The rules judge the
+   * file actually opened, by its real path beneath the root, whatever spelling, symlink
+   * or symlinked directory led to it. Hard links cannot be told apart by path: a hard
+   * link to a denied file under an admitted name is read. Where the path of the file
+   * opened cannot be told (FreeBSD), every read is refused.
+   */
+  deny?: readonly string[]
+  /** Rules re-admitting files that `deny` covers (e.g. `['.env.test']`). Default `[]`. */
+  allow?: readonly string[]
 }
 
 /** Options of one toolkit call. */
@@ -98,7 +131,10 @@ export interface CallOptions {
 export declare const ToolCatalog: {
   readonly read_file: {
     definition: typeof TOOL_DEFINITIONS.read_file
-    /** `ctx.signal`, when given, aborts the read as {@link CallOptions.signal} does. */
+    /**
+     * `ctx.signal`, when given, aborts the read as {@link CallOptions.signal} does; `deny`
+     * and `allow` apply as in a toolkit (default {@link DEFAULT_DENY}).
+     */
     execute(input: ReadFileInput, ctx: ToolkitOptions & CallOptions): Promise<ReadFileOutput>
   }
 }
@@ -109,7 +145,9 @@ export declare const ToolCatalog: {
  * (`readFileSync`) `INVALID_ARGUMENT` with a message saying the toolkit is closed.
  */
 export interface AgentToolkit extends Disposable {
+  /** Rejects with a {@link ToolkitError}. */
   readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput>
+  /** Throws a {@link ToolkitError}. */
   readFileSync(input: ReadFileInput): ReadFileOutput
   /** Releases the root handle now. Reads already running finish. Idempotent. */
   close(): void
@@ -119,7 +157,7 @@ export interface AgentToolkit extends Disposable {
 
 /**
  * A toolkit bound to one workspace root. Throws `INVALID_ARGUMENT` at once when the root
- * is not an absolute path to a directory.
+ * is not an absolute path to a directory, or a `deny`/`allow` rule is not valid.
  */
 export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 

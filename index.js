@@ -3,7 +3,7 @@
 // this file only adds what Rust cannot express: the constant tool definition objects
 // and the small catalog and toolkit objects built around them.
 
-const { readFile, readFileSync, MAX_FILE_BYTES, Workspace } = require('./native.js')
+const { readFile, readFileSync, readFileWithPolicy, MAX_FILE_BYTES, Workspace, ReadPolicy } = require('./native.js')
 const { dialects } = require('./dialects.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
@@ -42,7 +42,8 @@ const READ_FILE_DEFINITION = {
 
 const TOOL_DEFINITIONS = deepFreeze({ read_file: READ_FILE_DEFINITION })
 
-/** The specification's error codes: what `isReadFileError` recognises. */
+/** The specification's error codes: what `isReadFileError` recognises. (`POLICY_DENIED`,
+ * this package's own, is recognised by `isToolkitError`.) */
 const READ_FILE_ERROR_CODES = new Set([
   'INVALID_ARGUMENT',
   'NOT_FOUND',
@@ -57,6 +58,11 @@ const READ_FILE_ERROR_CODES = new Set([
 /** Whether `error` is an `Error` this package rejects or throws with a contract code. */
 function isReadFileError(error) {
   return error instanceof Error && READ_FILE_ERROR_CODES.has(error.code)
+}
+
+/** Whether `error` is an `Error` with a contract code or `POLICY_DENIED`. */
+function isToolkitError(error) {
+  return isReadFileError(error) || (error instanceof Error && error.code === 'POLICY_DENIED')
 }
 
 /**
@@ -94,13 +100,80 @@ function signalOf(options, input) {
   return { signal: options.signal }
 }
 
+/**
+ * What a toolkit refuses to read unless told otherwise: secrets an agent has no business
+ * sending to a model. Gitignore syntax, relative to the workspace root.
+ */
+const DEFAULT_DENY = Object.freeze([
+  '.env',
+  '.env.*',
+  '!.env.example',
+  '!.env.sample',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '.ssh/',
+  '**/.aws/credentials',
+  '.npmrc',
+  '.netrc',
+  '.git/',
+])
+
+/** A rule list of the options: `fallback` when absent, else an array of strings. */
+function ruleList(options, name, fallback) {
+  const rules = options[name]
+  if (rules === undefined) return fallback
+  if (!Array.isArray(rules) || !rules.every((rule) => typeof rule === 'string')) {
+    const got = Array.isArray(rules) ? 'an array with a non-string' : rules === null ? 'null' : typeof rules
+    throw codedError('INVALID_ARGUMENT', name, `${name} must be an array of gitignore-style rules (got ${got})`)
+  }
+  return [...rules]
+}
+
+/** The rules of `options` (throws INVALID_ARGUMENT when they are not string arrays). */
+function rulesOf(options) {
+  return [ruleList(options, 'deny', DEFAULT_DENY), ruleList(options, 'allow', [])]
+}
+
+/** The compiled policy of `options` (throws INVALID_ARGUMENT for bad rules). */
+function policyOf(options) {
+  return new ReadPolicy(...rulesOf(options))
+}
+
+/** Policies compiled for ToolCatalog contexts, by their rules; the oldest goes past 32. */
+const catalogPolicies = new Map()
+
+function catalogPolicy(ctx) {
+  const rules = rulesOf(ctx)
+  const key = JSON.stringify(rules)
+  let policy = catalogPolicies.get(key)
+  if (policy === undefined) {
+    policy = new ReadPolicy(...rules)
+    if (catalogPolicies.size >= 32) catalogPolicies.delete(catalogPolicies.keys().next().value)
+    catalogPolicies.set(key, policy)
+  }
+  return policy
+}
+
 const ToolCatalog = deepFreeze({
   read_file: {
     definition: TOOL_DEFINITIONS.read_file,
     execute(input, ctx) {
       const { signal, error } = signalOf(ctx, input)
       if (error) return Promise.reject(error)
-      return readFile(ctx == null ? undefined : ctx.workspaceRoot, input, signal)
+      if (ctx == null) return readFile(undefined, input, signal)
+      let policy
+      try {
+        policy = catalogPolicy(ctx)
+      } catch (err) {
+        return Promise.reject(err)
+      }
+      return readFileWithPolicy(ctx.workspaceRoot, input, signal, policy)
     },
   },
 })
@@ -110,7 +183,11 @@ const ToolCatalog = deepFreeze({
  * `close()`; a bad root throws INVALID_ARGUMENT now rather than on every read.
  */
 function createAgentToolkit(options) {
-  const workspace = new Workspace(options == null ? undefined : options.workspaceRoot)
+  if (typeof options !== 'object' || options === null) {
+    const got = options === null ? 'null' : typeof options
+    throw codedError('INVALID_ARGUMENT', 'workspaceRoot', `options must be an object like { workspaceRoot } (got ${got})`)
+  }
+  const workspace = new Workspace(options.workspaceRoot, policyOf(options))
   const close = () => workspace.close()
   return Object.freeze({
     readFile(input, callOptions) {
@@ -134,5 +211,7 @@ module.exports = {
   ToolCatalog,
   createAgentToolkit,
   isReadFileError,
+  isToolkitError,
+  DEFAULT_DENY,
   dialects: deepFreeze(dialects),
 }

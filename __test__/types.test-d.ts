@@ -102,6 +102,15 @@ export type Checks = [
   Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>[typeof Symbol.dispose], () => void>>,
   Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
   Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
+  Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED'>>,
+  Expect<Equal<typeof pkg.isToolkitError, (error: unknown) => error is pkg.ToolkitError>>,
+  Expect<Equal<typeof pkg.DEFAULT_DENY, readonly string[]>>,
+  Expect<
+    Equal<
+      pkg.ToolkitOptions,
+      { workspaceRoot: string; deny?: readonly string[]; allow?: readonly string[] }
+    >
+  >,
   Expect<Equal<typeof pkg.ToolCatalog.read_file.definition, typeof READ_FILE_DEFINITION>>,
   // The generated binding declares the same functions the hand-written index does.
   Expect<Equal<typeof binding.readFile, typeof pkg.readFile>>,

@@ -24,7 +24,8 @@ use napi::{Env, JsValue, Unknown, ValueType, sys};
 use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
-use agent_read_file_engine::read_file::{ReadFileOutput, read_file};
+use agent_read_file_engine::policy::Policy;
+use agent_read_file_engine::read_file::{ReadFileOutput, ReadOptions, read_file_with};
 use agent_read_file_engine::request::{Argument, NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
@@ -70,17 +71,63 @@ pub fn read_file_async<'env>(
 pub struct Workspace {
     /// `None` once closed. Reads already on the pool keep their own handle until they end.
     root: Option<Arc<Root>>,
+    options: Arc<ReadOptions>,
+}
+
+/// A toolkit's compiled read options: its deny and allow rules.
+#[napi]
+pub struct ReadPolicy {
+    options: Arc<ReadOptions>,
+}
+
+#[napi]
+impl ReadPolicy {
+    /// Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
+    /// throws `INVALID_ARGUMENT` for a rule that is not valid.
+    #[napi(constructor)]
+    pub fn new(env: Env, deny: Vec<String>, allow: Vec<String>) -> napi::Result<Self> {
+        let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
+        let options = ReadOptions {
+            policy: Some(policy),
+        };
+        Ok(ReadPolicy {
+            options: Arc::new(options),
+        })
+    }
+}
+
+/// `readFile` under a toolkit's `policy` (`ToolCatalog.read_file.execute`).
+#[napi(
+    js_name = "readFileWithPolicy",
+    ts_args_type = "workspaceRoot: string, input: ReadFileInput, signal: AbortSignal | undefined, policy: ReadPolicy",
+    ts_return_type = "Promise<ReadFileOutput>"
+)]
+pub fn read_file_with_policy<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    input: Unknown,
+    signal: Option<Unknown>,
+    policy: &ReadPolicy,
+) -> napi::Result<Unknown<'env>> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    let call = ReadCall::from_js(root, input).map(|call| call.with_options(policy.options.clone()));
+    batch::enqueue(env, call, signal)
 }
 
 #[napi]
 impl Workspace {
-    /// Opens `workspaceRoot` (an absolute path to a directory) once.
-    #[napi(constructor, ts_args_type = "workspaceRoot: string")]
-    pub fn new(env: Env, workspace_root: Unknown) -> napi::Result<Self> {
+    /// Opens `workspaceRoot` (an absolute path to a directory) once; its reads follow
+    /// `policy`.
+    #[napi(
+        constructor,
+        ts_args_type = "workspaceRoot: string, policy: ReadPolicy"
+    )]
+    pub fn new(env: Env, workspace_root: Unknown, policy: &ReadPolicy) -> napi::Result<Self> {
         let path = root_path(workspace_root).map_err(|error| throwable(&env, error))?;
         let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
         Ok(Workspace {
             root: Some(Arc::new(root)),
+            options: policy.options.clone(),
         })
     }
 
@@ -120,7 +167,8 @@ impl Workspace {
     /// The call, or (before any check of `input`) the error of a closed toolkit.
     fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
         match &self.root {
-            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input),
+            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input)
+                .map(|call| call.with_options(self.options.clone())),
             None => Err(ReadFileError::new(
                 ErrorCode::InvalidArgument,
                 &requested_path(&input),
@@ -175,6 +223,13 @@ fn root_path(value: Unknown) -> Result<String, ReadFileError> {
 pub struct ReadCall {
     root: RootArg,
     request: ReadRequest,
+    options: Arc<ReadOptions>,
+}
+
+/// The options of a bare `readFile`: none.
+fn no_options() -> Arc<ReadOptions> {
+    static NONE: std::sync::OnceLock<Arc<ReadOptions>> = std::sync::OnceLock::new();
+    NONE.get_or_init(Arc::default).clone()
 }
 
 impl ReadCall {
@@ -184,7 +239,15 @@ impl ReadCall {
     ) -> Result<ReadCall, ReadFileError> {
         let request = request_from_js(&input)?;
         let root = root.map_err(|error| error.for_path(&request.path))?;
-        Ok(ReadCall { root, request })
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+        })
+    }
+
+    fn with_options(self, options: Arc<ReadOptions>) -> ReadCall {
+        ReadCall { options, ..self }
     }
 
     fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
@@ -199,7 +262,7 @@ impl ReadCall {
                 .map_err(|error| error.for_path(&self.request.path))?,
             RootArg::Open(root) => root.clone(),
         };
-        read_file(&root, &self.request)
+        read_file_with(&root, &self.request, &self.options)
     }
 }
 

@@ -8,6 +8,7 @@ use rustix::io::Errno;
 
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, FileBytes, GuardError, Span};
+use crate::policy::{self, Policy};
 use crate::request::{MAX_FILE_BYTES, ReadRequest, reject_nul};
 use crate::sandbox::{OpenError, Root};
 use crate::window;
@@ -63,12 +64,28 @@ impl Content {
     }
 }
 
+/// What a toolkit adds to a read: its policy.
+#[derive(Debug, Default)]
+pub struct ReadOptions {
+    /// Deny and allow rules, checked on the file opened before it is read.
+    pub policy: Option<Policy>,
+}
+
 /// Reads the requested window of a file beneath `root`.
 pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
+    read_file_with(root, request, &ReadOptions::default())
+}
+
+/// [`read_file`] under a toolkit's `options`.
+pub fn read_file_with(
+    root: &Root,
+    request: &ReadRequest,
+    options: &ReadOptions,
+) -> Result<ReadFileOutput, ReadFileError> {
     let span = Span::Whole {
         max: MAX_FILE_BYTES,
     };
-    let (relative, file) = read_source(root, &request.path, span)?;
+    let (relative, file) = read_source_with(root, &request.path, span, options.policy.as_ref())?;
     if file.binary {
         return Err(ReadFileError::new(
             ErrorCode::BinaryNotSupported,
@@ -103,6 +120,16 @@ pub fn read_source(
     requested: &str,
     span: Span,
 ) -> Result<(String, FileBytes), ReadFileError> {
+    read_source_with(root, requested, span, None)
+}
+
+/// [`read_source`], refusing before reading anything a file that `policy` denies.
+pub fn read_source_with(
+    root: &Root,
+    requested: &str,
+    span: Span,
+    policy: Option<&Policy>,
+) -> Result<(String, FileBytes), ReadFileError> {
     reject_nul(requested)?;
     let relative = root
         .relative_path(requested)
@@ -110,6 +137,9 @@ pub fn read_source(
     let opened = root
         .open_file(&relative)
         .map_err(|err| open_error(err, requested))?;
+    if let Some(policy) = policy {
+        policy::check(policy, root, &opened, requested)?;
+    }
     let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
     let file = file_guard::read_guarded(opened.file, &opened.stat, span)
         .map_err(|err| guard_error(err, &fail))?;
