@@ -13,9 +13,10 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare class ReadPolicy {
   /**
    * Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
-   * throws `INVALID_ARGUMENT` for a rule that is not valid.
+   * throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
+   * by the caller to be an integer of at least 128) bounds every `content`.
    */
-  constructor(deny: Array<string>, allow: Array<string>)
+  constructor(deny: Array<string>, allow: Array<string>, maxContentBytes?: number | undefined | null)
 }
 
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */

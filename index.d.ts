@@ -119,6 +119,18 @@ export interface ToolkitOptions {
   deny?: readonly string[]
   /** Rules re-admitting files that `deny` covers (e.g. `['.env.test']`). Default `[]`. */
   allow?: readonly string[]
+  /**
+   * The most UTF-8 bytes a result's `content` may have: an integer from 128 to
+   * 4294967295 (else `INVALID_ARGUMENT`). Default: no budget. The window ends at the last
+   * whole line that fits (`truncated: true`, `next_start_line` the first line left out).
+   * When the window's first line alone does not fit, it is cut at a UTF-8 character
+   * boundary and followed by `\n` and ONE marker line,
+   * `[read_file: <N> bytes of line <L> left out]\n`, `<N>` counting the bytes of that
+   * line's text (its terminator not counted) not shown; then `truncated` is `true`,
+   * `meta.returned_line_count` is 1 and `next_start_line` is the following line (`null`
+   * after the last). Content and marker together stay within the budget.
+   */
+  maxContentBytes?: number
 }
 
 /** Options of one toolkit call. */

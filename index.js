@@ -135,9 +135,24 @@ function ruleList(options, name, fallback) {
   return [...rules]
 }
 
-/** The rules of `options` (throws INVALID_ARGUMENT when they are not string arrays). */
+/** The smallest `maxContentBytes`: room for a cut line's marker and some of the line. */
+const MIN_CONTENT_BYTES = 128
+
+/** `options.maxContentBytes`: `undefined`, or an integer from 128 to 2^32 - 1. */
+function budgetOf(options) {
+  const budget = options.maxContentBytes
+  if (budget === undefined) return undefined
+  if (!Number.isInteger(budget) || budget < MIN_CONTENT_BYTES || budget > 0xffffffff) {
+    const got = typeof budget === 'number' ? String(budget) : budget === null ? 'null' : typeof budget
+    const reason = `maxContentBytes must be an integer from ${MIN_CONTENT_BYTES} to 4294967295 (got ${got})`
+    throw codedError('INVALID_ARGUMENT', 'maxContentBytes', reason)
+  }
+  return budget
+}
+
+/** The read options of `options`: deny, allow, maxContentBytes (throws INVALID_ARGUMENT). */
 function rulesOf(options) {
-  return [ruleList(options, 'deny', DEFAULT_DENY), ruleList(options, 'allow', [])]
+  return [ruleList(options, 'deny', DEFAULT_DENY), ruleList(options, 'allow', []), budgetOf(options)]
 }
 
 /** The compiled policy of `options` (throws INVALID_ARGUMENT for bad rules). */

@@ -108,7 +108,12 @@ export type Checks = [
   Expect<
     Equal<
       pkg.ToolkitOptions,
-      { workspaceRoot: string; deny?: readonly string[]; allow?: readonly string[] }
+      {
+        workspaceRoot: string
+        deny?: readonly string[]
+        allow?: readonly string[]
+        maxContentBytes?: number
+      }
     >
   >,
   Expect<Equal<typeof pkg.ToolCatalog.read_file.definition, typeof READ_FILE_DEFINITION>>,

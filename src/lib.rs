@@ -83,12 +83,19 @@ pub struct ReadPolicy {
 #[napi]
 impl ReadPolicy {
     /// Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
-    /// throws `INVALID_ARGUMENT` for a rule that is not valid.
+    /// throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
+    /// by the caller to be an integer of at least 128) bounds every `content`.
     #[napi(constructor)]
-    pub fn new(env: Env, deny: Vec<String>, allow: Vec<String>) -> napi::Result<Self> {
+    pub fn new(
+        env: Env,
+        deny: Vec<String>,
+        allow: Vec<String>,
+        max_content_bytes: Option<u32>,
+    ) -> napi::Result<Self> {
         let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
         let options = ReadOptions {
             policy: Some(policy),
+            max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
         };
         Ok(ReadPolicy {
             options: Arc::new(options),

@@ -191,6 +191,7 @@ mod tests {
         let root = Root::open(ws.to_str().unwrap()).unwrap();
         let options = ReadOptions {
             policy: Some(Policy::new(&rules(&[".env", ".env.*"]), &rules(allow)).unwrap()),
+            max_content_bytes: None,
         };
         let requested = requested.replace("<ws>", ws.to_str().unwrap());
         let request = ReadRequest::for_path(requested).unwrap();
