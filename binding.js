@@ -841,6 +841,7 @@ module.exports.ainternExecutionSummary = nativeBinding.ainternExecutionSummary
 module.exports.ainternFormatFileSize = nativeBinding.ainternFormatFileSize
 module.exports.ainternValidate = nativeBinding.ainternValidate
 module.exports.executeDialect = nativeBinding.executeDialect
+module.exports.fileVersion = nativeBinding.fileVersion
 module.exports.MAX_FILE_BYTES = nativeBinding.MAX_FILE_BYTES
 module.exports.readFile = nativeBinding.readFile
 module.exports.readFileSync = nativeBinding.readFileSync

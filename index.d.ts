@@ -40,7 +40,29 @@ export type ReadFileErrorCode =
 
 // The native functions, declared (and documented) once, from the Rust doc comments, in
 // the generated binding.d.ts.
-export { readFile, readFileSync, MAX_FILE_BYTES } from './binding'
+export { readFile, readFileSync, fileVersion, MAX_FILE_BYTES } from './binding'
+
+/**
+ * One version of a file: what a read saw, or what is on disk now (`fileVersion`).
+ * Two versions with the same `hash` have the same bytes.
+ */
+export interface FileVersion {
+  /** The normalized workspace-relative path, as `readFile` returns it. */
+  path: string
+  /** The content hash of the bytes on disk, with its algorithm: `xxh3-128:<32 hex digits>`. */
+  hash: string
+  byte_length: number
+  mtime_ms: number
+  /** `none`: no `\n` at all; `mixed`: both `\n` and `\r\n`. */
+  line_ending: 'lf' | 'crlf' | 'mixed' | 'none'
+  /** Whether the file starts with a UTF-8 BOM. */
+  bom: boolean
+  /** `false` when reading the text replaced invalid UTF-8 bytes with U+FFFD. */
+  valid_utf8: boolean
+}
+
+/** What `checkFreshness` finds: the file as last read, changed, gone, or never read. */
+export type Freshness = 'unchanged' | 'changed' | 'deleted' | 'unread'
 
 /** The tool definitions a model is shown, frozen. */
 export declare const TOOL_DEFINITIONS: {
@@ -161,6 +183,19 @@ export interface AgentToolkit extends Disposable {
   readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput>
   /** Throws a {@link ToolkitError}. */
   readFileSync(input: ReadFileInput): ReadFileOutput
+  /**
+   * What this toolkit's last successful read of `path` saw (any spelling of the same
+   * workspace-relative path: `./src/a.ts` is `src/a.ts`), or `undefined`. The toolkit
+   * remembers the 4096 files read most recently.
+   */
+  lastRead(path: string): FileVersion | undefined
+  /**
+   * Whether `path` still has the bytes its last read saw (`unchanged`), has other bytes,
+   * is no longer a regular file or is over the size limit (`changed`), is gone
+   * (`deleted`), or was not read by this toolkit (or was forgotten: `unread`). Compares
+   * content hashes, so a same-size rewrite that restores the mtime is `changed`.
+   */
+  checkFreshness(path: string): Promise<Freshness>
   /** Releases the root handle now. Reads already running finish. Idempotent. */
   close(): void
   /** The same as `close()`. */

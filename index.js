@@ -3,7 +3,8 @@
 // this file only adds what Rust cannot express: the constant tool definition objects
 // and the small catalog and toolkit objects built around them.
 
-const { readFile, readFileSync, readFileWithPolicy, MAX_FILE_BYTES, Workspace, ReadPolicy } = require('./native.js')
+const { readFile, readFileSync, readFileWithPolicy, fileVersion, MAX_FILE_BYTES, Workspace, ReadPolicy } =
+  require('./native.js')
 const { dialects } = require('./dialects.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
@@ -213,6 +214,23 @@ function createAgentToolkit(options) {
     readFileSync(input) {
       return workspace.readFileSync(input)
     },
+    lastRead(path) {
+      return workspace.lastRead(path) ?? undefined
+    },
+    async checkFreshness(path) {
+      const last = workspace.lastRead(path)
+      if (last === null) return 'unread'
+      let now
+      try {
+        now = await workspace.fileVersion(path)
+      } catch (error) {
+        if (error.code === 'NOT_FOUND') return 'deleted'
+        // It was read (so it was a regular file under the size limit): it is not now.
+        if (error.code === 'NOT_FILE' || error.code === 'SIZE_LIMIT_EXCEEDED') return 'changed'
+        throw error
+      }
+      return now.hash === last.hash ? 'unchanged' : 'changed'
+    },
     close,
     [Symbol.dispose]: close,
   })
@@ -221,6 +239,7 @@ function createAgentToolkit(options) {
 module.exports = {
   readFile,
   readFileSync,
+  fileVersion,
   MAX_FILE_BYTES,
   TOOL_DEFINITIONS,
   ToolCatalog,

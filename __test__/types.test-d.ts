@@ -103,6 +103,30 @@ export type Checks = [
   Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
   Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
   Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED'>>,
+  Expect<
+    Equal<
+      pkg.FileVersion,
+      {
+        path: string
+        hash: string
+        byte_length: number
+        mtime_ms: number
+        line_ending: 'lf' | 'crlf' | 'mixed' | 'none'
+        bom: boolean
+        valid_utf8: boolean
+      }
+    >
+  >,
+  Expect<
+    Equal<typeof pkg.fileVersion, (workspaceRoot: string, path: string, signal?: AbortSignal) => Promise<pkg.FileVersion>>
+  >,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['lastRead'], (path: string) => pkg.FileVersion | undefined>>,
+  Expect<
+    Equal<
+      ReturnType<typeof pkg.createAgentToolkit>['checkFreshness'],
+      (path: string) => Promise<'unchanged' | 'changed' | 'deleted' | 'unread'>
+    >
+  >,
   Expect<Equal<typeof pkg.isToolkitError, (error: unknown) => error is pkg.ToolkitError>>,
   Expect<Equal<typeof pkg.DEFAULT_DENY, readonly string[]>>,
   Expect<

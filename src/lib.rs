@@ -25,10 +25,13 @@ use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::policy::Policy;
-use agent_read_file_engine::read_file::{ReadFileOutput, ReadOptions, read_file_with};
+use agent_read_file_engine::read_file::{
+    ReadFileOutput, ReadOptions, read_file_versioned, read_file_with,
+};
 use agent_read_file_engine::request::{Argument, NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::version::{FileVersion, Ledger, file_version};
 use output::JsOutput;
 
 /// The largest file `read_file` returns, in bytes (1048576: 1 MiB).
@@ -72,6 +75,8 @@ pub struct Workspace {
     /// `None` once closed. Reads already on the pool keep their own handle until they end.
     root: Option<Arc<Root>>,
     options: Arc<ReadOptions>,
+    /// What this toolkit's successful reads saw, by path.
+    ledger: Arc<Ledger>,
 }
 
 /// A toolkit's compiled read options: its deny and allow rules.
@@ -135,6 +140,7 @@ impl Workspace {
         Ok(Workspace {
             root: Some(Arc::new(root)),
             options: policy.options.clone(),
+            ledger: Arc::default(),
         })
     }
 
@@ -171,16 +177,60 @@ impl Workspace {
         self.root = None;
     }
 
+    /// What this toolkit's last successful read of `path` saw (`path` in any spelling of
+    /// the same workspace-relative path), or `null`. Throws `INVALID_ARGUMENT` for a
+    /// path that is not a string, or once the toolkit is closed.
+    #[napi(
+        ts_args_type = "path: string",
+        ts_return_type = "FileVersion | undefined"
+    )]
+    pub fn last_read(&self, env: Env, path: Unknown) -> napi::Result<Option<JsFileVersion>> {
+        let root = self.open_root(&env, &path)?;
+        let path = string_or_type(&path)
+            .map_err(|got| throwable(&env, Argument::Path.wrong_kind("path", got)))?;
+        let Ok(relative) = root.relative_path(&path) else {
+            return Ok(None);
+        };
+        Ok(self.ledger.get(&relative).map(JsFileVersion::from))
+    }
+
+    /// The version of `path` now, under this toolkit's policy (see `fileVersion`).
+    #[napi(
+        ts_args_type = "path: string, signal?: AbortSignal",
+        ts_return_type = "Promise<FileVersion>"
+    )]
+    pub fn file_version<'env>(
+        &self,
+        env: &'env Env,
+        path: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        let call = match &self.root {
+            Some(root) => ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path)
+                .map(|call| call.with_options(self.options.clone())),
+            None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
+        };
+        batch::enqueue(env, call, signal)
+    }
+
+    fn open_root(&self, env: &Env, path: &Unknown) -> napi::Result<Arc<Root>> {
+        match &self.root {
+            Some(root) => Ok(root.clone()),
+            None => {
+                let path = string_or_type(path).unwrap_or_default();
+                Err(throwable(env, closed_error(&path)))
+            }
+        }
+    }
+
     /// The call, or (before any check of `input`) the error of a closed toolkit.
     fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
         match &self.root {
-            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input)
-                .map(|call| call.with_options(self.options.clone())),
-            None => Err(ReadFileError::new(
-                ErrorCode::InvalidArgument,
-                &requested_path(&input),
-                "the toolkit is closed (close() was called); create another with createAgentToolkit",
-            )),
+            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
+                call.with_options(self.options.clone())
+                    .with_ledger(self.ledger.clone())
+            }),
+            None => Err(closed_error(&requested_path(&input))),
         }
     }
 }
@@ -203,6 +253,15 @@ enum RootArg {
     Path(String),
     /// A root already open.
     Open(Arc<Root>),
+}
+
+/// The error of every call on a closed toolkit.
+fn closed_error(path: &str) -> ReadFileError {
+    ReadFileError::new(
+        ErrorCode::InvalidArgument,
+        path,
+        "the toolkit is closed (close() was called); create another with createAgentToolkit",
+    )
 }
 
 /// `input.path` when it is a string, for a message; else empty.
@@ -231,6 +290,83 @@ pub struct ReadCall {
     root: RootArg,
     request: ReadRequest,
     options: Arc<ReadOptions>,
+    kind: CallKind,
+    /// Where a toolkit's successful reads are recorded.
+    ledger: Option<Arc<Ledger>>,
+}
+
+/// What a call asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallKind {
+    /// A window of the file (`readFile`).
+    Read,
+    /// The file's version (`fileVersion`).
+    Version,
+}
+
+/// What a call answers.
+pub enum Answer {
+    Output(ReadFileOutput),
+    Version(FileVersion),
+}
+
+impl Answer {
+    /// Bytes of content it carries to JavaScript.
+    fn content_len(&self) -> usize {
+        match self {
+            Answer::Output(output) => output.content.as_str().len(),
+            Answer::Version(_) => 0,
+        }
+    }
+}
+
+/// A [`FileVersion`] as JavaScript sees it.
+#[napi(object, js_name = "NativeFileVersion")]
+pub struct JsFileVersion {
+    pub path: String,
+    /// `xxh3-128:<32 hex digits>`.
+    pub hash: String,
+    #[napi(js_name = "byte_length")]
+    pub byte_length: f64,
+    #[napi(js_name = "mtime_ms")]
+    pub mtime_ms: f64,
+    #[napi(js_name = "line_ending", ts_type = "'lf' | 'crlf' | 'mixed' | 'none'")]
+    pub line_ending: String,
+    pub bom: bool,
+    #[napi(js_name = "valid_utf8")]
+    pub valid_utf8: bool,
+}
+
+impl From<FileVersion> for JsFileVersion {
+    fn from(version: FileVersion) -> Self {
+        JsFileVersion {
+            hash: version.hash_string(),
+            path: version.path,
+            byte_length: version.byte_length as f64,
+            mtime_ms: version.mtime_ms as f64,
+            line_ending: version.line_ending.as_str().to_owned(),
+            bom: version.bom,
+            valid_utf8: version.valid_utf8,
+        }
+    }
+}
+
+/// The version of a file in the workspace now: a content hash and what the bytes are
+/// like. Never throws: rejects with an `Error` whose `code` is a `ReadFileErrorCode`
+/// (a file over `MAX_FILE_BYTES` is `SIZE_LIMIT_EXCEEDED`), or an `AbortError`.
+#[napi(
+    js_name = "fileVersion",
+    ts_args_type = "workspaceRoot: string, path: string, signal?: AbortSignal",
+    ts_return_type = "Promise<FileVersion>"
+)]
+pub fn file_version_async<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    path: Unknown,
+    signal: Option<Unknown>,
+) -> napi::Result<Unknown<'env>> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    batch::enqueue(env, ReadCall::version_from_js(root, path), signal)
 }
 
 /// The options of a bare `readFile`: none.
@@ -250,6 +386,25 @@ impl ReadCall {
             root,
             request,
             options: no_options(),
+            kind: CallKind::Read,
+            ledger: None,
+        })
+    }
+
+    /// A `fileVersion` call: `path` is the path string itself.
+    fn version_from_js(
+        root: Result<RootArg, ReadFileError>,
+        path: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
+        let request = ReadRequest::for_path(path)?;
+        let root = root.map_err(|error| error.for_path(&request.path))?;
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+            kind: CallKind::Version,
+            ledger: None,
         })
     }
 
@@ -257,19 +412,49 @@ impl ReadCall {
         ReadCall { options, ..self }
     }
 
-    fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
-        self.run_with(&mut OpenedRoots::default())
+    fn with_ledger(self, ledger: Arc<Ledger>) -> ReadCall {
+        let ledger = Some(ledger);
+        ReadCall { ledger, ..self }
     }
 
-    /// The one code path of `readFile` and `readFileSync`.
-    fn run_with(&self, roots: &mut OpenedRoots) -> Result<ReadFileOutput, ReadFileError> {
-        let root = match &self.root {
+    /// `readFileSync`.
+    fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
+        let root = self.root(&mut OpenedRoots::default())?;
+        self.read(&root)
+    }
+
+    /// The one code path of every call on the pool.
+    fn run_with(&self, roots: &mut OpenedRoots) -> Result<Answer, ReadFileError> {
+        let root = self.root(roots)?;
+        match self.kind {
+            CallKind::Read => self.read(&root).map(Answer::Output),
+            CallKind::Version => {
+                let policy = self.options.policy.as_ref();
+                file_version(&root, &self.request.path, policy).map(Answer::Version)
+            }
+        }
+    }
+
+    fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
+        match &self.root {
             RootArg::Path(path) => roots
                 .open(path)
-                .map_err(|error| error.for_path(&self.request.path))?,
-            RootArg::Open(root) => root.clone(),
+                .map_err(|error| error.for_path(&self.request.path)),
+            RootArg::Open(root) => Ok(root.clone()),
+        }
+    }
+
+    /// The one code path of `readFile` and `readFileSync`: reads, and records what it saw
+    /// in the ledger if there is one.
+    fn read(&self, root: &Root) -> Result<ReadFileOutput, ReadFileError> {
+        let Some(ledger) = &self.ledger else {
+            return read_file_with(root, &self.request, &self.options);
         };
-        read_file_with(&root, &self.request, &self.options)
+        let (output, version) = read_file_versioned(root, &self.request, &self.options, true)?;
+        if let Some(version) = version {
+            ledger.record(version);
+        }
+        Ok(output)
     }
 }
 

@@ -11,6 +11,7 @@ use crate::file_guard::{self, FileBytes, GuardError, Span};
 use crate::policy::{self, Policy};
 use crate::request::{MAX_FILE_BYTES, ReadRequest, reject_nul};
 use crate::sandbox::{OpenError, Root};
+use crate::version::FileVersion;
 use crate::window::{self, Fit};
 
 /// The contract's `ReadFileOutput`.
@@ -99,6 +100,16 @@ pub fn read_file_with(
     request: &ReadRequest,
     options: &ReadOptions,
 ) -> Result<ReadFileOutput, ReadFileError> {
+    read_file_versioned(root, request, options, false).map(|(output, _)| output)
+}
+
+/// [`read_file_with`], with the version of the file read when `versioned`.
+pub fn read_file_versioned(
+    root: &Root,
+    request: &ReadRequest,
+    options: &ReadOptions,
+    versioned: bool,
+) -> Result<(ReadFileOutput, Option<FileVersion>), ReadFileError> {
     let span = Span::Whole {
         max: MAX_FILE_BYTES,
     };
@@ -110,6 +121,7 @@ pub fn read_file_with(
             "binary file (NUL byte in the first 8192 bytes)",
         ));
     }
+    let version = versioned.then(|| FileVersion::of(relative.clone(), &file.bytes, file.mtime_ms));
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
@@ -136,7 +148,7 @@ pub fn read_file_with(
             (returned, next) = (1, (start < window.line_count).then(|| start + 1));
         }
     }
-    Ok(ReadFileOutput {
+    let output = ReadFileOutput {
         path: relative,
         content,
         truncated: next.is_some() || cut_by_budget,
@@ -147,7 +159,8 @@ pub fn read_file_with(
             returned_line_count: returned,
             mtime_ms: file.mtime_ms,
         },
-    })
+    };
+    Ok((output, version))
 }
 
 /// The first steps of every read, whatever the dialect: the requested path checked and
