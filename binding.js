@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.ReadPolicy = nativeBinding.ReadPolicy
 module.exports.Workspace = nativeBinding.Workspace
 module.exports.ainternExecutionSummary = nativeBinding.ainternExecutionSummary
 module.exports.ainternFormatFileSize = nativeBinding.ainternFormatFileSize
@@ -842,6 +843,8 @@ module.exports.ainternValidate = nativeBinding.ainternValidate
 module.exports.DialectName = nativeBinding.DialectName
 module.exports.dialectNames = nativeBinding.dialectNames
 module.exports.executeDialect = nativeBinding.executeDialect
+module.exports.fileVersion = nativeBinding.fileVersion
 module.exports.MAX_FILE_BYTES = nativeBinding.MAX_FILE_BYTES
 module.exports.readFile = nativeBinding.readFile
 module.exports.readFileSync = nativeBinding.readFileSync
+module.exports.readFileWithPolicy = nativeBinding.readFileWithPolicy

@@ -40,7 +40,29 @@ export type ReadFileErrorCode =
 
 // The native functions, declared (and documented) once, from the Rust doc comments, in
 // the generated binding.d.ts.
-export { readFile, readFileSync, MAX_FILE_BYTES } from './binding'
+export { readFile, readFileSync, fileVersion, MAX_FILE_BYTES } from './binding'
+
+/**
+ * One version of a file: what a read saw, or what is on disk now (`fileVersion`).
+ * Two versions with the same `hash` have the same bytes.
+ */
+export interface FileVersion {
+  /** The normalized workspace-relative path, as `readFile` returns it. */
+  path: string
+  /** The content hash of the bytes on disk, with its algorithm: `xxh3-128:<32 hex digits>`. */
+  hash: string
+  byte_length: number
+  mtime_ms: number
+  /** `none`: no `\n` at all; `mixed`: both `\n` and `\r\n`. */
+  line_ending: 'lf' | 'crlf' | 'mixed' | 'none'
+  /** Whether the file starts with a UTF-8 BOM. */
+  bom: boolean
+  /** `false` when reading the text replaced invalid UTF-8 bytes with U+FFFD. */
+  valid_utf8: boolean
+}
+
+/** What `checkFreshness` finds: the file as last read, changed, gone, or never read. */
+export type Freshness = 'unchanged' | 'changed' | 'deleted' | 'unread'
 
 /** The tool definitions a model is shown, frozen. */
 export declare const TOOL_DEFINITIONS: {
@@ -70,22 +92,121 @@ export declare const TOOL_DEFINITIONS: {
   }
 }
 
+/**
+ * An error this package rejects or throws: an `Error` whose `code` is a
+ * {@link ReadFileErrorCode}. Its `message` (`CODE: <path>: <reason>`) and `code` are own
+ * enumerable properties, so `JSON.stringify(err)` carries both.
+ */
+export interface ReadFileError extends Error {
+  code: ReadFileErrorCode
+}
+
+/** Whether `error` is a {@link ReadFileError} (an `Error` with one of the contract's codes). */
+export declare function isReadFileError(error: unknown): error is ReadFileError
+
+/**
+ * Every `code` a toolkit (or `ToolCatalog`) fails with: the contract's, and
+ * `POLICY_DENIED` when its `deny` rules refuse the file.
+ */
+export type ToolkitErrorCode = ReadFileErrorCode | 'POLICY_DENIED'
+
+/** An error a toolkit rejects or throws. */
+export interface ToolkitError extends Error {
+  code: ToolkitErrorCode
+}
+
+/** Whether `error` is a {@link ToolkitError}: a {@link ReadFileError} or a `POLICY_DENIED` one. */
+export declare function isToolkitError(error: unknown): error is ToolkitError
+
+/**
+ * What a toolkit refuses when `deny` is not given: `.env` and `.env.*` (not `.env.example`,
+ * `.env.sample`), private keys (`id_rsa*`, `id_dsa*`, `id_ecdsa*`, `id_ed25519*`, `*.pem`,
+ * `*.key`, `*.p12`, `*.pfx`), `.ssh/`, `.aws/credentials`, `.npmrc`, `.netrc` and `.git/`.
+ */
+export declare const DEFAULT_DENY: readonly string[]
+
+/** Where a toolkit reads, and what it refuses. */
+export interface ToolkitOptions {
+  /** Absolute path of the workspace root directory. */
+  workspaceRoot: string
+  /**
+   * Files refused with `POLICY_DENIED`: gitignore-syntax rules relative to the root (a
+   * name without `/` matches at any depth; `dir/` matches a directory and all in it; `!`
+   * re-admits). Default {@link DEFAULT_DENY}; `[]` refuses nothing. The rules judge the
+   * file actually opened, by its real path beneath the root, whatever spelling, symlink
+   * or symlinked directory led to it. Hard links cannot be told apart by path: a hard
+   * link to a denied file under an admitted name is read. Where the path of the file
+   * opened cannot be told (FreeBSD), every read is refused.
+   */
+  deny?: readonly string[]
+  /** Rules re-admitting files that `deny` covers (e.g. `['.env.test']`). Default `[]`. */
+  allow?: readonly string[]
+  /**
+   * The most UTF-8 bytes a result's `content` may have: an integer from 128 to
+   * 4294967295 (else `INVALID_ARGUMENT`). Default: no budget. The window ends at the last
+   * whole line that fits (`truncated: true`, `next_start_line` the first line left out).
+   * When the window's first line alone does not fit, it is cut at a UTF-8 character
+   * boundary and followed by `\n` and ONE marker line,
+   * `[read_file: <N> bytes of line <L> left out]\n`, `<N>` counting the bytes of that
+   * line's text (its terminator not counted) not shown; then `truncated` is `true`,
+   * `meta.returned_line_count` is 1 and `next_start_line` is the following line (`null`
+   * after the last). Content and marker together stay within the budget.
+   */
+  maxContentBytes?: number
+}
+
+/** Options of one toolkit call. */
+export interface CallOptions {
+  /** Rejects the call at once with an `AbortError` (`code: 'ABORT_ERR'`) when it fires. */
+  signal?: AbortSignal
+}
+
 /** Every tool with its definition and an executor taking the model's arguments. */
 export declare const ToolCatalog: {
   readonly read_file: {
     definition: typeof TOOL_DEFINITIONS.read_file
-    execute(input: ReadFileInput, ctx: { workspaceRoot: string }): Promise<ReadFileOutput>
+    /**
+     * `ctx.signal`, when given, aborts the read as {@link CallOptions.signal} does; `deny`
+     * and `allow` apply as in a toolkit (default {@link DEFAULT_DENY}).
+     */
+    execute(input: ReadFileInput, ctx: ToolkitOptions & CallOptions): Promise<ReadFileOutput>
   }
 }
 
 /**
- * A toolkit bound to one workspace root, opened once and held open for the toolkit's
- * lifetime. Throws `INVALID_ARGUMENT` at once when the root is not an absolute path to a
- * directory.
+ * A toolkit: one workspace root, opened once and held open until `close()` (or the end of
+ * a `using` block). After `close()` every call rejects (`readFile`) or throws
+ * (`readFileSync`) `INVALID_ARGUMENT` with a message saying the toolkit is closed.
  */
-export declare function createAgentToolkit(options: { workspaceRoot: string }): {
-  readFile(input: ReadFileInput): Promise<ReadFileOutput>
+export interface AgentToolkit extends Disposable {
+  /** Rejects with a {@link ToolkitError}. */
+  readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput>
+  /** Throws a {@link ToolkitError}. */
+  readFileSync(input: ReadFileInput): ReadFileOutput
+  /**
+   * What this toolkit's last successful read of `path` saw (any spelling of the same
+   * workspace-relative path: `./src/a.ts` is `src/a.ts`), or `undefined`. The toolkit
+   * remembers the 4096 files read most recently.
+   */
+  lastRead(path: string): FileVersion | undefined
+  /**
+   * Whether `path` still has the bytes its last read saw (`unchanged`), has other bytes,
+   * is no longer a regular file or is over the size limit (`changed`), is gone
+   * (`deleted`), or was not read by this toolkit (or was forgotten: `unread`). Compares
+   * content hashes, so a same-size rewrite that restores the mtime is `changed`.
+   */
+  checkFreshness(path: string): Promise<Freshness>
+  /** Releases the root handle now. Reads already running finish. Idempotent. */
+  close(): void
+  /** The same as `close()`. */
+  [Symbol.dispose](): void
 }
+
+/**
+ * A toolkit bound to one workspace root. Throws `INVALID_ARGUMENT` at once when the root
+ * is not an absolute path to a directory, or a `deny`/`allow` rule is not valid.
+ */
+export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 
 /** What `runToolCall` needs of a toolkit: its `readFile`. */
 export type ToolCallToolkit = { readFile(input: ReadFileInput): Promise<ReadFileOutput> }
@@ -96,7 +217,8 @@ export interface RunToolCallResult {
   content: string
   isError: boolean
   output?: ReadFileOutput
-  code?: ReadFileErrorCode
+  /** `POLICY_DENIED` too, for a toolkit with a policy. */
+  code?: ToolkitErrorCode
 }
 
 /**

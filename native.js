@@ -36,9 +36,10 @@ function currentPlatform() {
   return platform === 'linux' ? `linux-${arch}-${linuxLibc()}` : `${platform}-${arch}`
 }
 
-/** An `Error` with a `code`, as Node's own errors have. */
+/** An `Error` with a `code`, as Node's own errors have; `JSON.stringify` keeps its message. */
 function codedError(code, message, cause) {
   const error = new Error(message, cause === undefined ? undefined : { cause })
+  Object.defineProperty(error, 'message', { value: message, enumerable: true, writable: true, configurable: true })
   error.code = code
   return error
 }

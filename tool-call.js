@@ -2,17 +2,7 @@
 // runToolCall: one model tool call, from the arguments as the model sent them to the text a
 // harness hands back. It never throws, so a harness needs no try/catch of its own.
 
-/** The error codes a failed call reports; anything else thrown is reported as INTERNAL. */
-const CODES = new Set([
-  'INVALID_ARGUMENT',
-  'NOT_FOUND',
-  'NOT_FILE',
-  'BINARY_NOT_SUPPORTED',
-  'SIZE_LIMIT_EXCEEDED',
-  'OUTSIDE_WORKSPACE',
-  'PERMISSION_DENIED',
-  'INTERNAL',
-])
+const { isToolkitError } = require('./errors.js')
 
 function failure(code, message) {
   return { content: message, isError: true, code }
@@ -43,7 +33,8 @@ async function runToolCall(toolkit, args) {
     const output = await toolkit.readFile(input)
     return { content: JSON.stringify(output), isError: false, output }
   } catch (thrown) {
-    const code = CODES.has(thrown?.code) ? thrown.code : 'INTERNAL'
+    // A contract code or POLICY_DENIED; anything else thrown is reported as INTERNAL.
+    const code = isToolkitError(thrown) ? thrown.code : 'INTERNAL'
     const message = typeof thrown?.message === 'string' ? thrown.message : String(thrown)
     return failure(code, message.startsWith(`${code}: `) ? message : `${code}: ${message}`)
   }

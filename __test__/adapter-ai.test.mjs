@@ -65,6 +65,16 @@ describe('agent-read-file/ai', () => {
     }
   })
 
+  test("the SDK's abort signal reaches the read", async () => {
+    const tool = readFileTool({ workspaceRoot: fx.ws })
+    const error = await tool.execute({ path: 'src/a.txt' }, { abortSignal: AbortSignal.abort() }).then(
+      () => assert.fail('resolved'),
+      (thrown) => thrown,
+    )
+    assert.equal(error.name, 'AbortError')
+    assert.equal(error.code, 'ABORT_ERR')
+  })
+
   for (const [what, input, code] of [
     ['an outside path', { path: '../outside/secret.txt' }, 'OUTSIDE_WORKSPACE'],
     ['a missing file', { path: 'missing.txt' }, 'NOT_FOUND'],

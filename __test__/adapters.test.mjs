@@ -174,6 +174,14 @@ describe('runToolCall never throws', () => {
     }
   })
 
+  test("a toolkit's policy refusal is a POLICY_DENIED result", async () => {
+    fx.write('.env', 'API_KEY=secret\n')
+    const result = await runToolCall(toolkit, { path: '.env' })
+    assert.deepEqual([result.isError, result.code], [true, 'POLICY_DENIED'])
+    assert.ok(result.content.startsWith('POLICY_DENIED: '), result.content)
+    assert.ok(!result.content.includes('API_KEY=secret'))
+  })
+
   test('strict-mode nulls mean the defaults', async () => {
     const result = await runToolCall(toolkit, { path: 'src/a.txt', start_line: null, max_lines: null })
     assert.deepEqual(result.output, expectedOutput(file, 'src/a.txt'))

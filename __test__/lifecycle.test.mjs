@@ -137,8 +137,9 @@ const describe = (error) => ({ own: Object.keys(error).sort(), name: error.name,
 })()
 `,
     )
+    // `message` is an own enumerable property too, so that JSON.stringify keeps it.
     const aborted = {
-      own: ['code', 'name'],
+      own: ['code', 'message', 'name'],
       name: 'AbortError',
       code: 'ABORT_ERR',
     }
@@ -149,7 +150,7 @@ const describe = (error) => ({ own: Object.keys(error).sort(), name: error.name,
     assert.equal(result.inFlight.length, 16)
     for (const error of result.inFlight) assert.equal(error.code, 'ABORT_ERR', JSON.stringify(error))
     assert.equal(result.sync.code, 'NOT_FOUND', JSON.stringify(result.sync))
-    assert.deepEqual(result.sync.own, ['code'])
+    assert.deepEqual(result.sync.own, ['code', 'message'])
   })
 })
 

@@ -89,6 +89,7 @@ describe('npm pack', () => {
       'binding.d.ts',
       'binding.js',
       'dialects.js',
+      'errors.js',
       'index.d.ts',
       'index.js',
       'native.js',

@@ -89,13 +89,58 @@ export type Checks = [
   Expect<
     Equal<
       ReturnType<typeof pkg.createAgentToolkit>['readFile'],
-      (input: SpecInput) => Promise<SpecOutput>
+      (input: SpecInput, options?: { signal?: AbortSignal }) => Promise<SpecOutput>
     >
   >,
   Expect<
     Equal<
       typeof pkg.ToolCatalog.read_file.execute,
-      (input: SpecInput, ctx: { workspaceRoot: string }) => Promise<SpecOutput>
+      (input: SpecInput, ctx: pkg.ToolkitOptions & { signal?: AbortSignal }) => Promise<SpecOutput>
+    >
+  >,
+  Expect<
+    Equal<ReturnType<typeof pkg.createAgentToolkit>['readFileSync'], (input: SpecInput) => SpecOutput>
+  >,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['close'], () => void>>,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>[typeof Symbol.dispose], () => void>>,
+  Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
+  Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
+  Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED'>>,
+  Expect<
+    Equal<
+      pkg.FileVersion,
+      {
+        path: string
+        hash: string
+        byte_length: number
+        mtime_ms: number
+        line_ending: 'lf' | 'crlf' | 'mixed' | 'none'
+        bom: boolean
+        valid_utf8: boolean
+      }
+    >
+  >,
+  Expect<
+    Equal<typeof pkg.fileVersion, (workspaceRoot: string, path: string, signal?: AbortSignal) => Promise<pkg.FileVersion>>
+  >,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['lastRead'], (path: string) => pkg.FileVersion | undefined>>,
+  Expect<
+    Equal<
+      ReturnType<typeof pkg.createAgentToolkit>['checkFreshness'],
+      (path: string) => Promise<'unchanged' | 'changed' | 'deleted' | 'unread'>
+    >
+  >,
+  Expect<Equal<typeof pkg.isToolkitError, (error: unknown) => error is pkg.ToolkitError>>,
+  Expect<Equal<typeof pkg.DEFAULT_DENY, readonly string[]>>,
+  Expect<
+    Equal<
+      pkg.ToolkitOptions,
+      {
+        workspaceRoot: string
+        deny?: readonly string[]
+        allow?: readonly string[]
+        maxContentBytes?: number
+      }
     >
   >,
   Expect<Equal<typeof pkg.ToolCatalog.read_file.definition, typeof READ_FILE_DEFINITION>>,
@@ -152,3 +197,14 @@ async function dialectTypes() {
   return [ok, text, lines]
 }
 void dialectTypes
+
+// A toolkit is disposable, and an error narrows to its code.
+function toolkitTypes(e: unknown) {
+  using toolkit = pkg.createAgentToolkit({ workspaceRoot: '/ws' })
+  const out: SpecOutput = toolkit.readFileSync({ path: 'a' })
+  // @ts-expect-error the options of a call are an object
+  void toolkit.readFile({ path: 'a' }, 'signal')
+  const code: SpecCode | undefined = pkg.isReadFileError(e) ? e.code : undefined
+  return [out, code]
+}
+void toolkitTypes

@@ -25,9 +25,8 @@ use napi::{Env, JsValue, Task, Unknown, sys};
 use crate::env_state::EnvState;
 use crate::js::{self, Deferred, Reference};
 use crate::output::JsOutput;
-use crate::{OpenedRoots, ReadCall, error_value, is_aborted, type_of};
+use crate::{Answer, JsFileVersion, OpenedRoots, ReadCall, error_value, is_aborted, type_of};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError, display_path};
-use agent_read_file_engine::read_file::ReadFileOutput;
 
 /// Work items of one env on the pool at once (libuv's default pool has 4 threads).
 const MAX_IN_FLIGHT: usize = 4;
@@ -85,7 +84,7 @@ struct AbortWatch {
 
 /// How a call ended, before its promise hears of it.
 enum Outcome {
-    Done(Result<ReadFileOutput, ReadFileError>),
+    Done(Result<Answer, ReadFileError>),
     /// The caller's signal fired first; the requested path, for the message.
     Aborted(String),
 }
@@ -211,7 +210,7 @@ struct Batch {
 }
 
 impl Task for Batch {
-    type Output = Vec<Result<ReadFileOutput, ReadFileError>>;
+    type Output = Vec<Result<Answer, ReadFileError>>;
     type JsValue = Undefined;
 
     /// Runs its calls, then waiting ones, until [`MAX_BATCH`] calls have run, none is
@@ -223,7 +222,7 @@ impl Task for Batch {
         let mut content_bytes = 0;
         while content_bytes < MAX_BATCH_CONTENT_BYTES && self.take_next(outputs.len()) {
             let output = self.reads[outputs.len()].call.run_with(&mut roots);
-            content_bytes += output.as_ref().map_or(0, |o| o.content.as_str().len());
+            content_bytes += output.as_ref().map_or(0, Answer::content_len);
             outputs.push(output);
         }
         Ok(outputs)
@@ -315,16 +314,28 @@ impl AbortWatch {
     }
 }
 
+/// The JS value of a call's answer.
+fn answer_value(env: sys::napi_env, answer: Answer) -> napi::Result<js::Value> {
+    match answer {
+        // SAFETY: on the JS thread of `env`, inside a call from Node.
+        Answer::Output(output) => unsafe { JsOutput::to_napi_value(env, JsOutput(output)) },
+        Answer::Version(version) => {
+            let version = JsFileVersion::from(version);
+            // SAFETY: on the JS thread of `env`, inside a call from Node.
+            unsafe { JsFileVersion::to_napi_value(env, version) }
+        }
+    }
+}
+
 /// Resolves or rejects `deferred` with `outcome`. Settles exactly once, whatever JS does
 /// meanwhile.
 fn settle(env: sys::napi_env, deferred: Deferred, outcome: Outcome) {
     let settled = match outcome {
         // SAFETY: on the JS thread of `env`, inside a call from Node.
-        Outcome::Done(Ok(output)) => unsafe { JsOutput::to_napi_value(env, JsOutput(output)) }
-            .map_err(|error| {
-                let message = format!("INTERNAL: the result could not be built ({})", error.reason);
-                error_value(env, "INTERNAL", &message, None)
-            }),
+        Outcome::Done(Ok(answer)) => answer_value(env, answer).map_err(|error| {
+            let message = format!("INTERNAL: the result could not be built ({})", error.reason);
+            error_value(env, "INTERNAL", &message, None)
+        }),
         Outcome::Done(Err(error)) => Err(error_value(
             env,
             error.code.as_str(),

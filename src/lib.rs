@@ -24,10 +24,14 @@ use napi::{Env, JsValue, Unknown, ValueType, sys};
 use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
-use agent_read_file_engine::read_file::{ReadFileOutput, read_file};
+use agent_read_file_engine::policy::Policy;
+use agent_read_file_engine::read_file::{
+    ReadFileOutput, ReadOptions, read_file_versioned, read_file_with,
+};
 use agent_read_file_engine::request::{Argument, NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::version::{FileVersion, Ledger, file_version};
 use output::JsOutput;
 
 /// The largest file `read_file` returns, in bytes (1048576: 1 MiB).
@@ -65,21 +69,78 @@ pub fn read_file_async<'env>(
     batch::enqueue(env, ReadCall::from_js(root, input), signal)
 }
 
-/// A workspace root held open for the lifetime of this object (`createAgentToolkit`).
+/// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
 #[napi]
 pub struct Workspace {
-    root: Arc<Root>,
+    /// `None` once closed. Reads already on the pool keep their own handle until they end.
+    root: Option<Arc<Root>>,
+    options: Arc<ReadOptions>,
+    /// What this toolkit's successful reads saw, by path.
+    ledger: Arc<Ledger>,
+}
+
+/// A toolkit's compiled read options: its deny and allow rules.
+#[napi]
+pub struct ReadPolicy {
+    options: Arc<ReadOptions>,
+}
+
+#[napi]
+impl ReadPolicy {
+    /// Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
+    /// throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
+    /// by the caller to be an integer of at least 128) bounds every `content`.
+    #[napi(constructor)]
+    pub fn new(
+        env: Env,
+        deny: Vec<String>,
+        allow: Vec<String>,
+        max_content_bytes: Option<u32>,
+    ) -> napi::Result<Self> {
+        let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
+        let options = ReadOptions {
+            policy: Some(policy),
+            max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
+        };
+        Ok(ReadPolicy {
+            options: Arc::new(options),
+        })
+    }
+}
+
+/// `readFile` under a toolkit's `policy` (`ToolCatalog.read_file.execute`).
+#[napi(
+    js_name = "readFileWithPolicy",
+    ts_args_type = "workspaceRoot: string, input: ReadFileInput, signal: AbortSignal | undefined, policy: ReadPolicy",
+    ts_return_type = "Promise<ReadFileOutput>"
+)]
+pub fn read_file_with_policy<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    input: Unknown,
+    signal: Option<Unknown>,
+    policy: &ReadPolicy,
+) -> napi::Result<Unknown<'env>> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    let call = ReadCall::from_js(root, input).map(|call| call.with_options(policy.options.clone()));
+    batch::enqueue(env, call, signal)
 }
 
 #[napi]
 impl Workspace {
-    /// Opens `workspaceRoot` (an absolute path to a directory) once.
-    #[napi(constructor, ts_args_type = "workspaceRoot: string")]
-    pub fn new(env: Env, workspace_root: Unknown) -> napi::Result<Self> {
+    /// Opens `workspaceRoot` (an absolute path to a directory) once; its reads follow
+    /// `policy`.
+    #[napi(
+        constructor,
+        ts_args_type = "workspaceRoot: string, policy: ReadPolicy"
+    )]
+    pub fn new(env: Env, workspace_root: Unknown, policy: &ReadPolicy) -> napi::Result<Self> {
         let path = root_path(workspace_root).map_err(|error| throwable(&env, error))?;
         let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
         Ok(Workspace {
-            root: Arc::new(root),
+            root: Some(Arc::new(root)),
+            options: policy.options.clone(),
+            ledger: Arc::default(),
         })
     }
 
@@ -94,8 +155,7 @@ impl Workspace {
         input: Unknown,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        let root = Ok(RootArg::Open(self.root.clone()));
-        batch::enqueue(env, ReadCall::from_js(root, input), signal)
+        batch::enqueue(env, self.call(input), signal)
     }
 
     /// `readFileSync` beneath this workspace's root.
@@ -104,7 +164,74 @@ impl Workspace {
         ts_return_type = "ReadFileOutput"
     )]
     pub fn read_file_sync(&self, env: Env, input: Unknown) -> napi::Result<JsOutput> {
-        run_sync(&env, Ok(RootArg::Open(self.root.clone())), input)
+        self.call(input)
+            .and_then(|call| call.run())
+            .map(JsOutput)
+            .map_err(|error| throwable(&env, error))
+    }
+
+    /// Lets go of the root handle now; later reads fail with `INVALID_ARGUMENT` ("toolkit
+    /// is closed"). Closing again does nothing.
+    #[napi]
+    pub fn close(&mut self) {
+        self.root = None;
+    }
+
+    /// What this toolkit's last successful read of `path` saw (`path` in any spelling of
+    /// the same workspace-relative path), or `null`. Throws `INVALID_ARGUMENT` for a
+    /// path that is not a string, or once the toolkit is closed.
+    #[napi(
+        ts_args_type = "path: string",
+        ts_return_type = "FileVersion | undefined"
+    )]
+    pub fn last_read(&self, env: Env, path: Unknown) -> napi::Result<Option<JsFileVersion>> {
+        let root = self.open_root(&env, &path)?;
+        let path = string_or_type(&path)
+            .map_err(|got| throwable(&env, Argument::Path.wrong_kind("path", got)))?;
+        let Ok(relative) = root.relative_path(&path) else {
+            return Ok(None);
+        };
+        Ok(self.ledger.get(&relative).map(JsFileVersion::from))
+    }
+
+    /// The version of `path` now, under this toolkit's policy (see `fileVersion`).
+    #[napi(
+        ts_args_type = "path: string, signal?: AbortSignal",
+        ts_return_type = "Promise<FileVersion>"
+    )]
+    pub fn file_version<'env>(
+        &self,
+        env: &'env Env,
+        path: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        let call = match &self.root {
+            Some(root) => ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path)
+                .map(|call| call.with_options(self.options.clone())),
+            None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
+        };
+        batch::enqueue(env, call, signal)
+    }
+
+    fn open_root(&self, env: &Env, path: &Unknown) -> napi::Result<Arc<Root>> {
+        match &self.root {
+            Some(root) => Ok(root.clone()),
+            None => {
+                let path = string_or_type(path).unwrap_or_default();
+                Err(throwable(env, closed_error(&path)))
+            }
+        }
+    }
+
+    /// The call, or (before any check of `input`) the error of a closed toolkit.
+    fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
+        match &self.root {
+            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
+                call.with_options(self.options.clone())
+                    .with_ledger(self.ledger.clone())
+            }),
+            None => Err(closed_error(&requested_path(&input))),
+        }
     }
 }
 
@@ -128,6 +255,26 @@ enum RootArg {
     Open(Arc<Root>),
 }
 
+/// The error of every call on a closed toolkit.
+fn closed_error(path: &str) -> ReadFileError {
+    ReadFileError::new(
+        ErrorCode::InvalidArgument,
+        path,
+        "the toolkit is closed (close() was called); create another with createAgentToolkit",
+    )
+}
+
+/// `input.path` when it is a string, for a message; else empty.
+fn requested_path(input: &Unknown) -> String {
+    if type_of(input) != "object" {
+        return String::new();
+    }
+    property(input, c"path")
+        .ok()
+        .and_then(|path| string_or_type(&path).ok())
+        .unwrap_or_default()
+}
+
 fn root_path(value: Unknown) -> Result<String, ReadFileError> {
     string_or_type(&value).map_err(|type_name| {
         ReadFileError::new(
@@ -142,6 +289,90 @@ fn root_path(value: Unknown) -> Result<String, ReadFileError> {
 pub struct ReadCall {
     root: RootArg,
     request: ReadRequest,
+    options: Arc<ReadOptions>,
+    kind: CallKind,
+    /// Where a toolkit's successful reads are recorded.
+    ledger: Option<Arc<Ledger>>,
+}
+
+/// What a call asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallKind {
+    /// A window of the file (`readFile`).
+    Read,
+    /// The file's version (`fileVersion`).
+    Version,
+}
+
+/// What a call answers.
+pub enum Answer {
+    Output(ReadFileOutput),
+    Version(FileVersion),
+}
+
+impl Answer {
+    /// Bytes of content it carries to JavaScript.
+    fn content_len(&self) -> usize {
+        match self {
+            Answer::Output(output) => output.content.as_str().len(),
+            Answer::Version(_) => 0,
+        }
+    }
+}
+
+/// A [`FileVersion`] as JavaScript sees it.
+#[napi(object, js_name = "NativeFileVersion")]
+pub struct JsFileVersion {
+    pub path: String,
+    /// `xxh3-128:<32 hex digits>`.
+    pub hash: String,
+    #[napi(js_name = "byte_length")]
+    pub byte_length: f64,
+    #[napi(js_name = "mtime_ms")]
+    pub mtime_ms: f64,
+    #[napi(js_name = "line_ending", ts_type = "'lf' | 'crlf' | 'mixed' | 'none'")]
+    pub line_ending: String,
+    pub bom: bool,
+    #[napi(js_name = "valid_utf8")]
+    pub valid_utf8: bool,
+}
+
+impl From<FileVersion> for JsFileVersion {
+    fn from(version: FileVersion) -> Self {
+        JsFileVersion {
+            hash: version.hash_string(),
+            path: version.path,
+            byte_length: version.byte_length as f64,
+            mtime_ms: version.mtime_ms as f64,
+            line_ending: version.line_ending.as_str().to_owned(),
+            bom: version.bom,
+            valid_utf8: version.valid_utf8,
+        }
+    }
+}
+
+/// The version of a file in the workspace now: a content hash and what the bytes are
+/// like. Never throws: rejects with an `Error` whose `code` is a `ReadFileErrorCode`
+/// (a file over `MAX_FILE_BYTES` is `SIZE_LIMIT_EXCEEDED`), or an `AbortError`.
+#[napi(
+    js_name = "fileVersion",
+    ts_args_type = "workspaceRoot: string, path: string, signal?: AbortSignal",
+    ts_return_type = "Promise<FileVersion>"
+)]
+pub fn file_version_async<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    path: Unknown,
+    signal: Option<Unknown>,
+) -> napi::Result<Unknown<'env>> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    batch::enqueue(env, ReadCall::version_from_js(root, path), signal)
+}
+
+/// The options of a bare `readFile`: none.
+fn no_options() -> Arc<ReadOptions> {
+    static NONE: std::sync::OnceLock<Arc<ReadOptions>> = std::sync::OnceLock::new();
+    NONE.get_or_init(Arc::default).clone()
 }
 
 impl ReadCall {
@@ -151,22 +382,79 @@ impl ReadCall {
     ) -> Result<ReadCall, ReadFileError> {
         let request = request_from_js(&input)?;
         let root = root.map_err(|error| error.for_path(&request.path))?;
-        Ok(ReadCall { root, request })
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+            kind: CallKind::Read,
+            ledger: None,
+        })
     }
 
+    /// A `fileVersion` call: `path` is the path string itself.
+    fn version_from_js(
+        root: Result<RootArg, ReadFileError>,
+        path: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
+        let request = ReadRequest::for_path(path)?;
+        let root = root.map_err(|error| error.for_path(&request.path))?;
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+            kind: CallKind::Version,
+            ledger: None,
+        })
+    }
+
+    fn with_options(self, options: Arc<ReadOptions>) -> ReadCall {
+        ReadCall { options, ..self }
+    }
+
+    fn with_ledger(self, ledger: Arc<Ledger>) -> ReadCall {
+        let ledger = Some(ledger);
+        ReadCall { ledger, ..self }
+    }
+
+    /// `readFileSync`.
     fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
-        self.run_with(&mut OpenedRoots::default())
+        let root = self.root(&mut OpenedRoots::default())?;
+        self.read(&root)
     }
 
-    /// The one code path of `readFile` and `readFileSync`.
-    fn run_with(&self, roots: &mut OpenedRoots) -> Result<ReadFileOutput, ReadFileError> {
-        let root = match &self.root {
+    /// The one code path of every call on the pool.
+    fn run_with(&self, roots: &mut OpenedRoots) -> Result<Answer, ReadFileError> {
+        let root = self.root(roots)?;
+        match self.kind {
+            CallKind::Read => self.read(&root).map(Answer::Output),
+            CallKind::Version => {
+                let policy = self.options.policy.as_ref();
+                file_version(&root, &self.request.path, policy).map(Answer::Version)
+            }
+        }
+    }
+
+    fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
+        match &self.root {
             RootArg::Path(path) => roots
                 .open(path)
-                .map_err(|error| error.for_path(&self.request.path))?,
-            RootArg::Open(root) => root.clone(),
+                .map_err(|error| error.for_path(&self.request.path)),
+            RootArg::Open(root) => Ok(root.clone()),
+        }
+    }
+
+    /// The one code path of `readFile` and `readFileSync`: reads, and records what it saw
+    /// in the ledger if there is one.
+    fn read(&self, root: &Root) -> Result<ReadFileOutput, ReadFileError> {
+        let Some(ledger) = &self.ledger else {
+            return read_file_with(root, &self.request, &self.options);
         };
-        read_file(&root, &self.request)
+        let (output, version) = read_file_versioned(root, &self.request, &self.options, true)?;
+        if let Some(version) = version {
+            ledger.record(version);
+        }
+        Ok(output)
     }
 }
 
@@ -282,9 +570,14 @@ fn is_aborted(signal: &Unknown) -> Option<bool> {
 /// A JS `Error` with our own `code` (and `name`), built on the JS thread. If even that
 /// fails (the env is going away), `undefined`, so a promise still settles.
 fn error_value(env: sys::napi_env, code: &str, message: &str, name: Option<&str>) -> js::Value {
+    // `message` is made an own enumerable property too, so `JSON.stringify(err)` keeps it.
     let error = match name {
-        Some(name) => js::error(env, message, &[(c"code", code), (c"name", name)]),
-        None => js::error(env, message, &[(c"code", code)]),
+        Some(name) => js::error(
+            env,
+            message,
+            &[(c"code", code), (c"name", name), (c"message", message)],
+        ),
+        None => js::error(env, message, &[(c"code", code), (c"message", message)]),
     };
     error
         .or_else(|_| js::undefined(env))

@@ -13,10 +13,13 @@ pub enum ErrorCode {
     OutsideWorkspace,
     PermissionDenied,
     Internal,
+    /// Not one of the specification's codes: a toolkit's policy refused the file.
+    PolicyDenied,
 }
 
 impl ErrorCode {
-    /// Every code, in the order the contract lists them.
+    /// Every code of the specification, in the order it lists them (not
+    /// [`ErrorCode::PolicyDenied`], which is this package's own).
     pub const ALL: [ErrorCode; 8] = [
         ErrorCode::InvalidArgument,
         ErrorCode::NotFound,
@@ -39,6 +42,7 @@ impl ErrorCode {
             ErrorCode::OutsideWorkspace => "OUTSIDE_WORKSPACE",
             ErrorCode::PermissionDenied => "PERMISSION_DENIED",
             ErrorCode::Internal => "INTERNAL",
+            ErrorCode::PolicyDenied => "POLICY_DENIED",
         }
     }
 }

@@ -8,15 +8,19 @@
 //! - [`render`]: line-number formats and per-line caps; [`encoding`]: encoding detection,
 //! - [`read_file`](mod@read_file): the `read_file` use case, in the specification's order,
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
+//! - [`policy`]: which files a toolkit may read (deny and allow rules),
+//! - [`version`]: file versions (content hashes) and the read ledger,
 //! - [`error`]: the error codes.
 
 pub mod dialect;
 pub mod encoding;
 pub mod error;
 pub mod file_guard;
+pub mod policy;
 pub mod read_file;
 pub mod render;
 pub mod request;
 pub mod root_cache;
 pub mod sandbox;
+pub mod version;
 pub mod window;

@@ -8,9 +8,11 @@ use rustix::io::Errno;
 
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, FileBytes, GuardError, Span};
+use crate::policy::{self, Policy};
 use crate::request::{MAX_FILE_BYTES, ReadRequest, reject_nul};
 use crate::sandbox::{OpenError, Root};
-use crate::window;
+use crate::version::FileVersion;
+use crate::window::{self, Fit};
 
 /// The contract's `ReadFileOutput`.
 #[derive(Debug, PartialEq)]
@@ -55,6 +57,19 @@ impl Content {
         }
     }
 
+    fn owned(text: String) -> Content {
+        Content {
+            range: 0..text.len(),
+            buffer: text.into_bytes(),
+        }
+    }
+
+    /// Keeps the first `len` bytes, `len` a character boundary of the text.
+    fn shorten(&mut self, len: usize) {
+        debug_assert!(self.as_str().is_char_boundary(len));
+        self.range.end = self.range.start + len.min(self.range.len());
+    }
+
     pub fn as_str(&self) -> &str {
         // SAFETY: `new` keeps `range` only where `window::decode` accepted the bytes as UTF-8
         // (it borrowed them), or over a `String`'s bytes; `buffer` is never changed after.
@@ -63,12 +78,42 @@ impl Content {
     }
 }
 
+/// What a toolkit adds to a read: its policy and its content budget.
+#[derive(Debug, Default)]
+pub struct ReadOptions {
+    /// Deny and allow rules, checked on the file opened before it is read.
+    pub policy: Option<Policy>,
+    /// The most bytes (UTF-8) `content` may have, at least
+    /// [`MIN_CONTENT_BUDGET`](window::MIN_CONTENT_BUDGET): the window ends at the last whole
+    /// line that fits, or a first line over it is cut and marked ([`window::fit`]).
+    pub max_content_bytes: Option<usize>,
+}
+
 /// Reads the requested window of a file beneath `root`.
 pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
+    read_file_with(root, request, &ReadOptions::default())
+}
+
+/// [`read_file`] under a toolkit's `options`.
+pub fn read_file_with(
+    root: &Root,
+    request: &ReadRequest,
+    options: &ReadOptions,
+) -> Result<ReadFileOutput, ReadFileError> {
+    read_file_versioned(root, request, options, false).map(|(output, _)| output)
+}
+
+/// [`read_file_with`], with the version of the file read when `versioned`.
+pub fn read_file_versioned(
+    root: &Root,
+    request: &ReadRequest,
+    options: &ReadOptions,
+    versioned: bool,
+) -> Result<(ReadFileOutput, Option<FileVersion>), ReadFileError> {
     let span = Span::Whole {
         max: MAX_FILE_BYTES,
     };
-    let (relative, file) = read_source(root, &request.path, span)?;
+    let (relative, file) = read_source_with(root, &request.path, span, options.policy.as_ref())?;
     if file.binary {
         return Err(ReadFileError::new(
             ErrorCode::BinaryNotSupported,
@@ -76,23 +121,46 @@ pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, R
             "binary file (NUL byte in the first 8192 bytes)",
         ));
     }
+    let version = versioned.then(|| FileVersion::of(relative.clone(), &file.bytes, file.mtime_ms));
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
     let window = window::line_window(text, request.start_line, request.max_lines);
     let bytes = window.bytes.start + bom_len..window.bytes.end + bom_len;
-    Ok(ReadFileOutput {
+    let mut content = Content::new(file.bytes, bytes);
+    let (mut returned, mut next) = (window.returned_line_count, window.next_start_line);
+    let start = request.start_line;
+    let budget = options
+        .max_content_bytes
+        .map(|b| b.max(window::MIN_CONTENT_BUDGET));
+    let fit = budget.map(|budget| window::fit(content.as_str(), budget, start));
+    let cut_by_budget = matches!(fit, Some(Fit::Lines { .. } | Fit::FirstLineCut { .. }));
+    match fit {
+        None | Some(Fit::Whole) => {}
+        Some(Fit::Lines { bytes, lines }) => {
+            content.shorten(bytes);
+            (returned, next) = (lines, Some(start + u64::from(lines)));
+        }
+        Some(Fit::FirstLineCut { bytes, left_out }) => {
+            let text = &content.as_str()[..bytes];
+            let marker = window::cut_marker(start, left_out);
+            content = Content::owned(format!("{text}\n{marker}"));
+            (returned, next) = (1, (start < window.line_count).then(|| start + 1));
+        }
+    }
+    let output = ReadFileOutput {
         path: relative,
-        content: Content::new(file.bytes, bytes),
-        truncated: window.next_start_line.is_some(),
-        next_start_line: window.next_start_line,
+        content,
+        truncated: next.is_some() || cut_by_budget,
+        next_start_line: next,
         meta: ReadFileMeta {
             byte_length,
             line_count: window.line_count,
-            returned_line_count: window.returned_line_count,
+            returned_line_count: returned,
             mtime_ms: file.mtime_ms,
         },
-    })
+    };
+    Ok((output, version))
 }
 
 /// The first steps of every read, whatever the dialect: the requested path checked and
@@ -103,6 +171,16 @@ pub fn read_source(
     requested: &str,
     span: Span,
 ) -> Result<(String, FileBytes), ReadFileError> {
+    read_source_with(root, requested, span, None)
+}
+
+/// [`read_source`], refusing before reading anything a file that `policy` denies.
+pub fn read_source_with(
+    root: &Root,
+    requested: &str,
+    span: Span,
+    policy: Option<&Policy>,
+) -> Result<(String, FileBytes), ReadFileError> {
     reject_nul(requested)?;
     let relative = root
         .relative_path(requested)
@@ -110,6 +188,9 @@ pub fn read_source(
     let opened = root
         .open_file(&relative)
         .map_err(|err| open_error(err, requested))?;
+    if let Some(policy) = policy {
+        policy::check(policy, root, &opened, requested)?;
+    }
     let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
     let file = file_guard::read_guarded(opened.file, &opened.stat, span)
         .map_err(|err| guard_error(err, &fail))?;
@@ -168,5 +249,73 @@ fn guard_error(
             Some(code) => os_error(Errno::from_raw_os_error(code), fail),
             None => fail(ErrorCode::Internal, err.to_string()),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(content, truncated, next_start_line, returned_line_count)` of reading `text` as a
+    /// file from `start` under `budget`.
+    fn read(text: &str, start: u64, budget: usize) -> (String, bool, Option<u64>, u32) {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("f.txt"), text).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let request = ReadRequest::for_path("f.txt".into())
+            .unwrap()
+            .with_start_line(crate::request::NumberArg::Number(start as f64))
+            .unwrap();
+        let options = ReadOptions {
+            policy: None,
+            max_content_bytes: Some(budget),
+        };
+        let out = read_file_with(&root, &request, &options).unwrap();
+        assert!(out.content.as_str().len() <= budget);
+        let meta = out.meta.returned_line_count;
+        (
+            out.content.as_str().into(),
+            out.truncated,
+            out.next_start_line,
+            meta,
+        )
+    }
+
+    #[test]
+    fn the_budget_ends_the_window_at_the_last_whole_line_that_fits() {
+        let line = |c: char| format!("{}\n", c.to_string().repeat(149)); // 150 bytes
+        let text = [line('a'), line('b'), line('c')].concat();
+        // Exact fit of everything, and of two lines.
+        assert_eq!(read(&text, 1, 450), (text.clone(), false, None, 3));
+        let two = [line('a'), line('b')].concat();
+        assert_eq!(read(&text, 1, 300), (two.clone(), true, Some(3), 2));
+        // One byte short of two lines.
+        assert_eq!(read(&text, 1, 299), (line('a'), true, Some(2), 1));
+        // From line 2, the last line fits whole.
+        assert_eq!(read(&text, 3, 150), (line('c'), false, None, 1));
+    }
+
+    #[test]
+    fn a_first_line_over_the_budget_is_cut_at_a_character_and_marked() {
+        // "é" is 2 bytes: 300 of them and a newline, then a short last line.
+        let long = format!("{}\n", "é".repeat(300));
+        let text = format!("{long}end\n");
+        let (content, truncated, next, returned) = read(&text, 1, 200);
+        let (kept, marker) = content.split_once('\n').unwrap();
+        assert!(kept.chars().all(|c| c == 'é'));
+        let left_out = 600 - kept.len();
+        assert_eq!(
+            marker,
+            format!("[read_file: {left_out} bytes of line 1 left out]\n")
+        );
+        assert_eq!((truncated, next, returned), (true, Some(2), 1));
+        // The last line, cut: nothing follows it, yet it is truncated.
+        let text = format!("short\n{}", "x".repeat(500));
+        let (content, truncated, next, returned) = read(&text, 2, 128);
+        assert!(
+            content.ends_with("bytes of line 2 left out]\n"),
+            "{content}"
+        );
+        assert_eq!((truncated, next, returned), (true, None, 1));
     }
 }

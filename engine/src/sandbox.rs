@@ -159,6 +159,19 @@ impl Root {
         platform::open_file(self, relative)
     }
 
+    /// The workspace-relative path of the file `opened` really is, whatever spelling (a
+    /// symlink, a symlinked directory, an absolute path) reached it; `None` when it cannot
+    /// be told (no procfs, a file deleted since it was opened, a file the root's path does
+    /// not lead to). Callers deciding on it must treat `None` as "deny".
+    pub fn real_relative_path(&self, opened: &OpenedFile) -> Option<PathBuf> {
+        let file = platform::real_path(opened.file.as_fd())?;
+        let root = platform::real_path(self.dir.as_fd())?;
+        let relative = file.strip_prefix(&root).ok()?;
+        // A path that is not a plain relative name could not be matched reliably.
+        let plain = steps(relative).all(|step| matches!(step, PathStep::Name(_)));
+        (plain && !relative.as_os_str().is_empty()).then(|| relative.to_path_buf())
+    }
+
     /// [`Root::open_file`] by this OS family's walker alone, whatever its fast path would
     /// have said.
     #[doc(hidden)]

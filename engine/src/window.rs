@@ -168,6 +168,61 @@ pub fn decode(window: &[u8]) -> Cow<'_, str> {
     Cow::Owned(text.replace("\r\n", "\n"))
 }
 
+/// The smallest content budget accepted: room for a cut line's marker and some text.
+pub const MIN_CONTENT_BUDGET: usize = 128;
+
+/// How a window's decoded text fits a budget of bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// All of it fits.
+    Whole,
+    /// Its first `lines` whole lines, `bytes` long, fit (at least one).
+    Lines { bytes: usize, lines: u32 },
+    /// Not even its first line fits: its first `bytes` (a UTF-8 character boundary) are
+    /// kept, and `left_out` bytes of it (its terminator not counted) are not.
+    FirstLineCut { bytes: usize, left_out: usize },
+}
+
+/// The marker line that follows a cut line: `[read_file: <N> bytes of line <L> left out]`,
+/// `<N>` the UTF-8 bytes of the line's text (its terminator not counted) not shown.
+pub fn cut_marker(line: u64, left_out: usize) -> String {
+    format!("[read_file: {left_out} bytes of line {line} left out]\n")
+}
+
+/// How `text` (a window's decoded lines, each keeping its `\n`) fits in `budget` bytes
+/// (at least [`MIN_CONTENT_BUDGET`]). A cut first line of line number `first_line` leaves
+/// room for `\n` and its [`cut_marker`], so the content shown never exceeds `budget`.
+pub fn fit(text: &str, budget: usize, first_line: u64) -> Fit {
+    if text.len() <= budget {
+        return Fit::Whole;
+    }
+    let bytes = text.as_bytes();
+    let kept = memchr::memrchr(b'\n', &bytes[..budget]).map(|newline| newline + 1);
+    if let Some(kept) = kept {
+        let lines = count_newlines(&bytes[..kept]) as u32;
+        return Fit::Lines { bytes: kept, lines };
+    }
+    // The first line alone is over the budget (it is longer than `budget` bytes).
+    let line_len = memchr::memchr(b'\n', bytes).unwrap_or(bytes.len());
+    // Room for the text is the budget less `\n` and the marker, whose length depends on how
+    // much is left out: sized first for the whole line (the most it can say), then once more
+    // for what that cut leaves out, which can only be fewer digits.
+    let cut_at = |marked: usize| {
+        let room = budget.saturating_sub(1 + cut_marker(first_line, marked).len());
+        let mut cut = room.min(line_len);
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        cut
+    };
+    let first = cut_at(line_len);
+    let cut = cut_at(line_len - first);
+    Fit::FirstLineCut {
+        bytes: cut,
+        left_out: line_len - cut,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +367,97 @@ mod tests {
             }
             assert_eq!(joined, text.replace("\r\n", "\n"), "max_lines {max}");
             assert_eq!(lines, line_count(text.as_bytes()));
+        }
+    }
+
+    /// The content shown for `text` under `budget`, as `read_file` builds it.
+    fn shown(text: &str, budget: usize) -> (String, Fit) {
+        let fit = fit(text, budget, 7);
+        let content = match &fit {
+            Fit::Whole => text.to_owned(),
+            Fit::Lines { bytes, .. } => text[..*bytes].to_owned(),
+            Fit::FirstLineCut { bytes, left_out } => {
+                format!("{}\n{}", &text[..*bytes], cut_marker(7, *left_out))
+            }
+        };
+        assert!(content.len() <= budget, "{} > {budget}", content.len());
+        (content, fit)
+    }
+
+    #[test]
+    fn whole_lines_fit_exactly_or_the_last_one_is_dropped() {
+        let line = format!("{}\n", "x".repeat(99)); // 100 bytes
+        let text = line.repeat(3);
+        assert_eq!(shown(&text, 300), (text.clone(), Fit::Whole));
+        assert_eq!(
+            shown(&text, 299).1,
+            Fit::Lines {
+                bytes: 200,
+                lines: 2
+            }
+        );
+        assert_eq!(
+            shown(&text, 200).1,
+            Fit::Lines {
+                bytes: 200,
+                lines: 2
+            }
+        );
+        assert_eq!(
+            shown(&text, 199).1,
+            Fit::Lines {
+                bytes: 100,
+                lines: 1
+            }
+        );
+        // An unterminated last line fits whole or not at all.
+        let unterminated = format!("{line}{}", "y".repeat(150));
+        assert_eq!(
+            shown(&unterminated, 250),
+            (unterminated.clone(), Fit::Whole)
+        );
+        assert_eq!(
+            shown(&unterminated, 249).1,
+            Fit::Lines {
+                bytes: 100,
+                lines: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_first_line_over_the_budget_is_cut_and_marked() {
+        let text = format!("{}\nnext\n", "a".repeat(1000));
+        let (content, fit) = shown(&text, 200);
+        let marker = "[read_file: 843 bytes of line 7 left out]\n";
+        // 200 = kept + 1 (its \n) + the marker.
+        let kept = 200 - 1 - marker.len();
+        assert_eq!(
+            fit,
+            Fit::FirstLineCut {
+                bytes: kept,
+                left_out: 1000 - kept
+            }
+        );
+        assert_eq!(content, format!("{}\n{marker}", "a".repeat(kept)));
+        // One byte over: a 201-byte first line (with its \n) under a 200-byte budget.
+        let text = format!("{}\n", "b".repeat(200));
+        assert!(matches!(shown(&text, 200).1, Fit::FirstLineCut { .. }));
+        assert_eq!(shown(&text, 201).1, Fit::Whole);
+    }
+
+    #[test]
+    fn a_cut_never_splits_a_character() {
+        // 4-byte characters: whichever budget, the cut falls on a boundary before it.
+        let text = "\u{1F600}".repeat(100);
+        for budget in 128..140 {
+            let (content, fit) = shown(&text, budget);
+            let Fit::FirstLineCut { bytes, left_out } = fit else {
+                panic!("not cut at {budget}");
+            };
+            assert_eq!(bytes % 4, 0, "budget {budget}");
+            assert_eq!(bytes + left_out, 400);
+            assert!(content.starts_with(&text[..bytes]));
         }
     }
 }

@@ -73,6 +73,19 @@ pub(super) fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenE
     open_resolved(root, || resolve(root, relative))
 }
 
+/// The path `fd` refers to now, read from `/proc/self/fd/<fd>` through the procfs handle
+/// the sandbox keeps; `None` without procfs, or when the file has been deleted (procfs
+/// then appends ` (deleted)` to its last name).
+pub(super) fn real_path(fd: BorrowedFd<'_>) -> Option<std::path::PathBuf> {
+    let target = reopen::proc_fd_link(fd)?;
+    let deleted = target.as_bytes().ends_with(b" (deleted)");
+    if deleted && rfs::fstat(fd).map_or(true, |stat| stat.st_nlink == 0) {
+        return None;
+    }
+    let target = OsString::from_vec(target.into_bytes());
+    Some(target.into())
+}
+
 /// [`Root::open_by_walking`] on Linux: the `O_PATH` walker.
 pub(super) fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError> {
     open_resolved(root, || root.walk(relative, &OPathLookup))

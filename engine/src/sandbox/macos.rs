@@ -65,3 +65,10 @@ fn open_parent(root: &Root, parent: &str) -> Result<std::os::fd::OwnedFd, Errno>
     let flags = portable::DIR_FLAGS | OFlags::NOFOLLOW_ANY;
     rfs::openat(&root.dir, parent, flags, Mode::empty())
 }
+
+/// The path `fd` refers to now, by `F_GETPATH`; `None` when the kernel cannot say.
+pub(super) fn real_path(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    let path = rfs::getpath(fd).ok()?;
+    Some(std::ffi::OsString::from_vec(path.into_bytes()).into())
+}

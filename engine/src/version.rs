@@ -1,0 +1,217 @@
+//! File versions and the read ledger: what a read saw, to tell later whether the file
+//! has changed since (the edit loop's "read, then edit only what you read").
+//!
+//! A version is a hash of the bytes on disk (XXH3-128), not the mtime: a same-size
+//! rewrite within the mtime's granularity, or one that puts the old mtime back, is still
+//! seen.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, PoisonError};
+
+use crate::error::ReadFileError;
+use crate::file_guard::Span;
+use crate::policy::Policy;
+use crate::read_file::read_source_with;
+use crate::request::MAX_FILE_BYTES;
+use crate::sandbox::Root;
+use crate::window;
+
+/// How a file's lines end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnding {
+    /// Every `\n` alone.
+    Lf,
+    /// Every `\n` after a `\r`.
+    Crlf,
+    /// Both.
+    Mixed,
+    /// No `\n` at all.
+    None,
+}
+
+impl LineEnding {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "lf",
+            LineEnding::Crlf => "crlf",
+            LineEnding::Mixed => "mixed",
+            LineEnding::None => "none",
+        }
+    }
+
+    fn of(bytes: &[u8]) -> LineEnding {
+        let newlines = window::count_newlines(bytes);
+        let crlfs = memchr::memmem::find_iter(bytes, b"\r\n").count() as u64;
+        match (newlines, crlfs) {
+            (0, _) => LineEnding::None,
+            (_, 0) => LineEnding::Lf,
+            (n, c) if n == c => LineEnding::Crlf,
+            _ => LineEnding::Mixed,
+        }
+    }
+}
+
+/// What one version of a file is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileVersion {
+    /// The normalized workspace-relative path, as `read_file` returns it.
+    pub path: String,
+    /// XXH3-128 of the bytes on disk.
+    pub hash: u128,
+    pub byte_length: u64,
+    pub mtime_ms: i64,
+    pub line_ending: LineEnding,
+    /// Whether the bytes start with a UTF-8 BOM.
+    pub bom: bool,
+    /// Whether the text (after any BOM) is valid UTF-8: reading it replaces nothing.
+    pub valid_utf8: bool,
+}
+
+impl FileVersion {
+    /// The version of `bytes`, read from `path` with modification time `mtime_ms`.
+    pub fn of(path: String, bytes: &[u8], mtime_ms: i64) -> FileVersion {
+        let text = window::strip_bom(bytes);
+        FileVersion {
+            path,
+            hash: xxhash_rust::xxh3::xxh3_128(bytes),
+            byte_length: bytes.len() as u64,
+            mtime_ms,
+            line_ending: LineEnding::of(text),
+            bom: text.len() != bytes.len(),
+            valid_utf8: std::str::from_utf8(text).is_ok(),
+        }
+    }
+
+    /// The hash with its algorithm: `xxh3-128:<32 hex digits>`.
+    pub fn hash_string(&self) -> String {
+        format!("xxh3-128:{:032x}", self.hash)
+    }
+}
+
+/// The version of the file `requested` names beneath `root` now (refused as `read_file`
+/// refuses it: outside the workspace, not a regular file, over [`MAX_FILE_BYTES`], denied
+/// by `policy`). Binary files have versions too.
+pub fn file_version(
+    root: &Root,
+    requested: &str,
+    policy: Option<&Policy>,
+) -> Result<FileVersion, ReadFileError> {
+    let span = Span::Whole {
+        max: MAX_FILE_BYTES,
+    };
+    let (relative, file) = read_source_with(root, requested, span, policy)?;
+    Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms))
+}
+
+/// Files one ledger remembers at most; the least recently read is forgotten first.
+pub const LEDGER_CAPACITY: usize = 4096;
+
+/// The version each file had when last read, for the [`LEDGER_CAPACITY`] files read most
+/// recently. Shared by the threads reads run on.
+#[derive(Debug, Default)]
+pub struct Ledger(Mutex<Entries>);
+
+#[derive(Debug, Default)]
+struct Entries {
+    by_path: HashMap<String, (FileVersion, u64)>,
+    /// Paths by the tick of their last record, oldest first.
+    by_age: BTreeMap<u64, String>,
+    tick: u64,
+}
+
+impl Ledger {
+    /// Remembers `version` as the last read of its path.
+    pub fn record(&self, version: FileVersion) {
+        let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.tick += 1;
+        let tick = entries.tick;
+        let path = version.path.clone();
+        if let Some((_, old)) = entries.by_path.insert(path.clone(), (version, tick)) {
+            entries.by_age.remove(&old);
+        }
+        entries.by_age.insert(tick, path);
+        if entries.by_path.len() > LEDGER_CAPACITY
+            && let Some((_, oldest)) = entries.by_age.pop_first()
+        {
+            entries.by_path.remove(&oldest);
+        }
+    }
+
+    /// The version last read of `path` (normalized, as [`Root::relative_path`] gives it).
+    pub fn get(&self, path: &str) -> Option<FileVersion> {
+        let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        entries
+            .by_path
+            .get(path)
+            .map(|(version, _)| version.clone())
+    }
+
+    pub fn len(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .by_path
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn version(bytes: &[u8]) -> FileVersion {
+        FileVersion::of("f".into(), bytes, 0)
+    }
+
+    #[test]
+    fn line_endings_bom_and_utf8() {
+        assert_eq!(version(b"a\nb\n").line_ending, LineEnding::Lf);
+        assert_eq!(version(b"a\r\nb\r\n").line_ending, LineEnding::Crlf);
+        assert_eq!(version(b"a\r\nb\n").line_ending, LineEnding::Mixed);
+        assert_eq!(version(b"a\rb").line_ending, LineEnding::None);
+        assert_eq!(version(b"").line_ending, LineEnding::None);
+        assert!(version(b"\xEF\xBB\xBFx").bom);
+        assert!(!version(b"x\xEF\xBB\xBF").bom);
+        assert!(version("é\n".as_bytes()).valid_utf8);
+        assert!(!version(b"a\xFFb").valid_utf8);
+        assert!(version(b"\xEF\xBB\xBFok").valid_utf8);
+    }
+
+    #[test]
+    fn the_hash_is_xxh3_128_of_the_bytes() {
+        // XXH3-128 of the empty input, from the reference implementation's test vectors.
+        assert_eq!(
+            version(b"").hash_string(),
+            "xxh3-128:99aa06d3014798d86001c324468d497f"
+        );
+        assert_ne!(version(b"abcd").hash, version(b"abce").hash);
+        assert_eq!(version(b"abcd").hash_string().len(), "xxh3-128:".len() + 32);
+    }
+
+    #[test]
+    fn the_ledger_keeps_the_most_recent_reads() {
+        let ledger = Ledger::default();
+        let at = |path: &str, byte: u8| FileVersion::of(path.into(), &[byte], 0);
+        ledger.record(at("a", 1));
+        ledger.record(at("a", 2));
+        assert_eq!(ledger.len(), 1);
+        assert_eq!(ledger.get("a").unwrap().hash, at("a", 2).hash);
+        for i in 0..LEDGER_CAPACITY {
+            ledger.record(at(&format!("f{i}"), 0));
+            if i == 10 {
+                ledger.record(at("a", 3)); // read again: now among the recent
+            }
+        }
+        assert_eq!(ledger.len(), LEDGER_CAPACITY);
+        assert!(ledger.get("a").is_some());
+        assert!(
+            ledger.get("f0").is_none(),
+            "the least recently read is forgotten"
+        );
+        assert!(ledger.get("f11").is_some());
+    }
+}

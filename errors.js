@@ -1,0 +1,41 @@
+'use strict'
+// The package's error vocabulary in JavaScript: which codes are the contract's, and errors
+// made here shaped as the native ones are.
+
+/** The specification's error codes: what `isReadFileError` recognises. (`POLICY_DENIED`,
+ * this package's own, is recognised by `isToolkitError`.) */
+const READ_FILE_ERROR_CODES = new Set([
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'NOT_FILE',
+  'BINARY_NOT_SUPPORTED',
+  'SIZE_LIMIT_EXCEEDED',
+  'OUTSIDE_WORKSPACE',
+  'PERMISSION_DENIED',
+  'INTERNAL',
+])
+
+/** Whether `error` is an `Error` this package rejects or throws with a contract code. */
+function isReadFileError(error) {
+  return error instanceof Error && READ_FILE_ERROR_CODES.has(error.code)
+}
+
+/** Whether `error` is an `Error` with a contract code or `POLICY_DENIED`. */
+function isToolkitError(error) {
+  return isReadFileError(error) || (error instanceof Error && error.code === 'POLICY_DENIED')
+}
+
+/**
+ * An `Error` shaped as the native ones are: `code`, and a message `CODE: <path>: <reason>`,
+ * both own enumerable properties so that `JSON.stringify` keeps them.
+ */
+function codedError(code, path, reason) {
+  const message = `${code}: ${path === '' ? '""' : String(path).slice(0, 256)}: ${reason}`
+  const error = new Error(message)
+  for (const [key, value] of [['code', code], ['message', message]]) {
+    Object.defineProperty(error, key, { value, enumerable: true, writable: true, configurable: true })
+  }
+  return error
+}
+
+module.exports = { READ_FILE_ERROR_CODES, isReadFileError, isToolkitError, codedError }
