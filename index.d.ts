@@ -40,7 +40,20 @@ export type ReadFileErrorCode =
 
 // The native functions, declared (and documented) once, from the Rust doc comments, in
 // the generated binding.d.ts.
-export { readFile, readFileSync, fileVersion, MAX_FILE_BYTES } from './binding'
+export {
+  readFile,
+  readFileSync,
+  fileVersion,
+  readFiles,
+  MAX_FILE_BYTES,
+  MAX_BATCH_FILES,
+  MAX_BATCH_CONTENT_BYTES,
+} from './binding'
+
+/** One result of `readFiles`: the output, or the error, of one input. */
+export type ReadFilesResult<Code extends string = ReadFileErrorCode> =
+  | { ok: true; output: ReadFileOutput }
+  | { ok: false; error: { code: Code; message: string } }
 
 /**
  * One version of a file: what a read saw, or what is on disk now (`fileVersion`).
@@ -183,6 +196,14 @@ export interface AgentToolkit extends Disposable {
   readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput>
   /** Throws a {@link ToolkitError}. */
   readFileSync(input: ReadFileInput): ReadFileOutput
+  /**
+   * `readFiles` beneath this toolkit's root, under its policy (`POLICY_DENIED` results)
+   * and budget, recording every successful read in its ledger.
+   */
+  readFiles(
+    inputs: readonly ReadFileInput[],
+    options?: CallOptions,
+  ): Promise<Array<ReadFilesResult<ToolkitErrorCode>>>
   /**
    * What this toolkit's last successful read of `path` saw (any spelling of the same
    * workspace-relative path: `./src/a.ts` is `src/a.ts`), or `undefined`. The toolkit

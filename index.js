@@ -3,8 +3,18 @@
 // this file only adds what Rust cannot express: the constant tool definition objects
 // and the small catalog and toolkit objects built around them.
 
-const { readFile, readFileSync, readFileWithPolicy, fileVersion, MAX_FILE_BYTES, Workspace, ReadPolicy } =
-  require('./native.js')
+const {
+  readFile,
+  readFileSync,
+  readFiles,
+  readFileWithPolicy,
+  fileVersion,
+  MAX_FILE_BYTES,
+  MAX_BATCH_FILES,
+  MAX_BATCH_CONTENT_BYTES,
+  Workspace,
+  ReadPolicy,
+} = require('./native.js')
 const { dialects } = require('./dialects.js')
 const { runToolCall } = require('./tool-call.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
@@ -180,6 +190,11 @@ function createAgentToolkit(options) {
     readFileSync(input) {
       return workspace.readFileSync(input)
     },
+    readFiles(inputs, callOptions) {
+      const { signal, error } = signalOf(callOptions, undefined)
+      if (error) return Promise.reject(error)
+      return workspace.readFiles(inputs, signal)
+    },
     lastRead(path) {
       return workspace.lastRead(path) ?? undefined
     },
@@ -206,7 +221,10 @@ module.exports = {
   readFile,
   readFileSync,
   fileVersion,
+  readFiles,
   MAX_FILE_BYTES,
+  MAX_BATCH_FILES,
+  MAX_BATCH_CONTENT_BYTES,
   TOOL_DEFINITIONS,
   ToolCatalog,
   createAgentToolkit,

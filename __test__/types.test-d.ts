@@ -106,6 +106,32 @@ export type Checks = [
   Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
   Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
   Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED'>>,
+  Expect<Equal<typeof pkg.MAX_BATCH_FILES, number>>,
+  Expect<Equal<typeof pkg.MAX_BATCH_CONTENT_BYTES, number>>,
+  Expect<
+    Equal<
+      typeof pkg.readFiles,
+      (
+        workspaceRoot: string,
+        inputs: readonly SpecInput[],
+        signal?: AbortSignal,
+      ) => Promise<Array<{ ok: true; output: SpecOutput } | { ok: false; error: { code: SpecCode; message: string } }>>
+    >
+  >,
+  Expect<
+    Equal<
+      ReturnType<typeof pkg.createAgentToolkit>['readFiles'],
+      (
+        inputs: readonly SpecInput[],
+        options?: { signal?: AbortSignal },
+      ) => Promise<
+        Array<
+          | { ok: true; output: SpecOutput }
+          | { ok: false; error: { code: SpecCode | 'POLICY_DENIED'; message: string } }
+        >
+      >
+    >
+  >,
   Expect<
     Equal<
       pkg.FileVersion,

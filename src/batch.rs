@@ -24,7 +24,7 @@ use napi::{Env, JsValue, Task, Unknown, sys};
 
 use crate::env_state::EnvState;
 use crate::js::{self, Deferred, Reference};
-use crate::output::JsOutput;
+use crate::output::{JsOutput, JsResults};
 use crate::{Answer, JsFileVersion, OpenedRoots, ReadCall, error_value, is_aborted, type_of};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError, display_path};
 
@@ -324,6 +324,8 @@ fn answer_value(env: sys::napi_env, answer: Answer) -> napi::Result<js::Value> {
             // SAFETY: on the JS thread of `env`, inside a call from Node.
             unsafe { JsFileVersion::to_napi_value(env, version) }
         }
+        // SAFETY: on the JS thread of `env`, inside a call from Node.
+        Answer::Many(results) => unsafe { JsResults::to_napi_value(env, JsResults(results)) },
     }
 }
 

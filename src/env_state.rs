@@ -18,6 +18,8 @@ pub struct EnvState {
     pub calls: Calls,
     /// The compiled function that builds result objects (see `output.rs`).
     pub output_maker: OnceCell<js::Reference>,
+    /// The compiled function that builds `readFiles` result arrays (see `output.rs`).
+    pub results_maker: OnceCell<js::Reference>,
 }
 
 impl EnvState {

@@ -66,6 +66,22 @@ pub fn call(
     check(env, status).map(|()| result)
 }
 
+/// `value.length` of an array (the caller checked it is one).
+pub fn array_length(env: sys::napi_env, array: Value) -> napi::Result<u32> {
+    let mut length = 0;
+    // SAFETY: `array` is a live handle; `length` is an out-pointer.
+    let status = unsafe { sys::napi_get_array_length(env, array, &mut length) };
+    check(env, status).map(|()| length)
+}
+
+/// `object[index]`.
+pub fn element(env: sys::napi_env, object: Value, index: u32) -> napi::Result<Value> {
+    let mut value = ptr::null_mut();
+    // SAFETY: `object` is a live handle; `value` is an out-pointer.
+    let status = unsafe { sys::napi_get_element(env, object, index, &mut value) };
+    check(env, status).map(|()| value)
+}
+
 /// A JS string from UTF-8 text.
 pub fn string(env: sys::napi_env, text: &str) -> napi::Result<Value> {
     let mut value = ptr::null_mut();

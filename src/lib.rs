@@ -194,6 +194,29 @@ impl Workspace {
         Ok(self.ledger.get(&relative).map(JsFileVersion::from))
     }
 
+    /// `readFiles` beneath this workspace's root, under its policy, recorded in its ledger.
+    #[napi(
+        ts_args_type = "inputs: readonly ReadFileInput[], signal?: AbortSignal",
+        ts_return_type = "Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED'; message: string } }>>"
+    )]
+    pub fn read_files<'env>(
+        &self,
+        env: &'env Env,
+        inputs: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        let call = match &self.root {
+            Some(root) => {
+                ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs).map(|call| {
+                    call.with_options(self.options.clone())
+                        .with_ledger(self.ledger.clone())
+                })
+            }
+            None => Err(closed_error("readFiles")),
+        };
+        batch::enqueue(env, call, signal)
+    }
+
     /// The version of `path` now, under this toolkit's policy (see `fileVersion`).
     #[napi(
         ts_args_type = "path: string, signal?: AbortSignal",
@@ -296,28 +319,62 @@ pub struct ReadCall {
 }
 
 /// What a call asks for.
-#[derive(Clone, Copy, PartialEq, Eq)]
 enum CallKind {
     /// A window of the file (`readFile`).
     Read,
     /// The file's version (`fileVersion`).
     Version,
+    /// Windows of several files (`readFiles`): each input checked, or why it is not valid.
+    Many(Vec<Result<ReadRequest, ReadFileError>>),
 }
 
 /// What a call answers.
 pub enum Answer {
     Output(ReadFileOutput),
     Version(FileVersion),
+    Many(Vec<Result<ReadFileOutput, ReadFileError>>),
 }
 
 impl Answer {
     /// Bytes of content it carries to JavaScript.
     fn content_len(&self) -> usize {
+        let len = |output: &ReadFileOutput| output.content.as_str().len();
         match self {
-            Answer::Output(output) => output.content.as_str().len(),
+            Answer::Output(output) => len(output),
             Answer::Version(_) => 0,
+            Answer::Many(results) => results.iter().flatten().map(len).sum(),
         }
     }
+}
+
+/// The most inputs one `readFiles` call takes.
+#[napi]
+pub const MAX_BATCH_FILES: u32 = 64;
+
+/// The most content (UTF-8 bytes, all results together) one `readFiles` call returns
+/// (4194304: 4 MiB). Results are kept in input order while their contents fit; a later
+/// one that would go over answers `SIZE_LIMIT_EXCEEDED` (read it on its own).
+#[napi]
+pub const MAX_BATCH_CONTENT_BYTES: u32 = 4 << 20;
+
+/// Reads windows of up to `MAX_BATCH_FILES` files in one native call, on the libuv pool.
+/// Answers one result per input, in input order: `{ ok: true, output }` or
+/// `{ ok: false, error: { code, message } }`; one failure never fails the others. Rejects
+/// (`INVALID_ARGUMENT`) only for a bad `workspaceRoot`, `inputs` that is not an array or has
+/// more than `MAX_BATCH_FILES` entries; with an `AbortError` when `signal` fires first.
+#[napi(
+    js_name = "readFiles",
+    ts_args_type = "workspaceRoot: string, inputs: readonly ReadFileInput[], signal?: AbortSignal",
+    ts_return_type = "Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode; message: string } }>>"
+)]
+pub fn read_files_async<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    inputs: Unknown,
+    signal: Option<Unknown>,
+) -> napi::Result<Unknown<'env>> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    batch::enqueue(env, ReadCall::many_from_js(root, inputs), signal)
 }
 
 /// A [`FileVersion`] as JavaScript sees it.
@@ -408,6 +465,55 @@ impl ReadCall {
         })
     }
 
+    /// A `readFiles` call: `inputs` an array of at most [`MAX_BATCH_FILES`] inputs, each
+    /// checked on its own.
+    fn many_from_js(
+        root: Result<RootArg, ReadFileError>,
+        inputs: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        const LABEL: &str = "readFiles";
+        let invalid =
+            |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, LABEL, reason);
+        let env = inputs.value().env;
+        let kind = type_of(&inputs);
+        if kind != "array" {
+            return Err(invalid(format!(
+                "inputs must be an array of inputs like {{ path: \"src/main.ts\" }} (got {kind})"
+            )));
+        }
+        let length = js::array_length(env, inputs.raw())
+            .map_err(|_| invalid("inputs.length could not be read".into()))?;
+        if length > MAX_BATCH_FILES {
+            return Err(invalid(format!(
+                "inputs has {length} entries, more than MAX_BATCH_FILES ({MAX_BATCH_FILES}); split it"
+            )));
+        }
+        let mut requests = Vec::with_capacity(length as usize);
+        for index in 0..length {
+            let request = match js::element(env, inputs.raw(), index) {
+                // SAFETY: a handle Node just returned, live in the current handle scope.
+                Ok(input) => request_from_js(&unsafe { Unknown::from_raw_unchecked(env, input) }),
+                Err(_) => Err(invalid(format!(
+                    "inputs[{index}] could not be read (it threw)"
+                ))),
+            };
+            requests.push(request);
+        }
+        let root = root.map_err(|error| error.for_path(LABEL))?;
+        let request = ReadRequest {
+            path: LABEL.to_owned(),
+            start_line: 1,
+            max_lines: 1,
+        };
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+            kind: CallKind::Many(requests),
+            ledger: None,
+        })
+    }
+
     fn with_options(self, options: Arc<ReadOptions>) -> ReadCall {
         ReadCall { options, ..self }
     }
@@ -420,19 +526,61 @@ impl ReadCall {
     /// `readFileSync`.
     fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
         let root = self.root(&mut OpenedRoots::default())?;
-        self.read(&root)
+        self.read(&root, &self.request)
     }
 
     /// The one code path of every call on the pool.
     fn run_with(&self, roots: &mut OpenedRoots) -> Result<Answer, ReadFileError> {
         let root = self.root(roots)?;
-        match self.kind {
-            CallKind::Read => self.read(&root).map(Answer::Output),
+        match &self.kind {
+            CallKind::Read => self.read(&root, &self.request).map(Answer::Output),
             CallKind::Version => {
                 let policy = self.options.policy.as_ref();
                 file_version(&root, &self.request.path, policy).map(Answer::Version)
             }
+            CallKind::Many(requests) => Ok(Answer::Many(self.read_many(&root, requests))),
         }
+    }
+
+    /// The reads of `readFiles`, run in parallel on rayon's threads (the pool thread that
+    /// runs this waits for them), then kept in input order while their contents fit in
+    /// [`MAX_BATCH_CONTENT_BYTES`]. Only the reads kept are recorded in the ledger.
+    fn read_many(
+        &self,
+        root: &Root,
+        requests: &[Result<ReadRequest, ReadFileError>],
+    ) -> Vec<Result<ReadFileOutput, ReadFileError>> {
+        let versioned = self.ledger.is_some();
+        let read = |request: &Result<ReadRequest, ReadFileError>| {
+            let request = request.as_ref().map_err(Clone::clone)?;
+            read_file_versioned(root, request, &self.options, versioned)
+        };
+        let reads: Vec<_> = parallel_map(requests, read);
+        let mut room = MAX_BATCH_CONTENT_BYTES as usize;
+        let mut results = Vec::with_capacity(reads.len());
+        for (read, request) in reads.into_iter().zip(requests) {
+            let result = read.and_then(|(output, version)| {
+                let len = output.content.as_str().len();
+                if len > room {
+                    let requested = request.as_ref().map_or("", |request| &request.path);
+                    return Err(ReadFileError::new(
+                        ErrorCode::SizeLimitExceeded,
+                        requested,
+                        format!(
+                            "its content ({len} bytes) does not fit in what is left of this \
+                             readFiles call's {MAX_BATCH_CONTENT_BYTES} bytes ({room}); read it on its own"
+                        ),
+                    ));
+                }
+                room -= len;
+                if let (Some(ledger), Some(version)) = (&self.ledger, version) {
+                    ledger.record(version);
+                }
+                Ok(output)
+            });
+            results.push(result);
+        }
+        results
     }
 
     fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
@@ -446,16 +594,23 @@ impl ReadCall {
 
     /// The one code path of `readFile` and `readFileSync`: reads, and records what it saw
     /// in the ledger if there is one.
-    fn read(&self, root: &Root) -> Result<ReadFileOutput, ReadFileError> {
+    fn read(&self, root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
         let Some(ledger) = &self.ledger else {
-            return read_file_with(root, &self.request, &self.options);
+            return read_file_with(root, request, &self.options);
         };
-        let (output, version) = read_file_versioned(root, &self.request, &self.options, true)?;
+        let (output, version) = read_file_versioned(root, request, &self.options, true)?;
         if let Some(version) = version {
             ledger.record(version);
         }
         Ok(output)
     }
+}
+
+/// `items` mapped by `map`, in order, on rayon's threads (which stay up between calls;
+/// the calling thread waits for them).
+fn parallel_map<T: Sync, R: Send>(items: &[T], map: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    items.par_iter().map(map).collect()
 }
 
 /// The root path a run of calls resolved last. Calls sent to the pool together resolve

@@ -11,6 +11,7 @@ use napi::{ValueType, sys};
 
 use crate::env_state::EnvState;
 use crate::js;
+use agent_read_file_engine::error::ReadFileError;
 use agent_read_file_engine::read_file::ReadFileOutput;
 
 /// The shape of the contract's `ReadFileOutput`, property order included.
@@ -58,14 +59,57 @@ impl ToNapiValue for JsOutput {
 
 /// This env's `readFileOutput` function, compiled on first use.
 fn make_output(env: sys::napi_env) -> napi::Result<js::Value> {
-    let maker = &EnvState::of(env)?.output_maker;
-    if let Some(reference) = maker.get() {
+    compiled(env, &EnvState::of(env)?.output_maker, MAKE_OUTPUT_SOURCE)
+}
+
+/// The function `source` compiles to, compiled once per env into `cell`.
+fn compiled(
+    env: sys::napi_env,
+    cell: &std::cell::OnceCell<js::Reference>,
+    source: &str,
+) -> napi::Result<js::Value> {
+    if let Some(reference) = cell.get() {
         return reference.value(env);
     }
-    let function = js::run_script(env, MAKE_OUTPUT_SOURCE)?;
+    let function = js::run_script(env, source)?;
     // Compiling runs no JS of anyone else's, so nothing can have set the cell meanwhile.
-    let _ = maker.set(js::Reference::new(env, function)?);
+    let _ = cell.set(js::Reference::new(env, function)?);
     Ok(function)
+}
+
+/// Builds the `readFiles` answer from pairs of arguments: `(null, output)` for a read
+/// that succeeded, `(code, message)` for one that failed.
+const MAKE_RESULTS_SOURCE: &str = "(function readFilesResults() {\n\
+     const results = []\n\
+     for (let i = 0; i < arguments.length; i += 2) {\n\
+     const code = arguments[i], value = arguments[i + 1]\n\
+     results[i / 2] = code === null ? { ok: true, output: value }\n\
+     : { ok: false, error: { code, message: value } }\n\
+     }\n\
+     return results\n})";
+
+/// The results of `readFiles` as a JS array, in input order.
+pub struct JsResults(pub Vec<Result<ReadFileOutput, ReadFileError>>);
+
+impl ToNapiValue for JsResults {
+    unsafe fn to_napi_value(env: sys::napi_env, results: Self) -> napi::Result<sys::napi_value> {
+        let mut args = Vec::with_capacity(results.0.len() * 2);
+        for result in results.0 {
+            match result {
+                Ok(output) => {
+                    args.push(js::null(env)?);
+                    // SAFETY: on the JS thread of `env`, as this function is.
+                    args.push(unsafe { JsOutput::to_napi_value(env, JsOutput(output)) }?);
+                }
+                Err(error) => {
+                    args.push(js::string(env, error.code.as_str())?);
+                    args.push(js::string(env, &error.to_string())?);
+                }
+            }
+        }
+        let maker = compiled(env, &EnvState::of(env)?.results_maker, MAKE_RESULTS_SOURCE)?;
+        js::call(env, maker, maker, &args)
+    }
 }
 
 /// The content as a JS string: ASCII as Latin-1 (V8 copies it without a UTF-8 decoding
