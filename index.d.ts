@@ -55,24 +55,9 @@ export type ReadFilesResult<Code extends string = ReadFileErrorCode> =
   | { ok: true; output: ReadFileOutput }
   | { ok: false; error: { code: Code; message: string } }
 
-/**
- * One version of a file: what a read saw, or what is on disk now (`fileVersion`).
- * Two versions with the same `hash` have the same bytes.
- */
-export interface FileVersion {
-  /** The normalized workspace-relative path, as `readFile` returns it. */
-  path: string
-  /** The content hash of the bytes on disk, with its algorithm: `xxh3-128:<32 hex digits>`. */
-  hash: string
-  byte_length: number
-  mtime_ms: number
-  /** `none`: no `\n` at all; `mixed`: both `\n` and `\r\n`. */
-  line_ending: 'lf' | 'crlf' | 'mixed' | 'none'
-  /** Whether the file starts with a UTF-8 BOM. */
-  bom: boolean
-  /** `false` when reading the text replaced invalid UTF-8 bytes with U+FFFD. */
-  valid_utf8: boolean
-}
+// `FileVersion`: declared (and documented) once, from the Rust struct, in binding.d.ts.
+import type { FileVersion } from './binding'
+export type { FileVersion }
 
 /** What `checkFreshness` finds: the file as last read, changed, gone, or never read. */
 export type Freshness = 'unchanged' | 'changed' | 'deleted' | 'unread'

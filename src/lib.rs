@@ -377,19 +377,24 @@ pub fn read_files_async<'env>(
     batch::enqueue(env, ReadCall::many_from_js(root, inputs), signal)
 }
 
-/// A [`FileVersion`] as JavaScript sees it.
-#[napi(object, js_name = "NativeFileVersion")]
+/// One version of a file: what a read saw, or what is on disk now (`fileVersion`). Two
+/// versions with the same `hash` have the same bytes.
+#[napi(object, js_name = "FileVersion")]
 pub struct JsFileVersion {
+    /// The normalized workspace-relative path, as `readFile` returns it.
     pub path: String,
-    /// `xxh3-128:<32 hex digits>`.
+    /// The content hash of the bytes on disk, with its algorithm: `xxh3-128:<32 hex digits>`.
     pub hash: String,
     #[napi(js_name = "byte_length")]
     pub byte_length: f64,
     #[napi(js_name = "mtime_ms")]
     pub mtime_ms: f64,
+    /// `none`: no `\n` at all; `mixed`: both `\n` and `\r\n`.
     #[napi(js_name = "line_ending", ts_type = "'lf' | 'crlf' | 'mixed' | 'none'")]
     pub line_ending: String,
+    /// Whether the file starts with a UTF-8 BOM.
     pub bom: bool,
+    /// `false` when reading the text replaced invalid UTF-8 bytes with U+FFFD.
     #[napi(js_name = "valid_utf8")]
     pub valid_utf8: bool,
 }
