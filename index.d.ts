@@ -215,7 +215,7 @@ export interface AgentToolkit extends Disposable {
 export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 
 /** What `runToolCall` needs of a toolkit: its `readFile`. */
-export type ToolCallToolkit = { readFile(input: ReadFileInput): Promise<ReadFileOutput> }
+export type ToolCallToolkit = { readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput> }
 
 /** One tool call's result, ready for any harness: the text for the model and the facts. */
 export interface RunToolCallResult {
@@ -223,15 +223,23 @@ export interface RunToolCallResult {
   content: string
   isError: boolean
   output?: ReadFileOutput
-  /** `POLICY_DENIED` too, for a toolkit with a policy. */
-  code?: ToolkitErrorCode
+  /**
+   * `POLICY_DENIED` too, for a toolkit with a policy; `ABORT_ERR` when `options.signal`
+   * fired first; `INTERNAL` for anything else thrown that has no code of this package.
+   */
+  code?: ToolkitErrorCode | 'ABORT_ERR'
 }
 
 /**
  * Runs one model tool call through `toolkit.readFile`: `args` as the model sent them, a JSON
- * text or an object. Never throws: a malformed JSON text is an `INVALID_ARGUMENT` result.
+ * text or an object; `options.signal` is passed on. Never throws: a malformed JSON text is an
+ * `INVALID_ARGUMENT` result.
  */
-export declare function runToolCall(toolkit: ToolCallToolkit, args: string | object): Promise<RunToolCallResult>
+export declare function runToolCall(
+  toolkit: ToolCallToolkit,
+  args: string | object,
+  options?: CallOptions,
+): Promise<RunToolCallResult>
 
 /** A dialect's name: the engine's list, through the binding's `DialectName`. */
 export type DialectName = `${import('./binding').DialectName}`

@@ -18,23 +18,29 @@ function inputOf(args) {
   }
 }
 
+/** The code of an error `readFile` rejected with: a toolkit's, an abort's, else INTERNAL. */
+function codeOf(thrown) {
+  if (isToolkitError(thrown)) return thrown.code
+  return thrown instanceof Error && thrown.code === 'ABORT_ERR' ? 'ABORT_ERR' : 'INTERNAL'
+}
+
 /**
- * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.readFile`.
- * Success: `content` is the output as JSON and `output` the object; failure: `content` is the
- * error's message (`CODE: path: reason`), `isError` is true and `code` its code.
+ * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.readFile`,
+ * with `options` (`{ signal }`) passed on. Success: `content` is the output as JSON and
+ * `output` the object; failure: `content` is the error's message (`CODE: path: reason`),
+ * `isError` is true and `code` its code.
  */
-async function runToolCall(toolkit, args) {
+async function runToolCall(toolkit, args, options) {
   const { input, error } = inputOf(args)
   if (error) return error
   if (toolkit === null || typeof toolkit !== 'object' || typeof toolkit.readFile !== 'function') {
     return failure('INVALID_ARGUMENT', 'INVALID_ARGUMENT: toolkit: must be a toolkit from createAgentToolkit')
   }
   try {
-    const output = await toolkit.readFile(input)
+    const output = await toolkit.readFile(input, options)
     return { content: JSON.stringify(output), isError: false, output }
   } catch (thrown) {
-    // A contract code or POLICY_DENIED; anything else thrown is reported as INTERNAL.
-    const code = isToolkitError(thrown) ? thrown.code : 'INTERNAL'
+    const code = codeOf(thrown)
     const message = typeof thrown?.message === 'string' ? thrown.message : String(thrown)
     return failure(code, message.startsWith(`${code}: `) ? message : `${code}: ${message}`)
   }

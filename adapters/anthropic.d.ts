@@ -2,7 +2,6 @@
  * `agent-read-file/anthropic`: the read_file tool for Anthropic's Messages API, as a plain
  * object (this module does not load `@anthropic-ai/sdk`). Assignable to the SDK's `Tool`.
  */
-import type { RunToolCallResult, ToolCallToolkit } from '../index'
 
 /** `{ name, description, input_schema }`, fresh and mutable on every call. */
 export type AnthropicTool = {
@@ -17,4 +16,5 @@ export type AnthropicTool = {
 
 export declare function anthropicTool(): AnthropicTool
 
-export declare function runToolCall(toolkit: ToolCallToolkit, args: string | object): Promise<RunToolCallResult>
+/** The harness-neutral `runToolCall` of the package root, here too. */
+export { runToolCall } from '../index'

@@ -3,7 +3,6 @@
  * module does not load the `openai` package). Assignable to the SDK's `ChatCompletionTool`
  * and `Responses.FunctionTool`.
  */
-import type { RunToolCallResult, ToolCallToolkit } from '../index'
 
 /** The specification's parameters schema, or OpenAI's strict-mode form of it. */
 export type OpenAIToolParameters = { [key: string]: unknown }
@@ -38,4 +37,5 @@ export declare function openaiTool(options?: { strict?: boolean }): OpenAIChatTo
 /** The same tool for the Responses API (`{ type: 'function', name, … }`). */
 export declare function openaiResponsesTool(options?: { strict?: boolean }): OpenAIResponsesTool
 
-export declare function runToolCall(toolkit: ToolCallToolkit, args: string | object): Promise<RunToolCallResult>
+/** The harness-neutral `runToolCall` of the package root, here too. */
+export { runToolCall } from '../index'
