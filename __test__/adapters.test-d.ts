@@ -51,3 +51,15 @@ const aiTool: Tool<ReadFileInput, ReadFileOutput> = readFileTool({ workspaceRoot
 const aiTools: ToolSet = { read_file: aiTool, again: readFileTool(createAgentToolkit({ workspaceRoot: '/w' })) }
 declare const model: LanguageModel
 void generateText({ model, tools: aiTools, prompt: 'read it' })
+
+// MCP: the servers are the SDK's own `McpServer`, from options or from a toolkit.
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { createMcpServer, registerReadFile } from '../adapters/mcp.js'
+
+const mcpServer: McpServer = createMcpServer({ workspaceRoot: '/w', deny: [], maxContentBytes: 4096 })
+const ownServer = new McpServer({ name: 'mine', version: '1.0.0' })
+const registered: RegisteredTool = registerReadFile(ownServer, createAgentToolkit({ workspaceRoot: '/w' }))
+registered.disable()
+import { createMcpServer as createMcpServerEsm } from '../adapters/mcp.mjs'
+const esmServer: McpServer = createMcpServerEsm({ workspaceRoot: "/w" })
+void [mcpServer, esmServer]

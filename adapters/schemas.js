@@ -32,4 +32,39 @@ function strictParameters() {
   }
 }
 
-module.exports = { SPEC, parameters, strictParameters }
+const COUNT = { type: 'integer', minimum: 0 }
+
+/**
+ * A JSON Schema of `ReadFileOutput`, the specification's output shape: for harnesses that
+ * check results, as MCP clients check `structuredContent` against a tool's `outputSchema`.
+ */
+function outputSchema() {
+  return {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'The path read, workspace-relative and normalized.' },
+      content: { type: 'string', description: 'The lines of the window, with their line endings.' },
+      truncated: { type: 'boolean', description: 'Whether lines of the file follow the window.' },
+      next_start_line: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        description: 'The start_line that reads on, or null after the last line.',
+      },
+      meta: {
+        type: 'object',
+        properties: {
+          byte_length: COUNT,
+          line_count: COUNT,
+          returned_line_count: COUNT,
+          mtime_ms: { type: 'number' },
+        },
+        required: ['byte_length', 'line_count', 'returned_line_count', 'mtime_ms'],
+        additionalProperties: false,
+      },
+    },
+    required: ['path', 'content', 'truncated', 'next_start_line', 'meta'],
+    additionalProperties: false,
+  }
+}
+
+module.exports = { SPEC, parameters, strictParameters, outputSchema }

@@ -1,0 +1,87 @@
+'use strict'
+// The read_file tool on an MCP server, written once for both module systems: `mcp.js`
+// (CommonJS) and `mcp.mjs` (ES module) hand in the SDK's `McpServer` and `zod` as each
+// system loads them, so a server made here is an instance of the class the caller imports.
+
+const { createAgentToolkit } = require('../index.js')
+const { runToolCall } = require('../tool-call.js')
+const { SPEC, parameters, outputSchema } = require('./schemas.js')
+const { version } = require('../package.json')
+
+/** A toolkit given as it is (`owned: false`), or one made from toolkit options. */
+function toolkitOf(toolkitOrOptions) {
+  if (typeof toolkitOrOptions?.readFile === 'function') return { toolkit: toolkitOrOptions, owned: false }
+  return { toolkit: createAgentToolkit(toolkitOrOptions), owned: true }
+}
+
+/**
+ * A zod schema that accepts any object and is listed as `jsonSchema`. `registerTool` takes
+ * zod only; zod writes a schema's metadata over the JSON Schema it derives, so `tools/list`
+ * shows the specification's schema to the letter (plus zod's `$schema`): the
+ * `additionalProperties: {}` zod derives for an open object is unset unless `jsonSchema`
+ * says otherwise (an `undefined` key is not sent). Accepting anything leaves every check to
+ * the tool, whose errors carry this package's codes, where zod's would answer "Input
+ * validation error" with none.
+ */
+function listedAs(z, jsonSchema) {
+  return z.looseObject({}).meta({ additionalProperties: undefined, ...jsonSchema })
+}
+
+/** An MCP tool result from `runToolCall`'s: the output as `structuredContent` too. */
+function toolResult({ content, isError, output }) {
+  const result = { content: [{ type: 'text', text: content }] }
+  if (isError) result.isError = true
+  else result.structuredContent = output
+  return result
+}
+
+/** `createMcpServer` and `registerReadFile` over the SDK's `McpServer` and `zod` given. */
+function mcpAdapter({ McpServer, z }) {
+  function register(server, toolkit) {
+    return server.registerTool(
+      SPEC.name,
+      {
+        title: 'Read file',
+        description: SPEC.description,
+        inputSchema: listedAs(z, parameters()),
+        outputSchema: listedAs(z, outputSchema()),
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async (args, extra) => toolResult(await runToolCall(toolkit, args, { signal: extra?.signal })),
+    )
+  }
+
+  /**
+   * Adds read_file to `server` (an `McpServer`) and returns the SDK's `RegisteredTool`.
+   * Given options, the toolkit made from them lives until it is garbage-collected; given a
+   * toolkit, its lifetime stays the caller's.
+   */
+  function registerReadFile(server, toolkitOrOptions) {
+    if (!(server instanceof McpServer)) {
+      throw new TypeError('registerReadFile: server must be an McpServer of @modelcontextprotocol/sdk')
+    }
+    return register(server, toolkitOf(toolkitOrOptions).toolkit)
+  }
+
+  /**
+   * An `McpServer` (named `agent-read-file`) with read_file registered. A toolkit made from
+   * options is closed when the server closes.
+   */
+  function createMcpServer(toolkitOrOptions) {
+    const { toolkit, owned } = toolkitOf(toolkitOrOptions)
+    const server = new McpServer({ name: 'agent-read-file', version })
+    register(server, toolkit)
+    if (owned) {
+      const closed = server.server.onclose
+      server.server.onclose = () => {
+        toolkit.close()
+        closed?.()
+      }
+    }
+    return server
+  }
+
+  return { createMcpServer, registerReadFile }
+}
+
+module.exports = { mcpAdapter }
