@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 'use strict'
-// The command line: read a window of a file as a person or a script wants it. Exit 0 on a
-// read, 1 when the read failed (the tool's error), 2 for a malformed command line; a closed
-// pipe (`| head`) ends quietly with 0.
+// The command line: read a window of a file as a person or a script wants it (`mcp`: serve
+// the tool to an MCP client, in mcp.js). Exit 0 on a read, 1 when the read failed (the
+// tool's error), 2 for a malformed command line; a closed pipe (`| head`) ends quietly with 0.
 
 const path = require('node:path')
-const { parseArgs } = require('node:util')
-const { readFileSync } = require('../index.js')
+const { UsageError, parseOptions, decimal, exitWithUsage, print, endQuietlyOnClosedStdout } = require('./command-line.js')
+const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--max-lines N] [--format text|json]
+${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
 const HELP = `${USAGE}
 
-Reads a line window of a file inside a workspace, confined to it by the kernel.
+Reads a line window of a file inside a workspace, confined to it by the kernel. With \`mcp\`,
+serves the read_file tool to an MCP client over stdio (\`agent-read-file mcp --help\`).
 
 options:
   --root DIR        the workspace root (default: the current directory)
@@ -32,38 +34,20 @@ examples:
   agent-read-file src/main.ts --start-line 201      the next window
   agent-read-file README.md --max-lines 20 --format text | less
   agent-read-file src/main.ts | jq .meta.line_count
+  agent-read-file ./mcp                             a file named mcp
+  agent-read-file mcp --root ~/project              an MCP server for that project
 
 exit status: 0 read, 1 the read failed (CODE: message on stderr), 2 a malformed command line.`
 
-/** A malformed command line: said with the usage on stderr, exit 2. */
-class UsageError extends Error {}
-
-/** A whole decimal number, as typed: `12`, not `1e2`, `0x10`, `1.5`, `-1` or ``. */
-function decimal(option, text) {
-  if (text === undefined) return undefined
-  if (!/^[0-9]+$/.test(text)) throw new UsageError(`--${option} takes a whole decimal number (got ${JSON.stringify(text)})`)
-  return Number(text)
-}
-
 function parseCommandLine(argv) {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        root: { type: 'string' },
-        'start-line': { type: 'string' },
-        'max-lines': { type: 'string' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    })
-  } catch (err) {
-    throw new UsageError(err.message)
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = parseOptions(argv, {
+    root: { type: 'string' },
+    'start-line': { type: 'string' },
+    'max-lines': { type: 'string' },
+    format: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  })
   if (values.help) return { action: 'help' }
   if (values.version) return { action: 'version' }
   if (positionals.length !== 1) throw new UsageError(`expected one path, got ${positionals.length}`)
@@ -87,31 +71,21 @@ function footer(output) {
   return output.next_start_line === null ? range : `${range}; next: --start-line ${output.next_start_line}`
 }
 
-/** Writes to stdout; a reader that went away (`| head`) ends the program quietly. */
-function print(text) {
-  try {
-    process.stdout.write(text)
-  } catch (err) {
-    if (err.code === 'EPIPE') process.exit(0)
-    throw err
-  }
-}
-process.stdout.on('error', (err) => {
-  if (err.code === 'EPIPE') process.exit(0)
-  throw err
-})
+endQuietlyOnClosedStdout()
 
 function main() {
+  const argv = process.argv.slice(2)
+  if (argv[0] === 'mcp') return mcpCommand(argv.slice(1))
   let command
   try {
-    command = parseCommandLine(process.argv.slice(2))
+    command = parseCommandLine(argv)
   } catch (err) {
     if (!(err instanceof UsageError)) throw err
-    process.stderr.write(`agent-read-file: ${err.message}\n${USAGE}\n`)
-    process.exit(2)
+    exitWithUsage(err, USAGE)
   }
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
+  const { readFileSync } = require('../index.js')
   let output
   try {
     output = readFileSync(path.resolve(command.root), command.input)

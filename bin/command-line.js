@@ -1,0 +1,49 @@
+'use strict'
+// What the commands share: how a malformed command line is told, and strict numbers.
+
+const { parseArgs } = require('node:util')
+
+/** A malformed command line: said with the usage on stderr, exit 2. */
+class UsageError extends Error {}
+
+/** `parseArgs`, its complaints as `UsageError`s. */
+function parseOptions(argv, options) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options })
+  } catch (err) {
+    throw new UsageError(err.message)
+  }
+}
+
+/** A whole decimal number, as typed: `12`, not `1e2`, `0x10`, `1.5`, `-1` or ``. */
+function decimal(option, text) {
+  if (text === undefined) return undefined
+  if (!/^[0-9]+$/.test(text)) throw new UsageError(`--${option} takes a whole decimal number (got ${JSON.stringify(text)})`)
+  return Number(text)
+}
+
+/** Says a usage error and the usage on stderr, and exits 2. */
+function exitWithUsage(err, usage) {
+  process.stderr.write(`agent-read-file: ${err.message}\n${usage}\n`)
+  process.exit(2)
+}
+
+/** Writes to stdout; a reader that went away (`| head`) ends the program quietly. */
+function print(text) {
+  try {
+    process.stdout.write(text)
+  } catch (err) {
+    if (err.code === 'EPIPE') process.exit(0)
+    throw err
+  }
+}
+
+/** A closed stdout (`| head`, an MCP client gone) ends the program quietly, status 0. */
+function endQuietlyOnClosedStdout() {
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0)
+    throw err
+  })
+}
+
+module.exports = { UsageError, parseOptions, decimal, exitWithUsage, print, endQuietlyOnClosedStdout }

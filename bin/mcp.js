@@ -1,0 +1,84 @@
+'use strict'
+// `agent-read-file mcp`: the read_file tool as an MCP server over stdio, for MCP clients
+// that launch servers as commands. Loaded only for that command: it loads the MCP SDK.
+
+const path = require('node:path')
+const { UsageError, parseOptions, decimal, exitWithUsage, print } = require('./command-line.js')
+
+const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
+                           [--max-content-bytes N] [--no-default-deny]`
+
+const MCP_HELP = `${MCP_USAGE}
+
+Serves the read_file tool over stdio to an MCP client (Model Context Protocol).
+
+options:
+  --root DIR              the workspace root (default: the current directory)
+  --deny GLOB             refuse files matching this gitignore-style rule (POLICY_DENIED);
+                          repeatable; added to the default rules
+  --allow GLOB            re-admit files a deny rule covers; repeatable
+  --no-default-deny       drop the default rules (.env, private keys, .ssh/, .git/, ...)
+  --max-content-bytes N   the most bytes of content one result carries (128 or more)
+  -h, --help              this help
+
+An MCP client's configuration:
+  { "command": "npx", "args": ["-y", "agent-read-file", "mcp", "--root", "/path/to/project"] }
+
+The server ends when the client closes its stdin.`
+
+function parseMcpCommandLine(argv) {
+  const { values, positionals } = parseOptions(argv, {
+    root: { type: 'string' },
+    deny: { type: 'string', multiple: true },
+    allow: { type: 'string', multiple: true },
+    'no-default-deny': { type: 'boolean' },
+    'max-content-bytes': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) return { action: 'help' }
+  if (positionals.length !== 0) throw new UsageError(`mcp takes no path (got ${JSON.stringify(positionals[0])})`)
+  // Loaded after the command line is checked: a usage error needs no native addon.
+  const { DEFAULT_DENY } = require('../index.js')
+  const options = {
+    workspaceRoot: path.resolve(values.root ?? process.cwd()),
+    deny: [...(values['no-default-deny'] ? [] : DEFAULT_DENY), ...(values.deny ?? [])],
+    allow: values.allow ?? [],
+  }
+  const budget = decimal('max-content-bytes', values['max-content-bytes'])
+  if (budget !== undefined) options.maxContentBytes = budget
+  return { action: 'serve', options }
+}
+
+/** Serves until stdin ends; a root or rule that cannot be used is `CODE: message`, exit 1. */
+async function serve(options) {
+  const { createMcpServer } = require('../adapters/mcp.js')
+  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js')
+  let server
+  try {
+    server = createMcpServer(options)
+  } catch (err) {
+    process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
+    process.exit(1)
+  }
+  // The SDK's transport waits for stdout's `drain` with one listener per reply held back;
+  // a client that sends many calls and reads slowly is normal here, not a leak to warn of.
+  process.stdout.setMaxListeners(0)
+  // When the client closes stdin, nothing keeps the process alive: it ends with status 0
+  // (a reply to a client gone, EPIPE, ends it quietly too).
+  await server.connect(new StdioServerTransport())
+}
+
+/** `agent-read-file mcp …`. */
+function mcpCommand(argv) {
+  let command
+  try {
+    command = parseMcpCommandLine(argv)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    exitWithUsage(err, MCP_USAGE)
+  }
+  if (command.action === 'help') return print(`${MCP_HELP}\n`)
+  return serve(command.options)
+}
+
+module.exports = { mcpCommand, MCP_USAGE }
