@@ -82,10 +82,17 @@ describe('npm pack', () => {
       'adapters/ai.mjs',
       'adapters/anthropic.d.ts',
       'adapters/anthropic.js',
+      'adapters/mcp-core.js',
+      'adapters/mcp.d.mts',
+      'adapters/mcp.d.ts',
+      'adapters/mcp.js',
+      'adapters/mcp.mjs',
       'adapters/openai.d.ts',
       'adapters/openai.js',
       'adapters/schemas.js',
       'bin/agent-read-file.js',
+      'bin/command-line.js',
+      'bin/mcp.js',
       'binding.d.ts',
       'binding.js',
       'dialects.js',
@@ -99,7 +106,8 @@ describe('npm pack', () => {
   })
 
   test('every JS and JSON file the package requires at run time is in it, and every export', () => {
-    for (const target of Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [entry] : Object.values(entry)))) {
+    const targets = (entry) => (typeof entry === 'string' ? [entry] : Object.values(entry).flatMap(targets))
+    for (const target of targets(pkg.exports)) {
       assert.ok(files.includes(path.normalize(target)), `exports names ${target}, which is not packed`)
     }
     // `.node` files come from a development build or from the platform's package.

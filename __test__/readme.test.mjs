@@ -7,6 +7,8 @@ import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { after, describe, test } from './harness.mjs'
 import { INDEX_PATH } from './helpers.mjs'
 
@@ -56,6 +58,10 @@ function makeWorkspace() {
   fs.writeFileSync(path.join(base, 'outside.txt'), 'outside\n')
   fs.mkdirSync(path.join(ws, 'node_modules'))
   fs.symlinkSync(ROOT, path.join(ws, 'node_modules', 'agent-read-file'), 'dir')
+  // The MCP recipe's client comes from the SDK, as an application has it installed.
+  fs.mkdirSync(path.join(ws, 'node_modules', '@modelcontextprotocol'))
+  const sdk = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk')
+  fs.symlinkSync(sdk, path.join(ws, 'node_modules', '@modelcontextprotocol', 'sdk'), 'dir')
   return { base, ws }
 }
 
@@ -94,4 +100,28 @@ describe('README examples', () => {
       assert.deepEqual(printed, expectedOutput(source))
     })
   }
+
+  test('the MCP client configuration starts a server that answers read_file', async () => {
+    const [config] = [...README.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => JSON.parse(match[1]))
+    const { command, args } = config.mcpServers.read_file
+    // `npx -y agent-read-file` runs the package's bin: this checkout's, here (no network).
+    assert.equal(command, 'npx')
+    assert.deepEqual(args.slice(0, 2), ['-y', 'agent-read-file'])
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin, {
+      'agent-read-file': 'bin/agent-read-file.js',
+    })
+    const serverArgs = args.slice(2).map((arg) => (arg === '/path/to/project' ? ws : arg))
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'bin/agent-read-file.js'), ...serverArgs],
+    })
+    const client = new Client({ name: 'readme', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/lib.rs', start_line: 10, max_lines: 1 } })
+      assert.equal(read.structuredContent.content, 'fn main() {\n')
+    } finally {
+      await client.close()
+    }
+  })
 })
