@@ -1,6 +1,7 @@
 // agent-read-file/ai with the real AI SDK: generateText drives the SDK's own mock model, which
 // calls read_file; the tool's result (or error) flows into the next model call.
 import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
 import { generateText, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import pkg from '../index.js'
@@ -55,6 +56,8 @@ describe('agent-read-file/ai', () => {
     for (const tools of [
       { read_file: readFileTool({ workspaceRoot: fx.ws }) },
       { read_file: readFileTool(pkg.createAgentToolkit({ workspaceRoot: fx.ws })) },
+      // The CommonJS entry, which `require`s the SDK (an ES module: Node 20.19+, Bun).
+      { read_file: createRequire(import.meta.url)('../adapters/ai.js').readFileTool({ workspaceRoot: fx.ws }) },
     ]) {
       const { model, result } = await run({ path: 'src/a.txt', max_lines: 2 }, tools)
       const expected = expectedOutput(file, 'src/a.txt', 1, 2)

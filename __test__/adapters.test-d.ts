@@ -45,10 +45,13 @@ void [chatRequest, responsesRequest, anthropicRequest, sameName, harness]
 import { generateText, type Tool, type ToolSet } from 'ai'
 import type { LanguageModel } from 'ai'
 import { readFileTool } from '../adapters/ai.mjs'
+import { readFileTool as readFileToolCjs } from '../adapters/ai.js'
 import type { ReadFileInput, ReadFileOutput } from '../index.js'
 
 const aiTool: Tool<ReadFileInput, ReadFileOutput> = readFileTool({ workspaceRoot: '/w' })
 const aiTools: ToolSet = { read_file: aiTool, again: readFileTool(createAgentToolkit({ workspaceRoot: '/w' })) }
+const aiToolCjs: Tool<ReadFileInput, ReadFileOutput> = readFileToolCjs({ workspaceRoot: '/w' })
+void aiToolCjs
 declare const model: LanguageModel
 void generateText({ model, tools: aiTools, prompt: 'read it' })
 

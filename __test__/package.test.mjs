@@ -78,7 +78,10 @@ describe('npm pack', () => {
     assert.deepEqual(files, [
       'LICENSE',
       'README.md',
+      'adapters/ai-core.js',
       'adapters/ai.d.mts',
+      'adapters/ai.d.ts',
+      'adapters/ai.js',
       'adapters/ai.mjs',
       'adapters/anthropic.d.ts',
       'adapters/anthropic.js',
@@ -90,6 +93,7 @@ describe('npm pack', () => {
       'adapters/openai.d.ts',
       'adapters/openai.js',
       'adapters/schemas.js',
+      'adapters/toolkit.js',
       'bin/agent-read-file.js',
       'bin/command-line.js',
       'bin/mcp.js',

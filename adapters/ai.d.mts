@@ -1,19 +1,2 @@
-/**
- * `agent-read-file/ai`: the read_file tool for the Vercel AI SDK (`ai` >= 5), an ES module.
- */
-import type { Tool } from 'ai'
-import type { ReadFileInput, ReadFileOutput, createAgentToolkit } from '../index.js'
-
-/** The toolkit options `createAgentToolkit` takes. */
-export type ReadFileToolOptions = Parameters<typeof createAgentToolkit>[0]
-
-/** A toolkit from `createAgentToolkit`. */
-export type ReadFileToolToolkit = ReturnType<typeof createAgentToolkit>
-
-/**
- * The read_file tool: typed input (`ReadFileInput`), `execute` through the toolkit (made from
- * the options when options are given), the SDK's abort signal honoured. A failed read is a
- * tool error: the model is told `{"code","message"}` as JSON, the application finds `code` on
- * the step's `tool-error` error.
- */
-export declare function readFileTool(toolkitOrOptions: ReadFileToolOptions | ReadFileToolToolkit): Tool<ReadFileInput, ReadFileOutput>
+// `agent-read-file/ai` as an ES module: the same declarations.
+export { readFileTool, type ReadFileToolOptions, type ReadFileToolToolkit } from './ai.js'

@@ -1,46 +1,6 @@
-// `agent-read-file/ai`: the read_file tool for the Vercel AI SDK (`ai` >= 5). An ES module,
-// like `ai` itself; the package root never loads it.
+// `agent-read-file/ai` as an ES module: the read_file tool for the Vercel AI SDK (`ai` >= 5).
+// The package root never loads it.
 import { jsonSchema, tool } from 'ai'
-import pkg from '../index.js'
+import core from './ai-core.js'
 
-const { createAgentToolkit, TOOL_DEFINITIONS } = pkg
-
-/** A toolkit given as it is, or one made from toolkit options. */
-function toolkitOf(toolkitOrOptions) {
-  return typeof toolkitOrOptions?.readFile === 'function' ? toolkitOrOptions : createAgentToolkit(toolkitOrOptions)
-}
-
-/**
- * The SDK tells the model about a thrown error with `error.toString()` (`Error: CODE: …`, no
- * structure); this error says `{"code","message"}` as JSON instead. The application still
- * gets the error itself, `code` and all, in the step's `tool-error` part.
- */
-function structured(error) {
-  if (error !== null && typeof error === 'object' && typeof error.code === 'string') {
-    const said = JSON.stringify({ code: error.code, message: String(error.message) })
-    Object.defineProperty(error, 'toString', { value: () => said, configurable: true, writable: true })
-  }
-  return error
-}
-
-/**
- * The read_file tool for `generateText`/`streamText`: the specification's description and
- * input schema, `execute` through the toolkit, the SDK's abort signal passed on. A failed read
- * is a tool error: the model reads `{"code","message"}`, the application finds the `code` on
- * the error.
- */
-export function readFileTool(toolkitOrOptions) {
-  const toolkit = toolkitOf(toolkitOrOptions)
-  const { description, parameters } = TOOL_DEFINITIONS.read_file
-  return tool({
-    description,
-    inputSchema: jsonSchema(structuredClone(parameters)),
-    execute: async (input, { abortSignal } = {}) => {
-      try {
-        return await toolkit.readFile(input, { signal: abortSignal })
-      } catch (error) {
-        throw structured(error)
-      }
-    },
-  })
-}
+export const { readFileTool } = core.aiAdapter({ jsonSchema, tool })

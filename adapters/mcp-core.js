@@ -3,16 +3,10 @@
 // (CommonJS) and `mcp.mjs` (ES module) hand in the SDK's `McpServer` and `zod` as each
 // system loads them, so a server made here is an instance of the class the caller imports.
 
-const { createAgentToolkit } = require('../index.js')
 const { runToolCall } = require('../tool-call.js')
+const { toolkitOf } = require('./toolkit.js')
 const { SPEC, parameters, outputSchema } = require('./schemas.js')
 const { version } = require('../package.json')
-
-/** A toolkit given as it is (`owned: false`), or one made from toolkit options. */
-function toolkitOf(toolkitOrOptions) {
-  if (typeof toolkitOrOptions?.readFile === 'function') return { toolkit: toolkitOrOptions, owned: false }
-  return { toolkit: createAgentToolkit(toolkitOrOptions), owned: true }
-}
 
 /**
  * A zod schema that accepts any object and is listed as `jsonSchema`. `registerTool` takes

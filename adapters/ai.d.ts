@@ -1,0 +1,19 @@
+/**
+ * `agent-read-file/ai`: the read_file tool for the Vercel AI SDK (`ai` >= 5).
+ */
+import type { Tool } from 'ai'
+import type { AgentToolkit, ReadFileInput, ReadFileOutput, ToolkitOptions } from '../index'
+
+/** The toolkit options `createAgentToolkit` takes. */
+export type ReadFileToolOptions = ToolkitOptions
+
+/** A toolkit from `createAgentToolkit`. */
+export type ReadFileToolToolkit = AgentToolkit
+
+/**
+ * The read_file tool: typed input (`ReadFileInput`), `execute` through the toolkit (made from
+ * the options when options are given), the SDK's abort signal honoured. A failed read is a
+ * tool error: the model is told `{"code","message"}` as JSON, the application finds `code` on
+ * the step's `tool-error` error.
+ */
+export declare function readFileTool(toolkitOrOptions: ReadFileToolOptions | ReadFileToolToolkit): Tool<ReadFileInput, ReadFileOutput>
