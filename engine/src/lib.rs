@@ -10,8 +10,9 @@
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
 //! - [`version`]: file versions (content hashes) and the read ledger,
-//! - [`error`]: the error codes.
+//! - [`error`]: the error codes; [`attempt`]: reads tried without waiting on the disk.
 
+pub mod attempt;
 pub mod dialect;
 pub mod encoding;
 pub mod error;

@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use rustix::io::Errno;
 
+use crate::attempt::{self, Attempt, done_or_return};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, FileBytes, GuardError, Span};
 use crate::policy::{self, Policy};
@@ -114,6 +115,54 @@ pub fn read_file_versioned(
         max: MAX_FILE_BYTES,
     };
     let (relative, file) = read_source_with(root, &request.path, span, options.policy.as_ref())?;
+    window_of(request, options, versioned, relative, file)
+}
+
+/// [`read_file_versioned`] for a thread that must not wait (an event loop): done only if
+/// the path, the file's status and its bytes are all in the kernel's memory
+/// ([`Root::open_file_cached`], [`file_guard::read_whole_cached`]), else
+/// [`Attempt::WouldBlock`], and the caller reads with [`read_file_versioned`] where waiting
+/// is allowed. The answer, when there is one, is the one [`read_file_versioned`] gives.
+pub fn read_file_cached(
+    root: &Root,
+    request: &ReadRequest,
+    options: &ReadOptions,
+    versioned: bool,
+) -> Attempt<Result<(ReadFileOutput, Option<FileVersion>), ReadFileError>> {
+    let read = || -> Result<Attempt<_>, ReadFileError> {
+        let policy = options.policy.as_ref();
+        let (relative, file) = done_or_return!(read_whole_cached(root, &request.path, policy));
+        window_of(request, options, versioned, relative, file).map(Attempt::Done)
+    };
+    attempt::untranspose(read())
+}
+
+/// [`read_source_with`] of the whole file, without waiting.
+fn read_whole_cached(
+    root: &Root,
+    requested: &str,
+    policy: Option<&Policy>,
+) -> Result<Attempt<(String, FileBytes)>, ReadFileError> {
+    let relative = checked_relative(root, requested)?;
+    let opened = root.open_file_cached(&relative).transpose();
+    let opened = done_or_return!(opened.map_err(|err| open_error(err, requested)));
+    if let Some(policy) = policy {
+        policy::check(policy, root, &opened, requested)?;
+    }
+    let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
+    let file = file_guard::read_whole_cached(opened.file, &opened.stat, MAX_FILE_BYTES).transpose();
+    let file = done_or_return!(file.map_err(|err| guard_error(err, &fail)));
+    Ok(Attempt::Done((relative, file)))
+}
+
+/// The output for the bytes of a whole file: the window of `request`, within the budget.
+fn window_of(
+    request: &ReadRequest,
+    options: &ReadOptions,
+    versioned: bool,
+    relative: String,
+    file: FileBytes,
+) -> Result<(ReadFileOutput, Option<FileVersion>), ReadFileError> {
     if file.binary {
         return Err(ReadFileError::new(
             ErrorCode::BinaryNotSupported,
@@ -181,10 +230,7 @@ pub fn read_source_with(
     span: Span,
     policy: Option<&Policy>,
 ) -> Result<(String, FileBytes), ReadFileError> {
-    reject_nul(requested)?;
-    let relative = root
-        .relative_path(requested)
-        .map_err(|err| open_error(err, requested))?;
+    let relative = checked_relative(root, requested)?;
     let opened = root
         .open_file(&relative)
         .map_err(|err| open_error(err, requested))?;
@@ -195,6 +241,13 @@ pub fn read_source_with(
     let file = file_guard::read_guarded(opened.file, &opened.stat, span)
         .map_err(|err| guard_error(err, &fail))?;
     Ok((relative, file))
+}
+
+/// The requested path checked (no NUL) and made workspace-relative.
+fn checked_relative(root: &Root, requested: &str) -> Result<String, ReadFileError> {
+    reject_nul(requested)?;
+    root.relative_path(requested)
+        .map_err(|err| open_error(err, requested))
 }
 
 /// The contract's error for a path the sandbox could not open.

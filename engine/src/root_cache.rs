@@ -13,6 +13,7 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::attempt::Attempt;
 use crate::error::ReadFileError;
 use crate::sandbox::Root;
 
@@ -29,6 +30,19 @@ static CACHE: RootCache = RootCache::new(ROOT_IDLE);
 /// The open root for `path`, from the cache when it still names the same directory.
 pub fn open(path: &str) -> Result<Arc<Root>, ReadFileError> {
     CACHE.open(path)
+}
+
+/// [`open`] for a thread that must not wait (an event loop): the cached root for `path`
+/// when the path, resolved from the kernel's dentry cache alone, still names its
+/// directory; else [`Attempt::WouldBlock`] (opening a root, or resolving its path, may
+/// wait for a disk or a server).
+pub fn open_cached(path: &str) -> Attempt<Arc<Root>> {
+    match crate::sandbox::directory_identity_cached(path) {
+        Some(identity) => CACHE
+            .lookup(path, identity)
+            .map_or(Attempt::WouldBlock, Attempt::Done),
+        None => Attempt::WouldBlock,
+    }
 }
 
 /// Roots by path, most recently used first, each closed after `idle` unused.

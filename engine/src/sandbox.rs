@@ -45,6 +45,38 @@ use linux as platform;
 #[cfg(target_os = "macos")]
 use macos as platform;
 
+#[cfg(target_os = "linux")]
+use linux::cached as nonblocking;
+
+/// `(st_dev, st_ino)` of the directory the absolute `path` names, told from the kernel's
+/// dentry and inode caches alone; `None` when that cannot be told without waiting.
+pub fn directory_identity_cached(path: &str) -> Option<(u64, u64)> {
+    nonblocking::directory_identity(path)
+}
+
+/// Where nothing proves that an open cannot wait, every attempt would block.
+#[cfg(not(target_os = "linux"))]
+mod nonblocking {
+    use super::{OpenError, OpenedFile, Root};
+    use crate::attempt::Attempt;
+    use std::os::fd::OwnedFd;
+
+    pub(super) fn cached_mount(_dir: &OwnedFd) -> Option<u64> {
+        None
+    }
+
+    pub(super) fn directory_identity(_path: &str) -> Option<(u64, u64)> {
+        None
+    }
+
+    pub(super) fn open_file(
+        _root: &Root,
+        _relative: &str,
+    ) -> Attempt<Result<OpenedFile, OpenError>> {
+        Attempt::WouldBlock
+    }
+}
+
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -54,6 +86,7 @@ use std::path::{Component, Path, PathBuf};
 use rustix::fs::{self as rfs, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
+use crate::attempt::Attempt;
 use crate::error::{ErrorCode, ReadFileError};
 
 /// How many symlinks one resolution may follow; the kernel's own limit.
@@ -78,6 +111,9 @@ pub struct Root {
     given: Option<PathBuf>,
     /// `(st_dev, st_ino)` of the directory the handle refers to.
     identity: (u64, u64),
+    /// The id of the root's mount when files on it can be opened without waiting (see
+    /// [`Root::open_file_cached`]); `None` where they cannot.
+    cached_mount: Option<u64>,
 }
 
 /// A regular file beneath the root, opened for reading.
@@ -121,11 +157,13 @@ impl Root {
             .map_err(|err| root_error(path, Errno::from_io_error(&err).unwrap_or(Errno::IO)))?;
         let given =
             Some(normalize_absolute(given)).filter(|spelled| names_directory(spelled, identity));
+        let cached_mount = nonblocking::cached_mount(&dir);
         Ok(Root {
             dir,
             canonical,
             given,
             identity,
+            cached_mount,
         })
     }
 
@@ -157,6 +195,14 @@ impl Root {
     /// regular file is opened; anything else is [`OpenError::NotFile`] without being opened.
     pub fn open_file(&self, relative: &str) -> Result<OpenedFile, OpenError> {
         platform::open_file(self, relative)
+    }
+
+    /// [`Root::open_file`] for a thread that must not wait (an event loop): done only when
+    /// the kernel can do it from memory, else [`Attempt::WouldBlock`] and nothing opened
+    /// but `O_PATH` handles. Linux with a root on a local file system only; elsewhere
+    /// always [`Attempt::WouldBlock`].
+    pub fn open_file_cached(&self, relative: &str) -> Attempt<Result<OpenedFile, OpenError>> {
+        nonblocking::open_file(self, relative)
     }
 
     /// The workspace-relative path of the file `opened` really is, whatever spelling (a

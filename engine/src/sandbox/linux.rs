@@ -15,6 +15,7 @@
 //! Under [`PORTABLE_SWITCH`] the whole sandbox takes the portable code path instead (the
 //! one macOS takes, without `O_NOFOLLOW_ANY`), so that Linux test runs check it too.
 
+pub(super) mod cached;
 mod reopen;
 
 use std::ffi::{OsStr, OsString};

@@ -48,6 +48,20 @@ pub(super) fn for_reading(root: &OwnedFd, resolved: &Resolved<'_>) -> Reopened {
     with_proc_fd_dir(|proc_fd_dir| reopen(root, resolved, proc_fd_dir))
 }
 
+/// Reopens `resolved` (a regular file) for reading through procfs only; `None` without
+/// procfs, where a reopen by name would resolve the path again (see [`super::cached`]).
+pub(super) fn through_procfs(resolved: &Resolved<'_>) -> Option<Reopened> {
+    with_proc_fd_dir(|proc_fd_dir| {
+        let mut digits = [0u8; 12];
+        let name = decimal(resolved.handle.as_raw_fd(), &mut digits);
+        match rfs::openat(proc_fd_dir?, name, READ_FLAGS, Mode::empty()) {
+            Ok(file) => Some(Reopened::File(file)),
+            Err(Errno::NOENT | Errno::SRCH) => None,
+            Err(errno) => Some(Reopened::Failed(errno)),
+        }
+    })
+}
+
 /// What `/proc/self/fd/<fd>` links to (the path of the file `fd` refers to), read
 /// through the cached procfs handle; `None` without procfs.
 pub(super) fn proc_fd_link(fd: BorrowedFd<'_>) -> Option<std::ffi::CString> {

@@ -1,0 +1,293 @@
+//! `read_file_cached`, the read an event loop may do itself: the same answer as
+//! `read_file_versioned` whenever it answers, and `WouldBlock` whenever the path or the
+//! bytes are not in the kernel's memory (Linux; elsewhere it always says `WouldBlock`).
+#![cfg(target_os = "linux")]
+
+use std::fs;
+use std::os::fd::AsFd;
+use std::os::unix::fs::symlink;
+use std::path::Path;
+
+use agent_read_file_engine::attempt::Attempt;
+use agent_read_file_engine::file_guard::MAX_CACHED_READ_BYTES;
+use agent_read_file_engine::policy::Policy;
+use agent_read_file_engine::read_file::{ReadOptions, read_file_cached, read_file_versioned};
+use agent_read_file_engine::request::{NumberArg, ReadRequest};
+use agent_read_file_engine::root_cache;
+use agent_read_file_engine::sandbox::{self, Root};
+use rustix::fs::{Advice, fadvise};
+use rustix::io::{Errno, IoSliceMut, ReadWriteFlags, preadv2};
+
+fn request(path: &str, start: f64, max: f64) -> ReadRequest {
+    ReadRequest::new(
+        path.into(),
+        NumberArg::Number(start),
+        NumberArg::Number(max),
+    )
+    .unwrap()
+}
+
+/// One test at a time: one of them drops the kernel's dentry cache, which would make the
+/// others' "just read, so cached" cases cold under them.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+struct Workspace {
+    tmp: tempfile::TempDir,
+    root: Root,
+    _serial: std::sync::MutexGuard<'static, ()>,
+}
+
+fn workspace() -> Workspace {
+    let serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (tmp, root) = fixture();
+    Workspace {
+        tmp,
+        root,
+        _serial: serial,
+    }
+}
+
+fn fixture() -> (tempfile::TempDir, Root) {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(ws.join("src/deep")).unwrap();
+    fs::write(ws.join("src/a.txt"), "one\ntwo\r\nthree").unwrap();
+    fs::write(ws.join("src/deep/b.txt"), "x\n".repeat(300)).unwrap();
+    fs::write(ws.join("bin.dat"), b"\x7fELF\0\x01").unwrap();
+    fs::write(ws.join(".env"), "SECRET=1\n").unwrap();
+    fs::write(tmp.path().join("outside.txt"), "outside\n").unwrap();
+    symlink("src/a.txt", ws.join("alias.txt")).unwrap();
+    symlink("../outside.txt", ws.join("out.txt")).unwrap();
+    symlink(".env", ws.join("env-alias")).unwrap();
+    let root = Root::open(ws.to_str().unwrap()).unwrap();
+    (tmp, root)
+}
+
+/// Whether this machine's root file system lets a read be done from memory at all (a local
+/// file system, mount ids in `statx`): else every attempt is `WouldBlock` and the
+/// comparisons below have nothing to compare.
+fn inline_possible(root: &Root) -> bool {
+    let warm = request("src/a.txt", 1.0, 10.0);
+    let _ = read_file_versioned(root, &warm, &ReadOptions::default(), false);
+    matches!(
+        read_file_cached(root, &warm, &ReadOptions::default(), false),
+        Attempt::Done(_)
+    )
+}
+
+#[test]
+fn a_cached_read_answers_what_the_pool_read_answers() {
+    let Workspace { root, .. } = &workspace();
+    if !inline_possible(root) {
+        eprintln!("skipped: the temp directory is not on a file system read from memory here");
+        return;
+    }
+    let policy = Policy::new(&[".env".into()], &[]).unwrap();
+    let options = [
+        ReadOptions::default(),
+        ReadOptions {
+            policy: Some(policy),
+            max_content_bytes: Some(128),
+        },
+    ];
+    let cases = [
+        ("src/a.txt", 1.0, 200.0),
+        ("./src/../src/a.txt", 2.0, 1.0),
+        ("alias.txt", 1.0, 2.0),
+        ("src/deep/b.txt", 250.0, 100.0),
+        ("src/missing.txt", 1.0, 1.0),
+        ("src", 1.0, 1.0),
+        ("bin.dat", 1.0, 1.0),
+        (".env", 1.0, 1.0),
+        ("env-alias", 1.0, 1.0),
+        ("src/a.txt/", 1.0, 1.0),
+    ];
+    for options in &options {
+        for (path, start, max) in cases {
+            let request = request(path, start, max);
+            // The pool's read first: it fills the caches (a missing name's negative entry too).
+            let pool = read_file_versioned(root, &request, options, true);
+            let Attempt::Done(cached) = read_file_cached(root, &request, options, true) else {
+                panic!("{path}: would block, though the pool just read it");
+            };
+            assert_eq!(cached, pool, "{path} with {options:?}");
+        }
+    }
+}
+
+#[test]
+fn what_the_walker_must_judge_and_large_files_are_left_to_the_pool() {
+    let Workspace { tmp, root, .. } = &workspace();
+    if !inline_possible(root) {
+        return;
+    }
+    let big = tmp.path().join("ws/big.txt");
+    let line = "0123456789abcdef\n";
+    fs::write(
+        &big,
+        line.repeat(MAX_CACHED_READ_BYTES as usize / line.len() + 1),
+    )
+    .unwrap();
+    fs::write(tmp.path().join("ws/fits.txt"), line.repeat(1000)).unwrap();
+    for path in ["out.txt", "big.txt"] {
+        let request = request(path, 1.0, 1.0);
+        let _ = read_file_versioned(root, &request, &ReadOptions::default(), false);
+        let attempt = read_file_cached(root, &request, &ReadOptions::default(), false);
+        assert!(
+            matches!(attempt, Attempt::WouldBlock),
+            "{path}: {attempt:?}"
+        );
+    }
+    let fits = request("fits.txt", 1.0, 1.0);
+    let _ = read_file_versioned(root, &fits, &ReadOptions::default(), false);
+    let attempt = read_file_cached(root, &fits, &ReadOptions::default(), false);
+    assert!(matches!(attempt, Attempt::Done(Ok(_))), "{attempt:?}");
+}
+
+/// Drops `file`'s pages from the page cache; whether it worked is for the caller to check.
+fn make_cold(file: &Path) {
+    let handle = fs::File::open(file).unwrap();
+    handle.sync_all().unwrap();
+    fadvise(handle.as_fd(), 0, None, Advice::DontNeed).unwrap();
+}
+
+/// Whether reading `file` from its start would have to wait for the disk.
+fn is_cold(file: &Path) -> bool {
+    let handle = fs::File::open(file).unwrap();
+    let mut byte = [0u8; 1];
+    let read = preadv2(
+        &handle,
+        &mut [IoSliceMut::new(&mut byte)],
+        0,
+        ReadWriteFlags::NOWAIT,
+    );
+    read == Err(Errno::AGAIN)
+}
+
+#[test]
+fn a_file_whose_pages_are_not_in_memory_is_left_to_the_pool() {
+    let Workspace { tmp, root, .. } = &workspace();
+    if !inline_possible(root) {
+        return;
+    }
+    let file = tmp.path().join("ws/cold.txt");
+    fs::write(&file, "cold\n".repeat(2000)).unwrap();
+    let request = request("cold.txt", 1.0, 5.0);
+    let options = ReadOptions::default();
+    let _ = read_file_versioned(root, &request, &options, false); // the name is cached
+    make_cold(&file);
+    if !is_cold(&file) {
+        eprintln!("skipped: the file system keeps the file's pages (tmpfs?)");
+        return;
+    }
+    let attempt = read_file_cached(root, &request, &options, false);
+    assert!(matches!(attempt, Attempt::WouldBlock), "{attempt:?}");
+    // (`RWF_NOWAIT` may start readahead without waiting for it: the file can be warm now.)
+    let pool = read_file_versioned(root, &request, &options, false);
+    assert_eq!(
+        read_file_cached(root, &request, &options, false).done(),
+        Some(pool)
+    );
+}
+
+#[test]
+fn a_fifo_is_not_a_file_and_its_writer_stays_blocked() {
+    let Workspace { tmp, root, .. } = &workspace();
+    if !inline_possible(root) {
+        return;
+    }
+    let fifo = tmp.path().join("ws/pipe");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let request = request("pipe", 1.0, 1.0);
+    let _ = read_file_versioned(root, &request, &ReadOptions::default(), false);
+    let Attempt::Done(Err(error)) =
+        read_file_cached(root, &request, &ReadOptions::default(), false)
+    else {
+        panic!("a FIFO must be refused from memory");
+    };
+    assert_eq!(error.code.as_str(), "NOT_FILE");
+    // Had the FIFO been opened for reading, a non-blocking open for writing would succeed.
+    let writer = rustix::fs::open(
+        &fifo,
+        rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::NONBLOCK,
+        rustix::fs::Mode::empty(),
+    );
+    assert_eq!(writer.err(), Some(Errno::NXIO));
+}
+
+#[test]
+fn a_root_path_is_told_from_the_dentry_cache_as_the_root_cache_tells_it() {
+    let Workspace { tmp, root, .. } = &workspace();
+    let ws = tmp.path().join("ws");
+    let path = ws.to_str().unwrap();
+    if let Some(identity) = sandbox::directory_identity_cached(path) {
+        assert_eq!(identity, root.identity());
+    }
+    assert_eq!(sandbox::directory_identity_cached("relative/path"), None);
+    assert_eq!(
+        sandbox::directory_identity_cached(&format!("{path}/missing")),
+        None
+    );
+    // Not in the root cache yet: the cached open leaves opening it to the pool.
+    let fresh = tmp.path().join("fresh");
+    fs::create_dir(&fresh).unwrap();
+    assert!(matches!(
+        root_cache::open_cached(fresh.to_str().unwrap()),
+        Attempt::WouldBlock
+    ));
+    let opened = root_cache::open(fresh.to_str().unwrap()).unwrap();
+    if sandbox::directory_identity_cached(fresh.to_str().unwrap()).is_some() {
+        let Attempt::Done(cached) = root_cache::open_cached(fresh.to_str().unwrap()) else {
+            panic!("a cached root whose path is in the dentry cache");
+        };
+        assert!(std::sync::Arc::ptr_eq(&cached, &opened));
+    }
+}
+
+/// Whether `relative` beneath `root_dir` resolves from the dentry cache alone now.
+fn path_is_cached(root_dir: &Path, relative: &str) -> bool {
+    let root = fs::File::open(root_dir).unwrap();
+    let flags = rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC;
+    let resolve = rustix::fs::ResolveFlags::BENEATH | rustix::fs::ResolveFlags::CACHED;
+    rustix::fs::openat2(root, relative, flags, rustix::fs::Mode::empty(), resolve).is_ok()
+}
+
+#[test]
+fn a_path_whose_directories_are_not_in_the_dentry_cache_is_left_to_the_pool() {
+    let Workspace { tmp, root, .. } = &workspace();
+    if !inline_possible(root) {
+        return;
+    }
+    let ws = tmp.path().join("ws");
+    fs::create_dir_all(ws.join("cold-dir/sub")).unwrap();
+    fs::write(ws.join("cold-dir/sub/f.txt"), "f\n").unwrap();
+    let request = request("cold-dir/sub/f.txt", 1.0, 1.0);
+    let pool = read_file_versioned(root, &request, &ReadOptions::default(), false);
+    // Only root may drop the kernel's dentry cache (`vm.drop_caches`: 2 drops dentries and
+    // inodes that nothing holds); elsewhere the case cannot be made.
+    if fs::write("/proc/sys/vm/drop_caches", "2").is_err() || path_is_cached(&ws, "cold-dir/sub") {
+        eprintln!("skipped: the dentry cache cannot be dropped here");
+        return;
+    }
+    let attempt = read_file_cached(root, &request, &ReadOptions::default(), false);
+    assert!(matches!(attempt, Attempt::WouldBlock), "{attempt:?}");
+    assert!(
+        !path_is_cached(&ws, "cold-dir/sub"),
+        "the attempt read the directory from the disk"
+    );
+    let again = read_file_versioned(root, &request, &ReadOptions::default(), false);
+    assert_eq!(again, pool);
+    assert_eq!(
+        read_file_cached(root, &request, &ReadOptions::default(), false).done(),
+        Some(pool)
+    );
+}
