@@ -8,7 +8,7 @@ use rustix::io::Errno;
 
 use crate::attempt::{self, Attempt, done_or_return};
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::{self, FileBytes, GuardError, Span};
+use crate::file_guard::{self, FileBytes, GuardError, MAX_CACHED_READ_BYTES, Span};
 use crate::policy::{self, Policy};
 use crate::request::{MAX_FILE_BYTES, ReadRequest, reject_nul};
 use crate::sandbox::{OpenError, Root};
@@ -144,7 +144,11 @@ fn read_whole_cached(
     policy: Option<&Policy>,
 ) -> Result<Attempt<(String, FileBytes)>, ReadFileError> {
     let relative = checked_relative(root, requested)?;
-    let opened = root.open_file_cached(&relative).transpose();
+    // A file the guard would not read here is not opened here either; one over the size
+    // limit is refused by the pool's read, in the usual order.
+    let opened = root
+        .open_file_cached(&relative, MAX_CACHED_READ_BYTES)
+        .transpose();
     let opened = done_or_return!(opened.map_err(|err| open_error(err, requested)));
     if let Some(policy) = policy {
         policy::check(policy, root, &opened, requested)?;

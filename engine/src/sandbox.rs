@@ -199,10 +199,16 @@ impl Root {
 
     /// [`Root::open_file`] for a thread that must not wait (an event loop): done only when
     /// the kernel can do it from memory, else [`Attempt::WouldBlock`] and nothing opened
-    /// but `O_PATH` handles. Linux with a root on a local file system only; elsewhere
-    /// always [`Attempt::WouldBlock`].
-    pub fn open_file_cached(&self, relative: &str) -> Attempt<Result<OpenedFile, OpenError>> {
-        nonblocking::open_file(self, relative)
+    /// but `O_PATH` handles. A regular file of more than `max_len` bytes is
+    /// [`Attempt::WouldBlock`] too, without being opened (it is not to be read here
+    /// either). Linux with a root on a local file system only; elsewhere always
+    /// [`Attempt::WouldBlock`].
+    pub fn open_file_cached(
+        &self,
+        relative: &str,
+        max_len: u64,
+    ) -> Attempt<Result<OpenedFile, OpenError>> {
+        nonblocking::open_file(self, relative, max_len)
     }
 
     /// The workspace-relative path of the file `opened` really is, whatever spelling (a

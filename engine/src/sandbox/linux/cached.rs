@@ -71,10 +71,11 @@ pub(in crate::sandbox) fn directory_identity(path: &str) -> Option<(u64, u64)> {
     (status.stx_mask & StatxFlags::INO.bits() != 0).then_some((device, status.stx_ino))
 }
 
-/// [`Root::open_file`], without waiting.
+/// [`Root::open_file`], without waiting (see [`Root::open_file_cached`]).
 pub(in crate::sandbox) fn open_file(
     root: &Root,
     relative: &str,
+    max_len: u64,
 ) -> Attempt<Result<OpenedFile, OpenError>> {
     let Some(mount) = root.cached_mount else {
         return Attempt::WouldBlock;
@@ -95,6 +96,9 @@ pub(in crate::sandbox) fn open_file(
     };
     if let Some(kind) = non_regular_kind(&stat) {
         return Attempt::Done(Err(OpenError::NotFile(kind)));
+    }
+    if u64::try_from(stat.st_size).unwrap_or(u64::MAX) > max_len {
+        return Attempt::WouldBlock;
     }
     let resolved = Resolved {
         handle,
