@@ -851,3 +851,5 @@ module.exports.readFile = nativeBinding.readFile
 module.exports.readFiles = nativeBinding.readFiles
 module.exports.readFileSync = nativeBinding.readFileSync
 module.exports.readFileWithPolicy = nativeBinding.readFileWithPolicy
+module.exports.readFloorNs = nativeBinding.readFloorNs
+module.exports.readPathCounts = nativeBinding.readPathCounts

@@ -12,17 +12,19 @@
 //! there, and an `AbortSignal` that fires first rejects its promise at once, from its
 //! `abort` event, even while the pool is stuck on a hung mount; that call's result is
 //! discarded when it comes. Invalid arguments and an already-aborted signal settle without
-//! the pool.
+//! the pool, and so do reads the kernel proves cannot wait (see `inline.rs`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::ptr;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use napi::bindgen_prelude::{ToNapiValue, Undefined};
 use napi::{Env, JsValue, Task, Unknown, sys};
 
 use crate::env_state::EnvState;
+use crate::inline;
 use crate::js::{self, Deferred, Reference};
 use crate::output::{JsOutput, JsResults};
 use crate::{Answer, JsFileVersion, OpenedRoots, ReadCall, error_value, is_aborted, type_of};
@@ -50,10 +52,10 @@ pub struct Calls {
     last_id: Cell<u64>,
 }
 
-/// A call on its way through the pool.
-struct Queued {
-    id: u64,
-    call: ReadCall,
+/// A call on its way, to the pool or to the JS thread (see `inline.rs`).
+pub(crate) struct Queued {
+    pub(crate) id: u64,
+    pub(crate) call: ReadCall,
 }
 
 /// Calls that no work item has taken yet, shared with the running ones.
@@ -89,7 +91,8 @@ enum Outcome {
     Aborted(String),
 }
 
-/// Starts a `readFile` call: returns its promise, settled later on this thread.
+/// Starts a `readFile` call: returns its promise, settled on this thread, at once when the
+/// read is answered here ([`inline`]), else when the pool has read.
 pub(super) fn enqueue<'env>(
     env: &'env Env,
     call: Result<ReadCall, ReadFileError>,
@@ -107,11 +110,10 @@ pub(super) fn enqueue<'env>(
             return Ok(promise);
         }
     };
-    let id = state.calls.next_id();
-    let abort = match signal.filter(is_given) {
+    let signal = match signal.filter(is_given) {
         None => None,
         Some(signal) => match is_aborted(&signal) {
-            Some(false) => watch(raw, &signal, id, &call.request.path),
+            Some(false) => Some(signal),
             Some(true) => {
                 settle(raw, deferred, Outcome::Aborted(call.request.path));
                 return Ok(promise);
@@ -127,11 +129,42 @@ pub(super) fn enqueue<'env>(
             }
         },
     };
+    let id = state.calls.next_id();
+    let abort = signal.and_then(|signal| watch(raw, &signal, id, &call.request.path));
     let unsettled = Unsettled { deferred, abort };
     state.calls.unsettled.borrow_mut().insert(id, unsettled);
-    state.calls.waiting.lock().push_back(Queued { id, call });
-    start_batches(env, &state.calls);
+    let queued = Queued { id, call };
+    let for_pool = if queued.call.may_run_cached() {
+        inline::collect(raw, state, queued).err()
+    } else {
+        Some(queued)
+    };
+    if let Some(queued) = for_pool {
+        send_to_pool(env, &state.calls, vec![queued]);
+    }
     Ok(promise)
+}
+
+/// Queues calls for the pool and starts work items for them.
+pub(crate) fn send_to_pool(env: &Env, calls: &Calls, queued: Vec<Queued>) {
+    if queued.is_empty() {
+        return;
+    }
+    inline::SENT_TO_POOL.fetch_add(queued.len() as u64, Ordering::Relaxed);
+    calls.waiting.lock().extend(queued);
+    start_batches(env, calls);
+}
+
+/// Settles call `id` with `answer`, unless its signal fired first.
+pub(crate) fn settle_answered(
+    env: sys::napi_env,
+    calls: &Calls,
+    id: u64,
+    answer: Result<Answer, ReadFileError>,
+) {
+    if let Some(unsettled) = calls.take(id) {
+        unsettled.settle(env, Outcome::Done(answer));
+    }
 }
 
 fn is_given(value: &Unknown) -> bool {
@@ -176,6 +209,11 @@ impl Calls {
 
     fn take(&self, id: u64) -> Option<Unsettled> {
         self.unsettled.borrow_mut().remove(&id)
+    }
+
+    /// Whether call `id`'s promise still waits (it is not when its signal fired first).
+    pub(crate) fn is_unsettled(&self, id: u64) -> bool {
+        self.unsettled.borrow().contains_key(&id)
     }
 }
 

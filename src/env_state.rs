@@ -9,6 +9,7 @@ use std::cell::OnceCell;
 use napi::sys;
 
 use crate::batch::Calls;
+use crate::inline::InlineQueue;
 use crate::js;
 
 /// The binding's state for one env.
@@ -20,6 +21,8 @@ pub struct EnvState {
     pub output_maker: OnceCell<js::Reference>,
     /// The compiled function that builds `readFiles` result arrays (see `output.rs`).
     pub results_maker: OnceCell<js::Reference>,
+    /// `readFile` calls for the JS thread to answer (see `inline.rs`).
+    pub inline: InlineQueue,
 }
 
 impl EnvState {

@@ -2,9 +2,10 @@
 //!
 //! This crate is the binding, the only code that knows JavaScript; the engine
 //! ([`agent_read_file_engine`]) knows nothing of it. It turns JS arguments into a validated
-//! [`ReadRequest`], runs the engine (inline for `readFileSync`, on the libuv pool for
-//! `readFile`, see [`batch`]; both go through [`ReadCall::run_with`]), and turns the result
-//! into a JS object or an `Error` whose `code` is the engine's [`ErrorCode`].
+//! [`ReadRequest`], runs the engine (on the calling thread for `readFileSync`; for
+//! `readFile`, on the calling thread when the kernel proves the read cannot wait, see
+//! [`inline`], else on the libuv pool, see [`batch`]), and turns the result into a JS object
+//! or an `Error` whose `code` is the engine's [`ErrorCode`].
 
 // napi-rs registers the exports from a constructor that test builds leave out, so there
 // the exported items look unused.
@@ -13,6 +14,7 @@
 mod batch;
 mod dialects;
 mod env_state;
+mod inline;
 mod js;
 mod output;
 
@@ -23,10 +25,11 @@ use napi::bindgen_prelude::FromNapiValue;
 use napi::{Env, JsValue, Unknown, ValueType, sys};
 use napi_derive::napi;
 
+use agent_read_file_engine::attempt::Attempt;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::read_file::{
-    ReadFileOutput, ReadOptions, read_file_versioned, read_file_with,
+    ReadFileOutput, ReadOptions, read_file_cached, read_file_versioned, read_file_with,
 };
 use agent_read_file_engine::request::{Argument, NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
@@ -347,6 +350,44 @@ impl Answer {
     }
 }
 
+/// How many `readFile` calls of this process were answered on the calling thread
+/// (`inline`: the kernel proved they could not wait) and how many went to the thread pool.
+/// For tests and diagnostics.
+#[napi(object)]
+pub struct ReadPathCounts {
+    pub inline: f64,
+    pub pool: f64,
+}
+
+/// The counts of where `readFile` calls ran so far (see [`ReadPathCounts`]).
+#[napi(js_name = "readPathCounts")]
+pub fn read_path_counts() -> ReadPathCounts {
+    use std::sync::atomic::Ordering::Relaxed;
+    ReadPathCounts {
+        inline: inline::ANSWERED_INLINE.load(Relaxed) as f64,
+        pool: inline::SENT_TO_POOL.load(Relaxed) as f64,
+    }
+}
+
+/// For the benchmark's floor row: the raw cost, in nanoseconds per iteration, of opening
+/// `path`, `fstat`, one `read` of the whole file and closing it, `iterations` times in a
+/// loop in Rust (no Node-API per iteration, no sandbox, no line model). A failed open
+/// counts as an iteration (the floor of a missing file).
+#[napi(js_name = "readFloorNs")]
+pub fn read_floor_ns(path: String, iterations: u32) -> f64 {
+    use std::io::Read;
+    let started = std::time::Instant::now();
+    let mut buffer = Vec::new();
+    for _ in 0..iterations {
+        if let Ok(mut file) = std::fs::File::open(&path) {
+            let len = file.metadata().map_or(0, |status| status.len() as usize);
+            buffer.resize(len + 1, 0);
+            let _ = file.read(&mut buffer);
+        }
+    }
+    started.elapsed().as_nanos() as f64 / f64::from(iterations.max(1))
+}
+
 /// The most inputs one `readFiles` call takes.
 #[napi]
 pub const MAX_BATCH_FILES: u32 = 64;
@@ -532,6 +573,35 @@ impl ReadCall {
     fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
         let root = self.root(&mut OpenedRoots::default())?;
         self.read(&root, &self.request)
+    }
+
+    /// Whether [`ReadCall::run_cached`] may answer it: a `readFile` (a version hashes the
+    /// whole file and a batch is many reads; both stay on the pool).
+    fn may_run_cached(&self) -> bool {
+        matches!(self.kind, CallKind::Read)
+    }
+
+    /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
+    /// not in the root cache, or not resolvable from the dentry cache, would), recorded in
+    /// the ledger as on the pool.
+    fn run_cached(&self) -> Attempt<Result<Answer, ReadFileError>> {
+        let root = match &self.root {
+            RootArg::Path(path) => match root_cache::open_cached(path) {
+                Attempt::Done(root) => root,
+                Attempt::WouldBlock => return Attempt::WouldBlock,
+            },
+            RootArg::Open(root) => root.clone(),
+        };
+        let versioned = self.ledger.is_some();
+        match read_file_cached(&root, &self.request, &self.options, versioned) {
+            Attempt::Done(read) => Attempt::Done(read.map(|(output, version)| {
+                if let (Some(ledger), Some(version)) = (&self.ledger, version) {
+                    ledger.record(version);
+                }
+                Answer::Output(output)
+            })),
+            Attempt::WouldBlock => Attempt::WouldBlock,
+        }
     }
 
     /// The one code path of every call on the pool.
