@@ -130,17 +130,33 @@ print('dropped')`,
   })
 
   test('reads awaited one after another still let the event loop turn', async () => {
-    let turned = false
-    setImmediate(() => (turned = true))
-    let reads = 0
-    while (!turned && reads < 200) {
-      await readFile(fx.ws, { path: 'src/small.ts', max_lines: 1 })
-      reads++
+    // Reads here hold the loop for 0.5 ms in a row at most (some 35 small reads), then one
+    // goes to the pool and the loop turns: immediates, timers and I/O callbacks all run
+    // well before 2,000 reads.
+    for (const kind of ['an immediate', 'a timer', 'an I/O callback']) {
+      let turned = false
+      if (kind === 'an immediate') setImmediate(() => (turned = true))
+      if (kind === 'a timer') setTimeout(() => (turned = true), 0)
+      if (kind === 'an I/O callback') fs.stat(fx.ws, () => (turned = true))
+      let reads = 0
+      while (!turned && reads < 2000) {
+        await readFile(fx.ws, { path: 'src/small.ts', max_lines: 1 })
+        reads++
+      }
+      assert.ok(turned, `${kind} queued before 2,000 awaited reads never ran among them`)
     }
-    assert.ok(turned, 'an immediate queued before 200 awaited reads never ran among them')
-    // 16 reads a turn at most. The next turn's count may start in an immediate queued
-    // before this test's, and its 16 reads run in the microtasks after it: 32 at most.
-    assert.ok(reads <= 33, `${reads} reads before the loop turned`)
+  })
+
+  test('reads settle under fake timers: nothing here waits for setImmediate or queueMicrotask', async () => {
+    const saved = ['setImmediate', 'setTimeout', 'queueMicrotask'].map((name) => [name, globalThis[name]])
+    for (const [name] of saved) globalThis[name] = () => {} // a fake timer nobody advances
+    try {
+      const outputs = []
+      for (let i = 1; i <= 100; i++) outputs.push(await readFile(fx.ws, { path: 'src/small.ts', start_line: i, max_lines: 1 }))
+      outputs.forEach((output, i) => assert.equal(output.next_start_line, i + 2 > 100 ? null : i + 2))
+    } finally {
+      for (const [name, original] of saved) globalThis[name] = original
+    }
   })
 
   test('an abort in the same run of JS rejects, and the read is not done', async () => {

@@ -269,6 +269,7 @@ impl Task for Batch {
     fn resolve(&mut self, env: Env, outputs: Self::Output) -> napi::Result<Undefined> {
         let raw = env.raw();
         let state = EnvState::of(raw)?;
+        state.inline.loop_turned();
         let calls = &state.calls;
         // Put the queue right before settling anything: settling runs JS, which may start
         // more calls.

@@ -51,14 +51,6 @@ pub fn named_property(env: sys::napi_env, object: Value, name: &CStr) -> napi::R
     check(env, status).map(|()| value)
 }
 
-/// `globalThis`.
-pub fn global(env: sys::napi_env) -> napi::Result<Value> {
-    let mut global = ptr::null_mut();
-    // SAFETY: `global` is an out-pointer.
-    let status = unsafe { sys::napi_get_global(env, &mut global) };
-    check(env, status).map(|()| global)
-}
-
 /// `function.call(this, ...args)`.
 pub fn call(
     env: sys::napi_env,
