@@ -23,7 +23,7 @@
 //! those with fake timers, under which a read must still settle. The microtask is the
 //! reaction of an already-resolved promise.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -32,15 +32,17 @@ use napi::{Env, sys};
 
 use crate::batch::{self, Queued};
 use crate::env_state::EnvState;
-use crate::js;
+use crate::js::{self, Reference};
 
 /// The most calls of one run of JS read here: a pool round trip costs more than a few
 /// reads here, and less than many.
 const MAX_CALLS_READ_HERE: usize = 4;
 
-/// How long reads here may hold the event loop in a row (about 35 reads of a small cached
-/// file), before calls go to the pool and the loop turns.
-const MAX_STREAK: Duration = Duration::from_micros(500);
+/// How long reads here may hold the event loop in a row (about 70 reads of a small cached
+/// file), before a call goes to the pool and the loop turns: a pool trip after idle costs
+/// ~280 µs here, so a shorter streak makes awaited reads in a row slower (0.5 ms: ~21 µs a
+/// read in the benchmark's loop, against ~14 µs each read here).
+const MAX_STREAK: Duration = Duration::from_millis(1);
 
 /// A pause this long since the last read here means the thread did other work (or
 /// slept): a new streak starts.
@@ -57,6 +59,8 @@ pub struct InlineQueue {
     /// Calls of the current run of JS, for the microtask.
     collected: RefCell<Vec<Queued>>,
     microtask_due: Cell<bool>,
+    /// The microtask's function, made once.
+    on_run_end: OnceCell<Reference>,
     /// Time spent reading here since the streak began, and when its last read ended.
     streak: Cell<Option<(Duration, Instant)>>,
 }
@@ -92,7 +96,7 @@ impl InlineQueue {
 pub fn collect(env: sys::napi_env, state: &EnvState, queued: Queued) -> Result<(), Queued> {
     let queue = &state.inline;
     if !queue.microtask_due.get() {
-        if schedule_microtask(env).is_err() {
+        if schedule_microtask(env, &queue.on_run_end).is_err() {
             return Err(queued);
         }
         queue.microtask_due.set(true);
@@ -143,11 +147,20 @@ fn read_here(env: &Env, state: &EnvState, calls: Vec<Queued>) {
     batch::send_to_pool(env, &state.calls, for_pool);
 }
 
-/// Runs [`on_run_end`] as a microtask: the reaction of a promise resolved now.
-fn schedule_microtask(env: sys::napi_env) -> napi::Result<()> {
+/// Runs [`on_run_end`] as a microtask: the reaction of a promise resolved now. Its
+/// function is made on first use and kept in `made`.
+fn schedule_microtask(env: sys::napi_env, made: &OnceCell<Reference>) -> napi::Result<()> {
+    let callback = match made.get() {
+        Some(callback) => callback.value(env)?,
+        None => {
+            let callback = js::function(env, c"readFileRunEnded", on_run_end, 0)?;
+            let kept = Reference::new(env, callback)?;
+            made.get_or_init(|| kept);
+            callback
+        }
+    };
     let (deferred, promise) = js::promise(env)?;
     deferred.settle(env, Ok(js::undefined(env)?));
     let then = js::named_property(env, promise, c"then")?;
-    let callback = js::function(env, c"readFileRunEnded", on_run_end, 0)?;
     js::call(env, promise, then, &[callback]).map(drop)
 }
