@@ -86,6 +86,25 @@ describe('lastRead and checkFreshness', () => {
     assert.match(assertThrowsCode(() => toolkit.lastRead('lf.txt'), 'INVALID_ARGUMENT').message, /toolkit is closed/)
   })
 
+  test('a read whose signal fired first is not recorded, nor a readFiles call aborted', async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    const files = Array.from({ length: 8 }, (_, i) => fx.write(`aborted/f${i}.txt`, `${i}\n`))
+    const names = files.map((file) => path.relative(fx.ws, file))
+    const controller = new AbortController()
+    // Eight calls in one run of JS go to the pool; once they are there, the signal fires.
+    const reads = names.map((name) => toolkit.readFile({ path: name }, { signal: controller.signal }))
+    const batch = toolkit.readFiles(names.map((name) => ({ path: name })), { signal: controller.signal })
+    await null
+    controller.abort()
+    for (const read of [...reads, batch]) await assert.rejects(read, { code: 'ABORT_ERR' })
+    // Let the pool finish those reads (their results are discarded), then look.
+    await toolkit.readFile({ path: 'lf.txt' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    for (const name of names) assert.equal(toolkit.lastRead(name), undefined, name)
+    assert.notEqual(toolkit.lastRead('lf.txt'), undefined)
+    toolkit.close()
+  })
+
   test('unread, unchanged, changed, deleted', async () => {
     const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
     const file = fx.write('edit/me.txt', 'version 1\n')

@@ -312,6 +312,10 @@ impl Unsettled {
             Some(watch) => watch.finish(env).unwrap_or(outcome),
             None => outcome,
         };
+        let outcome = match outcome {
+            Outcome::Done(Ok(answer)) => Outcome::Done(Ok(answer.delivered())),
+            other => other,
+        };
         settle(env, self.deferred, outcome);
     }
 
@@ -357,14 +361,14 @@ impl AbortWatch {
 fn answer_value(env: sys::napi_env, answer: Answer) -> napi::Result<js::Value> {
     match answer {
         // SAFETY: on the JS thread of `env`, inside a call from Node.
-        Answer::Output(output) => unsafe { JsOutput::to_napi_value(env, JsOutput(output)) },
+        Answer::Output(output, _) => unsafe { JsOutput::to_napi_value(env, JsOutput(output)) },
         Answer::Version(version) => {
             let version = JsFileVersion::from(version);
             // SAFETY: on the JS thread of `env`, inside a call from Node.
             unsafe { JsFileVersion::to_napi_value(env, version) }
         }
         // SAFETY: on the JS thread of `env`, inside a call from Node.
-        Answer::Many(results) => unsafe { JsResults::to_napi_value(env, JsResults(results)) },
+        Answer::Many(results, _) => unsafe { JsResults::to_napi_value(env, JsResults(results)) },
     }
 }
 

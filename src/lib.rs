@@ -53,8 +53,10 @@ pub fn read_file_sync(env: Env, workspace_root: Unknown, input: Unknown) -> napi
     run_sync(&env, root, input)
 }
 
-/// Reads a window of a file in the workspace on the libuv thread pool. Never throws: every
-/// failure, bad arguments included, rejects with an `Error` whose `code` is a
+/// Reads a window of a file in the workspace: on the calling thread, in a microtask, when
+/// the kernel proves the read cannot wait (path and bytes cached, a local file system, at
+/// most 256 KiB, at most four calls in one run of JS), else on the libuv thread pool. Never
+/// throws: every failure, bad arguments included, rejects with an `Error` whose `code` is a
 /// `ReadFileErrorCode`. If `signal` fires before the result is delivered, rejects at once
 /// with an `AbortError` (`code: 'ABORT_ERR'`).
 #[napi(
@@ -331,11 +333,11 @@ enum CallKind {
     Many(Vec<Result<ReadRequest, ReadFileError>>),
 }
 
-/// What a call answers.
+/// What a call answers, and what its reads saw for the toolkit's ledger.
 pub enum Answer {
-    Output(ReadFileOutput),
+    Output(ReadFileOutput, Seen),
     Version(FileVersion),
-    Many(Vec<Result<ReadFileOutput, ReadFileError>>),
+    Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
 }
 
 impl Answer {
@@ -343,9 +345,48 @@ impl Answer {
     fn content_len(&self) -> usize {
         let len = |output: &ReadFileOutput| output.content.as_str().len();
         match self {
-            Answer::Output(output) => len(output),
+            Answer::Output(output, _) => len(output),
             Answer::Version(_) => 0,
-            Answer::Many(results) => results.iter().flatten().map(len).sum(),
+            Answer::Many(results, _) => results.iter().flatten().map(len).sum(),
+        }
+    }
+
+    /// The answer is being delivered: what its reads saw goes into the ledger now, so that
+    /// `lastRead` never names a read whose caller gave up on it (its signal fired first).
+    fn delivered(self) -> Answer {
+        match self {
+            Answer::Output(output, seen) => {
+                seen.record();
+                Answer::Output(output, Seen::default())
+            }
+            Answer::Many(results, seen) => {
+                seen.record();
+                Answer::Many(results, Seen::default())
+            }
+            version => version,
+        }
+    }
+}
+
+/// The versions a call's successful reads saw, for its toolkit's ledger; recorded only
+/// when the answer is delivered ([`Answer::delivered`]).
+#[derive(Default)]
+pub struct Seen(Option<(Arc<Ledger>, Vec<FileVersion>)>);
+
+impl Seen {
+    fn new(ledger: &Option<Arc<Ledger>>, versions: impl IntoIterator<Item = FileVersion>) -> Seen {
+        Seen(
+            ledger
+                .clone()
+                .map(|ledger| (ledger, versions.into_iter().collect())),
+        )
+    }
+
+    fn record(self) {
+        if let Some((ledger, versions)) = self.0 {
+            for version in versions {
+                ledger.record(version);
+            }
         }
     }
 }
@@ -569,10 +610,12 @@ impl ReadCall {
         ReadCall { ledger, ..self }
     }
 
-    /// `readFileSync`.
+    /// `readFileSync`: its answer is delivered as it returns.
     fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
         let root = self.root(&mut OpenedRoots::default())?;
-        self.read(&root, &self.request)
+        let (output, seen) = self.read(&root, &self.request)?;
+        seen.record();
+        Ok(output)
     }
 
     /// Whether [`ReadCall::run_cached`] may answer it: a `readFile` (a version hashes the
@@ -582,8 +625,7 @@ impl ReadCall {
     }
 
     /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
-    /// not in the root cache, or not resolvable from the dentry cache, would), recorded in
-    /// the ledger as on the pool.
+    /// not in the root cache, or not resolvable from the dentry cache, would).
     fn run_cached(&self) -> Attempt<Result<Answer, ReadFileError>> {
         let root = match &self.root {
             RootArg::Path(path) => match root_cache::open_cached(path) {
@@ -594,12 +636,11 @@ impl ReadCall {
         };
         let versioned = self.ledger.is_some();
         match read_file_cached(&root, &self.request, &self.options, versioned) {
-            Attempt::Done(read) => Attempt::Done(read.map(|(output, version)| {
-                if let (Some(ledger), Some(version)) = (&self.ledger, version) {
-                    ledger.record(version);
-                }
-                Answer::Output(output)
-            })),
+            Attempt::Done(read) => {
+                Attempt::Done(read.map(|(output, version)| {
+                    Answer::Output(output, Seen::new(&self.ledger, version))
+                }))
+            }
             Attempt::WouldBlock => Attempt::WouldBlock,
         }
     }
@@ -608,23 +649,29 @@ impl ReadCall {
     fn run_with(&self, roots: &mut OpenedRoots) -> Result<Answer, ReadFileError> {
         let root = self.root(roots)?;
         match &self.kind {
-            CallKind::Read => self.read(&root, &self.request).map(Answer::Output),
+            CallKind::Read => {
+                let (output, seen) = self.read(&root, &self.request)?;
+                Ok(Answer::Output(output, seen))
+            }
             CallKind::Version => {
                 let policy = self.options.policy.as_ref();
                 file_version(&root, &self.request.path, policy).map(Answer::Version)
             }
-            CallKind::Many(requests) => Ok(Answer::Many(self.read_many(&root, requests))),
+            CallKind::Many(requests) => {
+                let (results, seen) = self.read_many(&root, requests);
+                Ok(Answer::Many(results, seen))
+            }
         }
     }
 
     /// The reads of `readFiles`, run in parallel on rayon's threads (the pool thread that
     /// runs this waits for them), then kept in input order while their contents fit in
-    /// [`MAX_BATCH_CONTENT_BYTES`]. Only the reads kept are recorded in the ledger.
+    /// [`MAX_BATCH_CONTENT_BYTES`]. Only the reads kept are seen (for the ledger).
     fn read_many(
         &self,
         root: &Root,
         requests: &[Result<ReadRequest, ReadFileError>],
-    ) -> Vec<Result<ReadFileOutput, ReadFileError>> {
+    ) -> (Vec<Result<ReadFileOutput, ReadFileError>>, Seen) {
         let versioned = self.ledger.is_some();
         let read = |request: &Result<ReadRequest, ReadFileError>| {
             let request = request.as_ref().map_err(Clone::clone)?;
@@ -633,6 +680,7 @@ impl ReadCall {
         let reads: Vec<_> = parallel_map(requests, read);
         let mut room = MAX_BATCH_CONTENT_BYTES as usize;
         let mut results = Vec::with_capacity(reads.len());
+        let mut seen = Vec::new();
         for (read, request) in reads.into_iter().zip(requests) {
             let result = read.and_then(|(output, version)| {
                 let len = output.content.as_str().len();
@@ -648,14 +696,12 @@ impl ReadCall {
                     ));
                 }
                 room -= len;
-                if let (Some(ledger), Some(version)) = (&self.ledger, version) {
-                    ledger.record(version);
-                }
+                seen.extend(version);
                 Ok(output)
             });
             results.push(result);
         }
-        results
+        (results, Seen::new(&self.ledger, seen))
     }
 
     fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
@@ -667,17 +713,19 @@ impl ReadCall {
         }
     }
 
-    /// The one code path of `readFile` and `readFileSync`: reads, and records what it saw
-    /// in the ledger if there is one.
-    fn read(&self, root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
-        let Some(ledger) = &self.ledger else {
-            return read_file_with(root, request, &self.options);
-        };
-        let (output, version) = read_file_versioned(root, request, &self.options, true)?;
-        if let Some(version) = version {
-            ledger.record(version);
+    /// The one code path of `readFile` and `readFileSync` on a thread that may wait: the
+    /// output, and what the read saw if there is a ledger.
+    fn read(
+        &self,
+        root: &Root,
+        request: &ReadRequest,
+    ) -> Result<(ReadFileOutput, Seen), ReadFileError> {
+        if self.ledger.is_none() {
+            return read_file_with(root, request, &self.options)
+                .map(|output| (output, Seen::default()));
         }
-        Ok(output)
+        let (output, version) = read_file_versioned(root, request, &self.options, true)?;
+        Ok((output, Seen::new(&self.ledger, version)))
     }
 }
 
