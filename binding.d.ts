@@ -113,8 +113,10 @@ export declare const MAX_BATCH_FILES: number
 export declare const MAX_FILE_BYTES: number
 
 /**
- * Reads a window of a file in the workspace on the libuv thread pool. Never throws: every
- * failure, bad arguments included, rejects with an `Error` whose `code` is a
+ * Reads a window of a file in the workspace: on the calling thread, in a microtask, when
+ * the kernel proves the read cannot wait (path and bytes cached, a local file system, at
+ * most 256 KiB, at most four calls in one run of JS), else on the libuv thread pool. Never
+ * throws: every failure, bad arguments included, rejects with an `Error` whose `code` is a
  * `ReadFileErrorCode`. If `signal` fires before the result is delivered, rejects at once
  * with an `AbortError` (`code: 'ABORT_ERR'`).
  */

@@ -23,11 +23,13 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use napi::bindgen_prelude::{ToNapiValue, Undefined};
 use napi::{Env, JsValue, Task, Unknown, sys};
 
+use crate::JsFileVersion;
+use crate::call::{Answer, OpenedRoots, ReadCall};
+use crate::convert::{error_value, is_aborted, type_of};
 use crate::env_state::EnvState;
 use crate::inline;
 use crate::js::{self, Deferred, Reference};
 use crate::output::{JsOutput, JsResults};
-use crate::{Answer, JsFileVersion, OpenedRoots, ReadCall, error_value, is_aborted, type_of};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError, display_path};
 
 /// Work items of one env on the pool at once (libuv's default pool has 4 threads).

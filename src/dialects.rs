@@ -8,7 +8,8 @@ use napi::{Env, JsValue, Task, Unknown, ValueType, sys};
 use napi_derive::napi;
 use serde_json::Value;
 
-use crate::{js, property, string_or_type, throwable, type_of};
+use crate::convert::{property, string_or_type, throwable, type_of};
+use crate::js;
 use agent_read_file_engine::dialect::{Answer, Args, Dialect, DialectCall, aintern};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::root_cache;

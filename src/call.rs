@@ -1,0 +1,355 @@
+//! One validated call (`readFile`, `readFiles`, `fileVersion`), ready to run on any
+//! thread, and what it answers. Every way a call runs goes through here: on the pool
+//! ([`ReadCall::run_with`]), on the JS thread when nothing would wait
+//! ([`ReadCall::run_cached`], see `inline.rs`), and for `readFileSync` ([`ReadCall::run`]).
+
+use std::sync::Arc;
+
+use napi::{JsValue, Unknown};
+
+use agent_read_file_engine::attempt::Attempt;
+use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::read_file::{
+    ReadFileOutput, ReadOptions, read_file_cached, read_file_versioned, read_file_with,
+};
+use agent_read_file_engine::request::{Argument, ReadRequest};
+use agent_read_file_engine::root_cache;
+use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::version::{FileVersion, Ledger, file_version};
+
+use crate::convert::{request_from_js, string_or_type, type_of};
+use crate::js;
+use crate::{MAX_BATCH_CONTENT_BYTES, MAX_BATCH_FILES};
+
+/// Which root a call reads beneath.
+pub(crate) enum RootArg {
+    /// A root path, opened (or found open) when the call runs.
+    Path(String),
+    /// A root already open.
+    Open(Arc<Root>),
+}
+
+/// One validated call, ready to run on any thread.
+pub(crate) struct ReadCall {
+    root: RootArg,
+    pub(crate) request: ReadRequest,
+    options: Arc<ReadOptions>,
+    kind: CallKind,
+    /// Where a toolkit's successful reads are recorded.
+    ledger: Option<Arc<Ledger>>,
+}
+
+/// What a call asks for.
+pub(crate) enum CallKind {
+    /// A window of the file (`readFile`).
+    Read,
+    /// The file's version (`fileVersion`).
+    Version,
+    /// Windows of several files (`readFiles`): each input checked, or why it is not valid.
+    Many(Vec<Result<ReadRequest, ReadFileError>>),
+}
+
+/// What a call answers, and what its reads saw for the toolkit's ledger.
+pub(crate) enum Answer {
+    Output(ReadFileOutput, Seen),
+    Version(FileVersion),
+    Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
+}
+
+impl Answer {
+    /// Bytes of content it carries to JavaScript.
+    pub(crate) fn content_len(&self) -> usize {
+        let len = |output: &ReadFileOutput| output.content.as_str().len();
+        match self {
+            Answer::Output(output, _) => len(output),
+            Answer::Version(_) => 0,
+            Answer::Many(results, _) => results.iter().flatten().map(len).sum(),
+        }
+    }
+
+    /// The answer is being delivered: what its reads saw goes into the ledger now, so that
+    /// `lastRead` never names a read whose caller gave up on it (its signal fired first).
+    pub(crate) fn delivered(self) -> Answer {
+        match self {
+            Answer::Output(output, seen) => {
+                seen.record();
+                Answer::Output(output, Seen::default())
+            }
+            Answer::Many(results, seen) => {
+                seen.record();
+                Answer::Many(results, Seen::default())
+            }
+            version => version,
+        }
+    }
+}
+
+/// The versions a call's successful reads saw, for its toolkit's ledger; recorded only
+/// when the answer is delivered ([`Answer::delivered`]).
+#[derive(Default)]
+pub(crate) struct Seen(Option<(Arc<Ledger>, Vec<FileVersion>)>);
+
+impl Seen {
+    pub(crate) fn new(
+        ledger: &Option<Arc<Ledger>>,
+        versions: impl IntoIterator<Item = FileVersion>,
+    ) -> Seen {
+        Seen(
+            ledger
+                .clone()
+                .map(|ledger| (ledger, versions.into_iter().collect())),
+        )
+    }
+
+    pub(crate) fn record(self) {
+        if let Some((ledger, versions)) = self.0 {
+            for version in versions {
+                ledger.record(version);
+            }
+        }
+    }
+}
+
+/// The options of a bare `readFile`: none.
+pub(crate) fn no_options() -> Arc<ReadOptions> {
+    static NONE: std::sync::OnceLock<Arc<ReadOptions>> = std::sync::OnceLock::new();
+    NONE.get_or_init(Arc::default).clone()
+}
+
+impl ReadCall {
+    pub(crate) fn from_js(
+        root: Result<RootArg, ReadFileError>,
+        input: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        let request = request_from_js(&input)?;
+        let root = root.map_err(|error| error.for_path(&request.path))?;
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+            kind: CallKind::Read,
+            ledger: None,
+        })
+    }
+
+    /// A `fileVersion` call: `path` is the path string itself.
+    pub(crate) fn version_from_js(
+        root: Result<RootArg, ReadFileError>,
+        path: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
+        let request = ReadRequest::for_path(path)?;
+        let root = root.map_err(|error| error.for_path(&request.path))?;
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+            kind: CallKind::Version,
+            ledger: None,
+        })
+    }
+
+    /// A `readFiles` call: `inputs` an array of at most [`MAX_BATCH_FILES`] inputs, each
+    /// checked on its own.
+    pub(crate) fn many_from_js(
+        root: Result<RootArg, ReadFileError>,
+        inputs: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        const LABEL: &str = "readFiles";
+        let invalid =
+            |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, LABEL, reason);
+        let env = inputs.value().env;
+        let kind = type_of(&inputs);
+        if kind != "array" {
+            return Err(invalid(format!(
+                "inputs must be an array of inputs like {{ path: \"src/main.ts\" }} (got {kind})"
+            )));
+        }
+        let length = js::array_length(env, inputs.raw())
+            .map_err(|_| invalid("inputs.length could not be read".into()))?;
+        if length > MAX_BATCH_FILES {
+            return Err(invalid(format!(
+                "inputs has {length} entries, more than MAX_BATCH_FILES ({MAX_BATCH_FILES}); split it"
+            )));
+        }
+        let mut requests = Vec::with_capacity(length as usize);
+        for index in 0..length {
+            let request = match js::element(env, inputs.raw(), index) {
+                // SAFETY: a handle Node just returned, live in the current handle scope.
+                Ok(input) => request_from_js(&unsafe { Unknown::from_raw_unchecked(env, input) }),
+                Err(_) => Err(invalid(format!(
+                    "inputs[{index}] could not be read (it threw)"
+                ))),
+            };
+            requests.push(request);
+        }
+        let root = root.map_err(|error| error.for_path(LABEL))?;
+        let request = ReadRequest {
+            path: LABEL.to_owned(),
+            start_line: 1,
+            max_lines: 1,
+        };
+        Ok(ReadCall {
+            root,
+            request,
+            options: no_options(),
+            kind: CallKind::Many(requests),
+            ledger: None,
+        })
+    }
+
+    pub(crate) fn with_options(self, options: Arc<ReadOptions>) -> ReadCall {
+        ReadCall { options, ..self }
+    }
+
+    pub(crate) fn with_ledger(self, ledger: Arc<Ledger>) -> ReadCall {
+        let ledger = Some(ledger);
+        ReadCall { ledger, ..self }
+    }
+
+    /// `readFileSync`: its answer is delivered as it returns.
+    pub(crate) fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
+        let root = self.root(&mut OpenedRoots::default())?;
+        let (output, seen) = self.read(&root, &self.request)?;
+        seen.record();
+        Ok(output)
+    }
+
+    /// Whether [`ReadCall::run_cached`] may answer it: a `readFile` (a version hashes the
+    /// whole file and a batch is many reads; both stay on the pool).
+    pub(crate) fn may_run_cached(&self) -> bool {
+        matches!(self.kind, CallKind::Read)
+    }
+
+    /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
+    /// not in the root cache, or not resolvable from the dentry cache, would).
+    pub(crate) fn run_cached(&self) -> Attempt<Result<Answer, ReadFileError>> {
+        let root = match &self.root {
+            RootArg::Path(path) => match root_cache::open_cached(path) {
+                Attempt::Done(root) => root,
+                Attempt::WouldBlock => return Attempt::WouldBlock,
+            },
+            RootArg::Open(root) => root.clone(),
+        };
+        let versioned = self.ledger.is_some();
+        match read_file_cached(&root, &self.request, &self.options, versioned) {
+            Attempt::Done(read) => {
+                Attempt::Done(read.map(|(output, version)| {
+                    Answer::Output(output, Seen::new(&self.ledger, version))
+                }))
+            }
+            Attempt::WouldBlock => Attempt::WouldBlock,
+        }
+    }
+
+    /// The one code path of every call on the pool.
+    pub(crate) fn run_with(&self, roots: &mut OpenedRoots) -> Result<Answer, ReadFileError> {
+        let root = self.root(roots)?;
+        match &self.kind {
+            CallKind::Read => {
+                let (output, seen) = self.read(&root, &self.request)?;
+                Ok(Answer::Output(output, seen))
+            }
+            CallKind::Version => {
+                let policy = self.options.policy.as_ref();
+                file_version(&root, &self.request.path, policy).map(Answer::Version)
+            }
+            CallKind::Many(requests) => {
+                let (results, seen) = self.read_many(&root, requests);
+                Ok(Answer::Many(results, seen))
+            }
+        }
+    }
+
+    /// The reads of `readFiles`, run in parallel on rayon's threads (the pool thread that
+    /// runs this waits for them), then kept in input order while their contents fit in
+    /// [`MAX_BATCH_CONTENT_BYTES`]. Only the reads kept are seen (for the ledger).
+    pub(crate) fn read_many(
+        &self,
+        root: &Root,
+        requests: &[Result<ReadRequest, ReadFileError>],
+    ) -> (Vec<Result<ReadFileOutput, ReadFileError>>, Seen) {
+        let versioned = self.ledger.is_some();
+        let read = |request: &Result<ReadRequest, ReadFileError>| {
+            let request = request.as_ref().map_err(Clone::clone)?;
+            read_file_versioned(root, request, &self.options, versioned)
+        };
+        let reads: Vec<_> = parallel_map(requests, read);
+        let mut room = MAX_BATCH_CONTENT_BYTES as usize;
+        let mut results = Vec::with_capacity(reads.len());
+        let mut seen = Vec::new();
+        for (read, request) in reads.into_iter().zip(requests) {
+            let result = read.and_then(|(output, version)| {
+                let len = output.content.as_str().len();
+                if len > room {
+                    let requested = request.as_ref().map_or("", |request| &request.path);
+                    return Err(ReadFileError::new(
+                        ErrorCode::SizeLimitExceeded,
+                        requested,
+                        format!(
+                            "its content ({len} bytes) does not fit in what is left of this \
+                             readFiles call's {MAX_BATCH_CONTENT_BYTES} bytes ({room}); read it on its own"
+                        ),
+                    ));
+                }
+                room -= len;
+                seen.extend(version);
+                Ok(output)
+            });
+            results.push(result);
+        }
+        (results, Seen::new(&self.ledger, seen))
+    }
+
+    pub(crate) fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
+        match &self.root {
+            RootArg::Path(path) => roots
+                .open(path)
+                .map_err(|error| error.for_path(&self.request.path)),
+            RootArg::Open(root) => Ok(root.clone()),
+        }
+    }
+
+    /// The one code path of `readFile` and `readFileSync` on a thread that may wait: the
+    /// output, and what the read saw if there is a ledger.
+    pub(crate) fn read(
+        &self,
+        root: &Root,
+        request: &ReadRequest,
+    ) -> Result<(ReadFileOutput, Seen), ReadFileError> {
+        if self.ledger.is_none() {
+            return read_file_with(root, request, &self.options)
+                .map(|output| (output, Seen::default()));
+        }
+        let (output, version) = read_file_versioned(root, request, &self.options, true)?;
+        Ok((output, Seen::new(&self.ledger, version)))
+    }
+}
+
+/// `items` mapped by `map`, in order, on rayon's threads (which stay up between calls;
+/// the calling thread waits for them).
+pub(crate) fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    map: impl Fn(&T) -> R + Sync + Send,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    items.par_iter().map(map).collect()
+}
+
+/// The root path a run of calls resolved last. Calls sent to the pool together resolve
+/// their root path once, as if at the same moment; a lone call resolves it afresh.
+#[derive(Default)]
+pub(crate) struct OpenedRoots(Option<(String, Arc<Root>)>);
+
+impl OpenedRoots {
+    pub(crate) fn open(&mut self, path: &str) -> Result<Arc<Root>, ReadFileError> {
+        if let Some((opened, root)) = &self.0
+            && opened == path
+        {
+            return Ok(root.clone());
+        }
+        let root = root_cache::open(path)?;
+        self.0 = Some((path.to_owned(), root.clone()));
+        Ok(root)
+    }
+}

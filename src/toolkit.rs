@@ -1,0 +1,218 @@
+//! The toolkit's native side (`createAgentToolkit`, `ToolCatalog`): a workspace root
+//! held open, its compiled deny and allow rules and content budget, and its read ledger.
+
+use std::sync::Arc;
+
+use napi::{Env, Unknown};
+use napi_derive::napi;
+
+use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::policy::Policy;
+use agent_read_file_engine::read_file::ReadOptions;
+use agent_read_file_engine::request::Argument;
+use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::version::Ledger;
+
+use crate::JsFileVersion;
+use crate::batch;
+use crate::call::{ReadCall, RootArg};
+use crate::convert::{requested_path, root_path, string_or_type, throwable};
+use crate::output::JsOutput;
+
+/// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
+#[napi]
+pub struct Workspace {
+    /// `None` once closed. Reads already on the pool keep their own handle until they end.
+    root: Option<Arc<Root>>,
+    options: Arc<ReadOptions>,
+    /// What this toolkit's successful reads saw, by path.
+    ledger: Arc<Ledger>,
+}
+
+/// A toolkit's compiled read options: its deny and allow rules.
+#[napi]
+pub struct ReadPolicy {
+    options: Arc<ReadOptions>,
+}
+
+#[napi]
+impl ReadPolicy {
+    /// Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
+    /// throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
+    /// by the caller to be an integer of at least 128) bounds every `content`.
+    #[napi(constructor)]
+    pub fn new(
+        env: Env,
+        deny: Vec<String>,
+        allow: Vec<String>,
+        max_content_bytes: Option<u32>,
+    ) -> napi::Result<Self> {
+        let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
+        let options = ReadOptions {
+            policy: Some(policy),
+            max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
+        };
+        Ok(ReadPolicy {
+            options: Arc::new(options),
+        })
+    }
+}
+
+/// `readFile` under a toolkit's `policy` (`ToolCatalog.read_file.execute`).
+#[napi(
+    js_name = "readFileWithPolicy",
+    ts_args_type = "workspaceRoot: string, input: ReadFileInput, signal: AbortSignal | undefined, policy: ReadPolicy",
+    ts_return_type = "Promise<ReadFileOutput>"
+)]
+pub fn read_file_with_policy<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    input: Unknown,
+    signal: Option<Unknown>,
+    policy: &ReadPolicy,
+) -> napi::Result<Unknown<'env>> {
+    let root = root_path(workspace_root).map(RootArg::Path);
+    let call = ReadCall::from_js(root, input).map(|call| call.with_options(policy.options.clone()));
+    batch::enqueue(env, call, signal)
+}
+
+#[napi]
+impl Workspace {
+    /// Opens `workspaceRoot` (an absolute path to a directory) once; its reads follow
+    /// `policy`.
+    #[napi(
+        constructor,
+        ts_args_type = "workspaceRoot: string, policy: ReadPolicy"
+    )]
+    pub fn new(env: Env, workspace_root: Unknown, policy: &ReadPolicy) -> napi::Result<Self> {
+        let path = root_path(workspace_root).map_err(|error| throwable(&env, error))?;
+        let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
+        Ok(Workspace {
+            root: Some(Arc::new(root)),
+            options: policy.options.clone(),
+            ledger: Arc::default(),
+        })
+    }
+
+    /// `readFile` beneath this workspace's root.
+    #[napi(
+        ts_args_type = "input: ReadFileInput, signal?: AbortSignal",
+        ts_return_type = "Promise<ReadFileOutput>"
+    )]
+    pub fn read_file<'env>(
+        &self,
+        env: &'env Env,
+        input: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        batch::enqueue(env, self.call(input), signal)
+    }
+
+    /// `readFileSync` beneath this workspace's root.
+    #[napi(
+        ts_args_type = "input: ReadFileInput",
+        ts_return_type = "ReadFileOutput"
+    )]
+    pub fn read_file_sync(&self, env: Env, input: Unknown) -> napi::Result<JsOutput> {
+        self.call(input)
+            .and_then(|call| call.run())
+            .map(JsOutput)
+            .map_err(|error| throwable(&env, error))
+    }
+
+    /// Lets go of the root handle now; later reads fail with `INVALID_ARGUMENT` ("toolkit
+    /// is closed"). Closing again does nothing.
+    #[napi]
+    pub fn close(&mut self) {
+        self.root = None;
+    }
+
+    /// What this toolkit's last successful read of `path` saw (`path` in any spelling of
+    /// the same workspace-relative path), or `null`. Throws `INVALID_ARGUMENT` for a
+    /// path that is not a string, or once the toolkit is closed.
+    #[napi(
+        ts_args_type = "path: string",
+        ts_return_type = "FileVersion | undefined"
+    )]
+    pub fn last_read(&self, env: Env, path: Unknown) -> napi::Result<Option<JsFileVersion>> {
+        let root = self.open_root(&env, &path)?;
+        let path = string_or_type(&path)
+            .map_err(|got| throwable(&env, Argument::Path.wrong_kind("path", got)))?;
+        let Ok(relative) = root.relative_path(&path) else {
+            return Ok(None);
+        };
+        Ok(self.ledger.get(&relative).map(JsFileVersion::from))
+    }
+
+    /// `readFiles` beneath this workspace's root, under its policy, recorded in its ledger.
+    #[napi(
+        ts_args_type = "inputs: readonly ReadFileInput[], signal?: AbortSignal",
+        ts_return_type = "Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED'; message: string } }>>"
+    )]
+    pub fn read_files<'env>(
+        &self,
+        env: &'env Env,
+        inputs: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        let call = match &self.root {
+            Some(root) => {
+                ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs).map(|call| {
+                    call.with_options(self.options.clone())
+                        .with_ledger(self.ledger.clone())
+                })
+            }
+            None => Err(closed_error("readFiles")),
+        };
+        batch::enqueue(env, call, signal)
+    }
+
+    /// The version of `path` now, under this toolkit's policy (see `fileVersion`).
+    #[napi(
+        ts_args_type = "path: string, signal?: AbortSignal",
+        ts_return_type = "Promise<FileVersion>"
+    )]
+    pub fn file_version<'env>(
+        &self,
+        env: &'env Env,
+        path: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        let call = match &self.root {
+            Some(root) => ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path)
+                .map(|call| call.with_options(self.options.clone())),
+            None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
+        };
+        batch::enqueue(env, call, signal)
+    }
+
+    fn open_root(&self, env: &Env, path: &Unknown) -> napi::Result<Arc<Root>> {
+        match &self.root {
+            Some(root) => Ok(root.clone()),
+            None => {
+                let path = string_or_type(path).unwrap_or_default();
+                Err(throwable(env, closed_error(&path)))
+            }
+        }
+    }
+
+    /// The call, or (before any check of `input`) the error of a closed toolkit.
+    fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
+        match &self.root {
+            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
+                call.with_options(self.options.clone())
+                    .with_ledger(self.ledger.clone())
+            }),
+            None => Err(closed_error(&requested_path(&input))),
+        }
+    }
+}
+
+/// The error of every call on a closed toolkit.
+pub(crate) fn closed_error(path: &str) -> ReadFileError {
+    ReadFileError::new(
+        ErrorCode::InvalidArgument,
+        path,
+        "the toolkit is closed (close() was called); create another with createAgentToolkit",
+    )
+}
