@@ -14,7 +14,10 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use agent_read_file_engine::read_file::{open_error, read_file};
+use agent_read_file_engine::attempt::Attempt;
+use agent_read_file_engine::read_file::{
+    ReadOptions, open_error, read_file, read_file_cached, read_file_versioned,
+};
 use agent_read_file_engine::request::ReadRequest;
 use agent_read_file_engine::sandbox::{OpenError, Root};
 
@@ -157,6 +160,7 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
     ) else {
         return;
     };
+    check_cached_read(fx, path, &request);
     let Ok(first) = read_file(&fx.root, &request) else {
         return;
     };
@@ -167,6 +171,20 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
     assert!(!first.path.starts_with('/') && !first.path.split('/').any(|c| c == ".." || c == "."));
     assert!(first.meta.returned_line_count <= max_lines);
     check_paging(fx, &request, first.meta.line_count);
+}
+
+/// A read done without waiting, when it answers, answers what the full read answers: the
+/// same output, or the same error. (Right after the full read, whose lookups fill the
+/// caches, so that it answers as often as it can.)
+fn check_cached_read(fx: &Fixture, path: &str, request: &ReadRequest) {
+    let options = ReadOptions::default();
+    let full = read_file_versioned(&fx.root, request, &options, true);
+    if let Attempt::Done(cached) = read_file_cached(&fx.root, request, &options, true) {
+        assert_eq!(
+            cached, full,
+            "{path:?}: the cached read differs from the full read"
+        );
+    }
 }
 
 /// The opened file, on the fast path, the walker and the portable path alike, is really
