@@ -16,7 +16,7 @@ import * as z from 'zod'
 import pkg from '../index.js'
 import { createMcpServer, registerReadFile } from '../adapters/mcp.mjs'
 import { after, before, describe, test } from './harness.mjs'
-import { SPEC_DEFINITION, expectedOutput, makeFixture } from './helpers.mjs'
+import { SPEC_DEFINITION, expectedOutput, makeFixture, unreadableFileWorkspace } from './helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../bin/agent-read-file.js', import.meta.url))
 
@@ -307,13 +307,7 @@ describe('agent-read-file mcp: a client that goes away', () => {
 // loaded (the checkout may be in a directory `nobody` cannot read).
 describe('agent-read-file mcp: PERMISSION_DENIED', () => {
   test('a file the server may not read is PERMISSION_DENIED', async () => {
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-perm-'))
-    fs.chmodSync(base, 0o755)
-    const ws = path.join(base, 'ws')
-    fs.mkdirSync(ws, { mode: 0o755 })
-    fs.writeFileSync(path.join(ws, 'open.txt'), 'open\n', { mode: 0o644 })
-    fs.writeFileSync(path.join(ws, 'locked.txt'), 'locked\n')
-    fs.chmodSync(path.join(ws, 'locked.txt'), 0o000)
+    const { base, ws, cleanup } = unreadableFileWorkspace('mcp-perm-')
     const script = path.join(base, 'as-nobody.cjs')
     const require = createRequire(import.meta.url)
     const modules = [
@@ -336,7 +330,7 @@ mcp.mcpCommand(process.argv.slice(2))
       assert.ok(text.startsWith('PERMISSION_DENIED: locked.txt: '), text)
     } finally {
       await server.client.close()
-      fs.rmSync(base, { recursive: true, force: true })
+      cleanup()
     }
   })
 })

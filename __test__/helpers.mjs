@@ -222,6 +222,21 @@ export async function settle(call) {
   }
 }
 
+/**
+ * A workspace that a process dropped to `nobody` can search: `<base>/ws` (both 0755) with
+ * `open.txt` (0644) and `locked.txt` (0000). `base` is removed by `cleanup()`.
+ */
+export function unreadableFileWorkspace(prefix) {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  fs.chmodSync(base, 0o755)
+  const ws = path.join(base, 'ws')
+  fs.mkdirSync(ws, { mode: 0o755 })
+  fs.writeFileSync(path.join(ws, 'open.txt'), 'open\n', { mode: 0o644 })
+  fs.writeFileSync(path.join(ws, 'locked.txt'), 'locked\n')
+  fs.chmodSync(path.join(ws, 'locked.txt'), 0o000)
+  return { base, ws, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) }
+}
+
 // ---------------------------------------------------------------------------------------
 // Child processes (for anything that could block the thread it runs on).
 

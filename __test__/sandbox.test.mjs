@@ -19,6 +19,7 @@ import {
   makeFixture,
   runChild,
   thrown,
+  unreadableFileWorkspace,
 } from './helpers.mjs'
 
 const { readFile, readFileSync, createAgentToolkit } = pkg
@@ -328,14 +329,8 @@ describe('unreadable files: PERMISSION_DENIED', () => {
 
   // Running as root, the same case is still reachable from a child that drops to `nobody`.
   ;(isRoot ? test : test.skip)('a chmod 000 file is PERMISSION_DENIED (child dropped to uid nobody)', async () => {
-    const permBase = fs.mkdtempSync(path.join(os.tmpdir(), 'read-file-perm-'))
+    const { base: permBase, ws: permWs, cleanup } = unreadableFileWorkspace('read-file-perm-')
     try {
-      fs.chmodSync(permBase, 0o755)
-      const permWs = path.join(permBase, 'ws')
-      fs.mkdirSync(permWs, { mode: 0o755 })
-      fs.writeFileSync(path.join(permWs, 'open.txt'), 'open\n', { mode: 0o644 })
-      fs.writeFileSync(path.join(permWs, 'locked.txt'), 'locked\n')
-      fs.chmodSync(path.join(permWs, 'locked.txt'), 0o000)
       // The package is loaded before the child drops to `nobody`, who may not be able to
       // read the checkout (one in a 0700 directory); only the reads run as `nobody`.
       const source = `
@@ -364,7 +359,7 @@ describe('unreadable files: PERMISSION_DENIED', () => {
         assert.ok(got.message.startsWith('PERMISSION_DENIED: locked.txt: '), got.message)
       }
     } finally {
-      fs.rmSync(permBase, { recursive: true, force: true })
+      cleanup()
     }
   })
 })

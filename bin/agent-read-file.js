@@ -5,7 +5,7 @@
 // tool's error), 2 for a malformed command line; a closed pipe (`| head`) ends quietly with 0.
 
 const path = require('node:path')
-const { UsageError, parseOptions, decimal, exitWithUsage, print, endQuietlyOnClosedStdout } = require('./command-line.js')
+const { UsageError, parseOptions, decimal, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
 const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
@@ -76,13 +76,7 @@ endQuietlyOnClosedStdout()
 function main() {
   const argv = process.argv.slice(2)
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1))
-  let command
-  try {
-    command = parseCommandLine(argv)
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    exitWithUsage(err, USAGE)
-  }
+  const command = parseOrExit(parseCommandLine, argv, USAGE)
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
   const { readFileSync } = require('../index.js')

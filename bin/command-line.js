@@ -22,10 +22,15 @@ function decimal(option, text) {
   return Number(text)
 }
 
-/** Says a usage error and the usage on stderr, and exits 2. */
-function exitWithUsage(err, usage) {
-  process.stderr.write(`agent-read-file: ${err.message}\n${usage}\n`)
-  process.exit(2)
+/** `parse(argv)`; a `UsageError` is said with `usage` on stderr, and the program exits 2. */
+function parseOrExit(parse, argv, usage) {
+  try {
+    return parse(argv)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    process.stderr.write(`agent-read-file: ${err.message}\n${usage}\n`)
+    process.exit(2)
+  }
 }
 
 /** Writes to stdout; a reader that went away (`| head`) ends the program quietly. */
@@ -46,4 +51,4 @@ function endQuietlyOnClosedStdout() {
   })
 }
 
-module.exports = { UsageError, parseOptions, decimal, exitWithUsage, print, endQuietlyOnClosedStdout }
+module.exports = { UsageError, parseOptions, decimal, parseOrExit, print, endQuietlyOnClosedStdout }

@@ -3,7 +3,7 @@
 // that launch servers as commands. Loaded only for that command: it loads the MCP SDK.
 
 const path = require('node:path')
-const { UsageError, parseOptions, decimal, exitWithUsage, print } = require('./command-line.js')
+const { UsageError, parseOptions, decimal, parseOrExit, print } = require('./command-line.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--no-default-deny]`
@@ -70,13 +70,7 @@ async function serve(options) {
 
 /** `agent-read-file mcp …`. */
 function mcpCommand(argv) {
-  let command
-  try {
-    command = parseMcpCommandLine(argv)
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    exitWithUsage(err, MCP_USAGE)
-  }
+  const command = parseOrExit(parseMcpCommandLine, argv, MCP_USAGE)
   if (command.action === 'help') return print(`${MCP_HELP}\n`)
   return serve(command.options)
 }
