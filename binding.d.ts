@@ -68,8 +68,9 @@ export declare const enum DialectName {
 export declare function dialectNames(): Array<`${DialectName}`>
 
 /**
- * Runs one call of a dialect's tool on the thread pool: its answer, or for Forge an
- * `Error` whose `code` is a `ReadFileErrorCode`.
+ * Runs one call of a dialect's tool: its answer, or for Forge an `Error` whose `code` is a
+ * `ReadFileErrorCode`. On the calling thread, settled at once, when every file it reads
+ * comes from the kernel's memory whole (as `readFile` does); else on the thread pool.
  */
 export declare function executeDialect<N extends `${DialectName}`>(name: N, args: unknown, ctx: DialectContext): Promise<DialectResults[N]>
 

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
+import path from 'node:path'
 import pkg from '../index.js'
 import { after, describe, test } from './harness.mjs'
 import { expectedOutput, makeFixture } from './helpers.mjs'
@@ -189,6 +190,23 @@ print('dropped')`,
     assert.deepEqual([after.inline - before.inline, after.pool - before.pool], [0, 0])
     // An already-aborted signal rejects as before.
     await assert.rejects(readFile(fx.ws, { path: 'src/small.ts' }, AbortSignal.abort()), { code: 'ABORT_ERR' })
+  })
+
+  test("a dialect's call is answered here when its whole file is in memory", async () => {
+    const { codex, forge } = pkg.dialects
+    const ctx = { workspaceRoot: fx.ws }
+    fx.write('dialect/five.txt', 'alpha\nbeta\ngamma\ndelta\nepsilon\n')
+    const file = path.join(fx.ws, 'dialect/five.txt')
+    await codex.execute({ file_path: file }, ctx) // the root and the path are cached now
+    const window = await counted(() => codex.execute({ file_path: file, offset: 2, limit: 2 }, ctx))
+    assert.deepEqual(window.value, { success: true, content: 'L2: beta\nL3: gamma' })
+    assert.deepEqual([window.inline, window.pool], INLINE_HERE ? [1, 0] : [0, 1])
+    const missing = await counted(() => codex.execute({ file_path: path.join(fx.ws, 'dialect/none.txt') }, ctx))
+    assert.equal(missing.value.success, false)
+    // Forge's head read takes a part of the file, which only the pool reads.
+    const head = await counted(() => forge.execute({ path: 'dialect/five.txt', head: 2 }, ctx))
+    assert.equal(head.value.content, '     1\talpha\n     2\tbeta') // cat -n lines, joined (forge.test.mjs)
+    assert.deepEqual([head.inline, head.pool], [0, 1])
   })
 
   test('a toolkit read here is recorded in its ledger', async () => {

@@ -3,15 +3,17 @@
 //! or an object (converted to JSON here, on the JS thread). Answers are the engine's typed
 //! answers, serialized straight into JS objects by napi-rs's serde support.
 
-use napi::bindgen_prelude::{AsyncTask, FromNapiValue, ToNapiValue, TypeName};
+use napi::bindgen_prelude::{FromNapiValue, ToNapiValue, TypeName};
 use napi::{Env, JsValue, Task, Unknown, ValueType, sys};
 use napi_derive::napi;
 use serde_json::Value;
 
-use crate::convert::{property, string_or_type, throwable, type_of};
-use crate::js;
+use crate::convert::{error_value, property, string_or_type, throwable, type_of};
+use crate::{inline, js};
+use agent_read_file_engine::attempt::Attempt;
 use agent_read_file_engine::dialect::{Answer, Args, Dialect, DialectCall, aintern};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::read_file::without_waiting;
 use agent_read_file_engine::root_cache;
 
 /// Declares `DialectName` from the engine's list of dialects.
@@ -33,19 +35,67 @@ pub fn dialect_names() -> Vec<&'static str> {
     Dialect::ALL.iter().map(|dialect| dialect.name()).collect()
 }
 
-/// Runs one call of a dialect's tool on the thread pool: its answer, or for Forge an
-/// `Error` whose `code` is a `ReadFileErrorCode`.
+/// Runs one call of a dialect's tool: its answer, or for Forge an `Error` whose `code` is a
+/// `ReadFileErrorCode`. On the calling thread, settled at once, when every file it reads
+/// comes from the kernel's memory whole (as `readFile` does); else on the thread pool.
 #[napi(
     js_name = "executeDialect",
     ts_generic_types = "N extends `${DialectName}`",
     ts_args_type = "name: N, args: unknown, ctx: DialectContext",
     ts_return_type = "Promise<DialectResults[N]>"
 )]
-pub fn execute_dialect(name: String, args: Unknown, ctx: Unknown) -> AsyncTask<DialectTask> {
+pub fn execute_dialect<'env>(
+    env: &'env Env,
+    name: String,
+    args: Unknown,
+    ctx: Unknown,
+) -> napi::Result<Unknown<'env>> {
     let call = Dialect::from_name(&name)
         .ok_or_else(|| no_such_dialect(&name))
         .map(|dialect| (dialect, call_from_js(&args, &ctx)));
-    AsyncTask::new(DialectTask { call })
+    if let Ok((dialect, js_call)) = &call
+        && let Some(outcome) = inline::try_now(env.raw(), || execute_from_memory(*dialect, js_call))
+    {
+        return settled(env, outcome);
+    }
+    inline::count_sent_to_pool();
+    Ok(env
+        .spawn(DialectTask { call })?
+        .promise_object()
+        .to_unknown())
+}
+
+/// The call, if its root is open and every file it reads is in memory.
+fn execute_from_memory(
+    dialect: Dialect,
+    js_call: &JsCall,
+) -> Attempt<Result<Answer, ReadFileError>> {
+    match root_cache::open_cached(&js_call.workspace_root) {
+        Attempt::Done(root) => without_waiting(|| dialect.execute(Ok(&root), &js_call.call)),
+        Attempt::WouldBlock => Attempt::WouldBlock,
+    }
+}
+
+/// A promise settled now with `outcome`, as the pool's task would have settled it.
+fn settled<'env>(
+    env: &'env Env,
+    outcome: Result<Answer, ReadFileError>,
+) -> napi::Result<Unknown<'env>> {
+    let raw = env.raw();
+    let (deferred, promise) = js::promise(raw)?;
+    let value = match outcome {
+        // SAFETY: on the JS thread of `env`, inside a call from Node.
+        Ok(answer) => Ok(unsafe { Serialized::to_napi_value(raw, Serialized(answer)) }?),
+        Err(error) => Err(error_value(
+            raw,
+            error.code.as_str(),
+            &error.to_string(),
+            None,
+        )),
+    };
+    deferred.settle(raw, value);
+    // SAFETY: `promise` was just created on this env, in the current handle scope.
+    Ok(unsafe { Unknown::from_raw_unchecked(raw, promise) })
 }
 
 fn no_such_dialect(name: &str) -> ReadFileError {

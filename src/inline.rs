@@ -33,6 +33,7 @@ use napi::{Env, sys};
 use crate::batch::{self, Queued};
 use crate::env_state::EnvState;
 use crate::js::{self, Reference};
+use agent_read_file_engine::attempt::Attempt;
 
 /// The most calls of one run of JS read here: a pool round trip costs more than a few
 /// reads here, and less than many.
@@ -48,8 +49,8 @@ const MAX_STREAK: Duration = Duration::from_millis(1);
 /// slept): a new streak starts.
 const STREAK_GAP: Duration = Duration::from_millis(1);
 
-/// How many `readFile` calls this process answered on the JS thread, and how many calls
-/// (`readFile`, `readFiles`, `fileVersion`) it sent to the pool (see `readPathCounts`).
+/// How many calls (`readFile`, a dialect's) this process answered on the JS thread, and how
+/// many (those, `readFiles`, `fileVersion`) it sent to the pool (see `readPathCounts`).
 pub static ANSWERED_INLINE: AtomicU64 = AtomicU64::new(0);
 pub static SENT_TO_POOL: AtomicU64 = AtomicU64::new(0);
 
@@ -89,6 +90,27 @@ impl InlineQueue {
     pub fn loop_turned(&self) {
         self.streak.set(None);
     }
+}
+
+/// `read` (a dialect's call) done here now, if this env's streak allows and nothing in it
+/// would wait: then counted into the streak and as answered here. `None`: use the pool.
+pub fn try_now<T>(env: sys::napi_env, read: impl FnOnce() -> Attempt<T>) -> Option<T> {
+    let state = EnvState::of(env).ok()?;
+    if !state.inline.may_read() {
+        return None;
+    }
+    let started = Instant::now();
+    let outcome = read().done();
+    state.inline.count(started);
+    if outcome.is_some() {
+        ANSWERED_INLINE.fetch_add(1, Ordering::Relaxed);
+    }
+    outcome
+}
+
+/// Counts a call sent to the pool other than through `batch::send_to_pool`.
+pub fn count_sent_to_pool() {
+    SENT_TO_POOL.fetch_add(1, Ordering::Relaxed);
 }
 
 /// Takes `queued` to be answered here, or gives it back for the pool (when the microtask

@@ -2,6 +2,7 @@
 //! read -> window, in that fixed order. Sync and async callers both run [`read_file`].
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 
 use rustix::io::Errno;
@@ -131,17 +132,19 @@ pub fn read_file_cached(
 ) -> Attempt<Result<(ReadFileOutput, Option<FileVersion>), ReadFileError>> {
     let read = || -> Result<Attempt<_>, ReadFileError> {
         let policy = options.policy.as_ref();
-        let (relative, file) = done_or_return!(read_whole_cached(root, &request.path, policy));
+        let whole = read_whole_cached(root, &request.path, policy, MAX_FILE_BYTES);
+        let (relative, file) = done_or_return!(whole);
         window_of(request, options, versioned, relative, file).map(Attempt::Done)
     };
     attempt::untranspose(read())
 }
 
-/// [`read_source_with`] of the whole file, without waiting.
+/// [`read_source_with`] of the whole file (at most `max` bytes), without waiting.
 fn read_whole_cached(
     root: &Root,
     requested: &str,
     policy: Option<&Policy>,
+    max: u64,
 ) -> Result<Attempt<(String, FileBytes)>, ReadFileError> {
     let relative = checked_relative(root, requested)?;
     // A file the guard would not read here is not opened here either; one over the size
@@ -154,7 +157,7 @@ fn read_whole_cached(
         policy::check(policy, root, &opened, requested)?;
     }
     let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
-    let file = file_guard::read_whole_cached(opened.file, &opened.stat, MAX_FILE_BYTES).transpose();
+    let file = file_guard::read_whole_cached(opened.file, &opened.stat, max).transpose();
     let file = done_or_return!(file.map_err(|err| guard_error(err, &fail)));
     Ok(Attempt::Done((relative, file)))
 }
@@ -234,6 +237,9 @@ pub fn read_source_with(
     span: Span,
     policy: Option<&Policy>,
 ) -> Result<(String, FileBytes), ReadFileError> {
+    if WITHOUT_WAITING.get().is_some() {
+        return read_source_from_memory(root, requested, span, policy);
+    }
     let relative = checked_relative(root, requested)?;
     let opened = root
         .open_file(&relative)
@@ -245,6 +251,55 @@ pub fn read_source_with(
     let file = file_guard::read_guarded(opened.file, &opened.stat, span)
         .map_err(|err| guard_error(err, &fail))?;
     Ok((relative, file))
+}
+
+thread_local! {
+    /// `Some` while [`without_waiting`] runs on this thread: whether a read would have waited.
+    static WITHOUT_WAITING: Cell<Option<bool>> = const { Cell::new(None) };
+}
+
+/// Runs `work`, a whole use case (a dialect's call, say), where every file it reads through
+/// [`read_source`] must come from the kernel's memory ([`read_file_cached`]'s rules; whole
+/// files only). `Done` with its result when none would have waited; else
+/// [`Attempt::WouldBlock`], the result discarded (a read that would wait fails inside
+/// `work` with an error that nothing sees), and the caller runs `work` where waiting is
+/// allowed.
+pub fn without_waiting<T>(work: impl FnOnce() -> T) -> Attempt<T> {
+    /// Puts back what was there before, even if `work` unwinds, so that no later read on
+    /// this thread is taken for one that must not wait.
+    struct Restore(Option<bool>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WITHOUT_WAITING.set(self.0);
+        }
+    }
+    let restore = Restore(WITHOUT_WAITING.replace(Some(false)));
+    let result = work();
+    let would_block = WITHOUT_WAITING.get() == Some(true);
+    drop(restore);
+    if would_block {
+        Attempt::WouldBlock
+    } else {
+        Attempt::Done(result)
+    }
+}
+
+/// [`read_source_with`] inside [`without_waiting`]: a whole file from memory, or a note that
+/// this read would have waited and an error for `work` to carry (its result is discarded).
+fn read_source_from_memory(
+    root: &Root,
+    requested: &str,
+    span: Span,
+    policy: Option<&Policy>,
+) -> Result<(String, FileBytes), ReadFileError> {
+    let attempt = match span {
+        Span::Whole { max } => read_whole_cached(root, requested, policy, max)?,
+        Span::Head { .. } | Span::Tail { .. } => Attempt::WouldBlock,
+    };
+    attempt.done().ok_or_else(|| {
+        WITHOUT_WAITING.set(Some(true));
+        ReadFileError::new(ErrorCode::Internal, requested, "this read would wait")
+    })
 }
 
 /// The requested path checked (no NUL) and made workspace-relative.

@@ -328,3 +328,32 @@ fn a_path_whose_directories_are_not_in_the_dentry_cache_is_left_to_the_pool() {
         Some(pool)
     );
 }
+
+#[test]
+fn without_waiting_runs_a_use_case_from_memory_or_says_it_would_wait() {
+    use agent_read_file_engine::file_guard::Span;
+    use agent_read_file_engine::read_file::{read_source, without_waiting};
+    let Workspace { root, .. } = &workspace();
+    if !inline_possible(root) {
+        return;
+    }
+    let whole = Span::Whole { max: 1 << 20 };
+    let full = read_source(root, "src/a.txt", whole).unwrap();
+    let Attempt::Done(Ok((path, bytes))) =
+        without_waiting(|| read_source(root, "src/a.txt", whole))
+    else {
+        panic!("a warm whole file must be read from memory");
+    };
+    assert_eq!((path, bytes.bytes), (full.0, full.1.bytes));
+    // A part of a file is read only where waiting is allowed.
+    let head = without_waiting(|| read_source(root, "src/a.txt", Span::Head { max: 4 }).map(drop));
+    assert!(matches!(head, Attempt::WouldBlock), "{head:?}");
+    // An error known from memory is an answer.
+    let _ = read_source(root, "src/none.txt", whole);
+    let missing = without_waiting(|| read_source(root, "src/none.txt", whole).map(drop));
+    assert!(matches!(missing, Attempt::Done(Err(ref e)) if e.code.as_str() == "NOT_FOUND"));
+    // Afterwards, even after a panic inside, reads on this thread may wait again.
+    let unwound = std::panic::catch_unwind(|| without_waiting(|| panic!("inside")));
+    assert!(unwound.is_err());
+    assert!(read_source(root, "src/a.txt", Span::Head { max: 4 }).is_ok());
+}
