@@ -17,7 +17,6 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::ptr;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use napi::bindgen_prelude::{ToNapiValue, Undefined};
@@ -152,7 +151,7 @@ pub(crate) fn send_to_pool(env: &Env, calls: &Calls, queued: Vec<Queued>) {
     if queued.is_empty() {
         return;
     }
-    inline::SENT_TO_POOL.fetch_add(queued.len() as u64, Ordering::Relaxed);
+    inline::count_sent_to_pool(queued.len());
     calls.waiting.lock().extend(queued);
     start_batches(env, calls);
 }

@@ -58,7 +58,7 @@ pub fn execute_dialect<'env>(
     {
         return settled(env, outcome);
     }
-    inline::count_sent_to_pool();
+    inline::count_sent_to_pool(1);
     Ok(env
         .spawn(DialectTask { call })?
         .promise_object()

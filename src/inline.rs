@@ -90,27 +90,31 @@ impl InlineQueue {
     pub fn loop_turned(&self) {
         self.streak.set(None);
     }
+
+    /// `read` done here, if the streak allows and nothing in it would wait: then counted
+    /// into the streak and as answered here. `None`: the call goes to the pool.
+    fn attempt<T>(&self, read: impl FnOnce() -> Attempt<T>) -> Option<T> {
+        if !self.may_read() {
+            return None;
+        }
+        let started = Instant::now();
+        let outcome = read().done();
+        self.count(started);
+        if outcome.is_some() {
+            ANSWERED_INLINE.fetch_add(1, Ordering::Relaxed);
+        }
+        outcome
+    }
 }
 
-/// `read` (a dialect's call) done here now, if this env's streak allows and nothing in it
-/// would wait: then counted into the streak and as answered here. `None`: use the pool.
+/// `read` (a dialect's call) done here now, as [`InlineQueue::attempt`] allows.
 pub fn try_now<T>(env: sys::napi_env, read: impl FnOnce() -> Attempt<T>) -> Option<T> {
-    let state = EnvState::of(env).ok()?;
-    if !state.inline.may_read() {
-        return None;
-    }
-    let started = Instant::now();
-    let outcome = read().done();
-    state.inline.count(started);
-    if outcome.is_some() {
-        ANSWERED_INLINE.fetch_add(1, Ordering::Relaxed);
-    }
-    outcome
+    EnvState::of(env).ok()?.inline.attempt(read)
 }
 
-/// Counts a call sent to the pool other than through `batch::send_to_pool`.
-pub fn count_sent_to_pool() {
-    SENT_TO_POOL.fetch_add(1, Ordering::Relaxed);
+/// Counts `calls` sent to the pool.
+pub fn count_sent_to_pool(calls: usize) {
+    SENT_TO_POOL.fetch_add(calls as u64, Ordering::Relaxed);
 }
 
 /// Takes `queued` to be answered here, or gives it back for the pool (when the microtask
@@ -150,19 +154,9 @@ fn read_here(env: &Env, state: &EnvState, calls: Vec<Queued>) {
         if !state.calls.is_unsettled(queued.id) {
             continue; // aborted meanwhile: its promise is already rejected
         }
-        if !state.inline.may_read() {
-            for_pool.push(queued);
-            continue;
-        }
-        let started = Instant::now();
-        let answer = queued.call.run_cached().done();
-        state.inline.count(started);
-        match answer {
-            Some(answer) => {
-                ANSWERED_INLINE.fetch_add(1, Ordering::Relaxed);
-                // Settling runs JS, which may make more calls: nothing here is borrowed.
-                batch::settle_answered(env.raw(), &state.calls, queued.id, answer);
-            }
+        match state.inline.attempt(|| queued.call.run_cached()) {
+            // Settling runs JS, which may make more calls: nothing here is borrowed.
+            Some(answer) => batch::settle_answered(env.raw(), &state.calls, queued.id, answer),
             None => for_pool.push(queued),
         }
     }
