@@ -5,10 +5,12 @@
 //! leading `/` (or any inner `/`) anchors it to the root, a trailing `/` matches a directory
 //! and everything in it, `!` re-admits within the same list, `**` crosses directories.
 //!
-//! The rules are matched against the path of the file actually opened, beneath the root
-//! ([`Root::real_relative_path`](crate::sandbox::Root::real_relative_path)), never against
-//! the spelling asked for: a symlink to a denied file is denied. Hard links cannot be told
-//! apart by path: a hard link to a denied file, under an admitted name, is read.
+//! The rules are matched against the path the file was actually opened by, beneath the root
+//! ([`OpenedFile::path`]: the names the sandbox looked up, symlinks resolved), never
+//! against the spelling asked for: a symlink to a denied file is denied. A file opened
+//! under a denied name stays denied whatever happens to that name afterwards (unlinked,
+//! renamed). Hard links cannot be told apart by path: a hard link to a denied file, under
+//! an admitted name, is read.
 
 use std::path::Path;
 
@@ -16,7 +18,7 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use crate::error::{ErrorCode, ReadFileError};
-use crate::sandbox::{OpenedFile, Root};
+use crate::sandbox::OpenedFile;
 
 /// Compiled `deny` and `allow` rules.
 #[derive(Debug)]
@@ -37,8 +39,8 @@ impl Policy {
     /// naming the list (`deny` or `allow`) and the rule.
     pub fn new(deny: &[String], allow: &[String]) -> Result<Policy, ReadFileError> {
         Ok(Policy {
-            deny: compile("deny", deny)?,
-            allow: compile("allow", allow)?,
+            deny: compile("deny", deny, DENY_CASE_INSENSITIVE)?,
+            allow: compile("allow", allow, ALLOW_CASE_INSENSITIVE)?,
         })
     }
 
@@ -67,40 +69,44 @@ impl Policy {
 }
 
 /// `Err(POLICY_DENIED)` when `policy` refuses the file `opened` (asked for as
-/// `requested`), decided on its real path beneath `root`; a file whose path cannot be told
-/// is refused.
-pub fn check(
-    policy: &Policy,
-    root: &Root,
-    opened: &OpenedFile,
-    requested: &str,
-) -> Result<(), ReadFileError> {
+/// `requested`), decided on the path it was opened by.
+pub fn check(policy: &Policy, opened: &OpenedFile, requested: &str) -> Result<(), ReadFileError> {
     if policy.is_empty() {
         return Ok(());
     }
-    let denied = |reason: String| ReadFileError::new(ErrorCode::PolicyDenied, requested, reason);
-    let Some(real) = root.real_relative_path(opened) else {
-        return Err(denied(
-            "the path of the file opened cannot be told here, so the deny rules cannot admit it"
-                .into(),
-        ));
-    };
-    match policy.denial(&real) {
+    match policy.denial(&opened.path) {
         None => Ok(()),
-        Some(denial) => Err(denied(format!(
-            "{} is denied by the rule {:?}",
-            real.display(),
-            denial.rule
-        ))),
+        Some(denial) => Err(ReadFileError::new(
+            ErrorCode::PolicyDenied,
+            requested,
+            format!(
+                "{} is denied by the rule {:?}",
+                opened.path.display(),
+                denial.rule
+            ),
+        )),
     }
 }
 
-fn compile(list: &str, rules: &[String]) -> Result<Gitignore, ReadFileError> {
+/// Deny rules ignore case on every OS: a case-insensitive volume (macOS's default, a
+/// mounted Windows or exFAT volume, an ext4 `casefold` directory) opens `.ENV` as `.env`,
+/// and the path a file was opened by keeps the spelling asked for. On a case-sensitive
+/// volume this denies more (`.ENV` is another file there), never less.
+const DENY_CASE_INSENSITIVE: bool = true;
+
+/// Allow rules re-admit by exact case, except on macOS, whose volumes ignore case by
+/// default; elsewhere an allowed `.env.example` does not re-admit `.ENV.EXAMPLE`.
+const ALLOW_CASE_INSENSITIVE: bool = cfg!(target_os = "macos");
+
+fn compile(
+    list: &str,
+    rules: &[String],
+    case_insensitive: bool,
+) -> Result<Gitignore, ReadFileError> {
     let mut builder = GitignoreBuilder::new(".");
-    // macOS volumes are case-insensitive by default: `.ENV` opens `.env`, and the path the
-    // kernel reports may keep the spelling asked for.
-    #[cfg(target_os = "macos")]
-    let _ = builder.case_insensitive(true);
+    builder
+        .case_insensitive(case_insensitive)
+        .map_err(|error| ReadFileError::new(ErrorCode::Internal, list, error.to_string()))?;
     for rule in rules {
         if let Err(error) = builder.add_line(None, rule) {
             return Err(ReadFileError::new(
@@ -149,6 +155,21 @@ mod tests {
     }
 
     #[test]
+    fn deny_rules_ignore_case_and_allow_rules_keep_it_off_macos() {
+        assert_eq!(denied(&[".env"], &[], ".ENV").as_deref(), Some(".env"));
+        assert_eq!(
+            denied(&["*.pem"], &[], "certs/CERT.PEM").as_deref(),
+            Some("*.pem")
+        );
+        assert_eq!(
+            denied(&["secrets/"], &[], "Secrets/a.txt").as_deref(),
+            Some("secrets/")
+        );
+        let upper = denied(&[".env.*"], &[".env.example"], ".ENV.EXAMPLE");
+        assert_eq!(upper.is_none(), cfg!(target_os = "macos"));
+    }
+
+    #[test]
     fn allow_and_negation_readmit() {
         assert_eq!(denied(&[".env.*"], &[".env.example"], ".env.example"), None);
         assert!(denied(&[".env.*"], &[".env.example"], ".env.local").is_some());
@@ -177,6 +198,7 @@ mod tests {
     fn read_code(requested: &str, allow: &[&str]) -> Result<String, ErrorCode> {
         use crate::read_file::{ReadOptions, read_file_with};
         use crate::request::ReadRequest;
+        use crate::sandbox::Root;
         use std::os::unix::fs::symlink;
         let tmp = tempfile::tempdir().unwrap();
         let ws = tmp.path().join("ws");

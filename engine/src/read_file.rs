@@ -154,7 +154,7 @@ fn read_whole_cached(
         .transpose();
     let opened = done_or_return!(opened.map_err(|err| open_error(err, requested)));
     if let Some(policy) = policy {
-        policy::check(policy, root, &opened, requested)?;
+        policy::check(policy, &opened, requested)?;
     }
     let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
     let file = file_guard::read_whole_cached(opened.file, &opened.stat, max).transpose();
@@ -245,7 +245,7 @@ pub fn read_source_with(
         .open_file(&relative)
         .map_err(|err| open_error(err, requested))?;
     if let Some(policy) = policy {
-        policy::check(policy, root, &opened, requested)?;
+        policy::check(policy, &opened, requested)?;
     }
     let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
     let file = file_guard::read_guarded(opened.file, &opened.stat, span)

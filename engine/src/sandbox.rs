@@ -30,51 +30,56 @@ compile_error!(
      macOS and FreeBSD (Windows and other systems are not targets)"
 );
 
-#[cfg(target_os = "freebsd")]
-mod freebsd;
 #[cfg(target_os = "linux")]
 pub(crate) mod linux;
-#[cfg(target_os = "macos")]
 mod macos;
 mod portable;
 
-#[cfg(target_os = "freebsd")]
-use freebsd as platform;
+/// The OS family this build runs on.
 #[cfg(target_os = "linux")]
-use linux as platform;
+type Current = linux::Linux;
 #[cfg(target_os = "macos")]
-use macos as platform;
+type Current = macos::MacOs;
+/// FreeBSD takes the portable walker: its `O_RESOLVE_BENEATH` cannot refuse symlinks, so a
+/// file it opened would not come with the path it was opened by.
+#[cfg(target_os = "freebsd")]
+type Current = portable::Portable;
 
-#[cfg(target_os = "linux")]
-use linux::cached as nonblocking;
+/// What an OS family supplies to the sandbox. Every family but Linux (whose fast path is
+/// Linux system calls through and through) compiles on every OS, its few system-call
+/// leaves chosen by `cfg`, and runs in the Linux test suite: a change of this trait that a
+/// family misses fails to compile on any machine.
+trait OsFamily {
+    /// How the root directory is opened.
+    fn root_flags() -> OFlags;
+    /// [`Root::open_file`].
+    fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenError>;
+    /// [`Root::open_by_walking`].
+    fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError>;
+    /// The id of the mount of the root directory `dir` when files on it can be opened
+    /// without waiting; `None` where nothing proves that.
+    fn cached_mount(_dir: &OwnedFd) -> Option<u64> {
+        None
+    }
+    /// [`Root::open_file_cached`] beneath a root on `mount` (from [`OsFamily::cached_mount`]).
+    fn open_file_cached(
+        _root: &Root,
+        _relative: &str,
+        _mount: u64,
+        _max_len: u64,
+    ) -> Attempt<Result<OpenedFile, OpenError>> {
+        Attempt::WouldBlock
+    }
+    /// [`directory_identity_cached`].
+    fn directory_identity_cached(_path: &str) -> Option<(u64, u64)> {
+        None
+    }
+}
 
 /// `(st_dev, st_ino)` of the directory the absolute `path` names, told from the kernel's
 /// dentry and inode caches alone; `None` when that cannot be told without waiting.
 pub fn directory_identity_cached(path: &str) -> Option<(u64, u64)> {
-    nonblocking::directory_identity(path)
-}
-
-/// Where nothing proves that an open cannot wait, every attempt would block.
-#[cfg(not(target_os = "linux"))]
-mod nonblocking {
-    use super::{OpenError, OpenedFile, Root};
-    use crate::attempt::Attempt;
-    use std::os::fd::OwnedFd;
-
-    pub(super) fn cached_mount(_dir: &OwnedFd) -> Option<u64> {
-        None
-    }
-
-    pub(super) fn directory_identity(_path: &str) -> Option<(u64, u64)> {
-        None
-    }
-
-    pub(super) fn open_file(
-        _root: &Root,
-        _relative: &str,
-    ) -> Attempt<Result<OpenedFile, OpenError>> {
-        Attempt::WouldBlock
-    }
+    Current::directory_identity_cached(path)
 }
 
 use std::collections::VecDeque;
@@ -123,6 +128,11 @@ pub struct OpenedFile {
     pub file: OwnedFd,
     /// The file's status, taken from a handle on the very file that was opened.
     pub stat: Stat,
+    /// The workspace-relative path the file was opened by: the names the kernel looked up
+    /// in turn, every symlink on the way replaced by what it led to (`/`-separated, never
+    /// `.`, `..` or empty). It stays the path the file was reached by whatever happens to
+    /// those names afterwards; a hard link is reached by its own name.
+    pub path: PathBuf,
 }
 
 /// Why a confined open did not produce a file handle.
@@ -149,7 +159,7 @@ impl Root {
                 "workspaceRoot must be an absolute path to a directory",
             ));
         }
-        let flags = platform::root_flags();
+        let flags = Current::root_flags();
         let dir = rfs::open(given, flags, Mode::empty()).map_err(|e| root_error(path, e))?;
         let stat = rfs::fstat(&dir).map_err(|errno| root_error(path, errno))?;
         let identity = identity(&stat);
@@ -157,7 +167,7 @@ impl Root {
             .map_err(|err| root_error(path, Errno::from_io_error(&err).unwrap_or(Errno::IO)))?;
         let given =
             Some(normalize_absolute(given)).filter(|spelled| names_directory(spelled, identity));
-        let cached_mount = nonblocking::cached_mount(&dir);
+        let cached_mount = Current::cached_mount(&dir);
         Ok(Root {
             dir,
             canonical,
@@ -194,7 +204,7 @@ impl Root {
     /// Opens a path from [`Root::relative_path`] for reading, confined to the root. Only a
     /// regular file is opened; anything else is [`OpenError::NotFile`] without being opened.
     pub fn open_file(&self, relative: &str) -> Result<OpenedFile, OpenError> {
-        platform::open_file(self, relative)
+        Current::open_file(self, relative)
     }
 
     /// [`Root::open_file`] for a thread that must not wait (an event loop): done only when
@@ -208,34 +218,32 @@ impl Root {
         relative: &str,
         max_len: u64,
     ) -> Attempt<Result<OpenedFile, OpenError>> {
-        nonblocking::open_file(self, relative, max_len)
-    }
-
-    /// The workspace-relative path of the file `opened` really is, whatever spelling (a
-    /// symlink, a symlinked directory, an absolute path) reached it; `None` when it cannot
-    /// be told (no procfs, a file deleted since it was opened, a file the root's path does
-    /// not lead to). Callers deciding on it must treat `None` as "deny".
-    pub fn real_relative_path(&self, opened: &OpenedFile) -> Option<PathBuf> {
-        let file = platform::real_path(opened.file.as_fd())?;
-        let root = platform::real_path(self.dir.as_fd())?;
-        let relative = file.strip_prefix(&root).ok()?;
-        // A path that is not a plain relative name could not be matched reliably.
-        let plain = steps(relative).all(|step| matches!(step, PathStep::Name(_)));
-        (plain && !relative.as_os_str().is_empty()).then(|| relative.to_path_buf())
+        match self.cached_mount {
+            Some(mount) => Current::open_file_cached(self, relative, mount, max_len),
+            None => Attempt::WouldBlock,
+        }
     }
 
     /// [`Root::open_file`] by this OS family's walker alone, whatever its fast path would
     /// have said.
     #[doc(hidden)]
     pub fn open_by_walking(&self, relative: &Path) -> Result<OpenedFile, OpenError> {
-        platform::open_by_walking(self, relative)
+        Current::open_by_walking(self, relative)
     }
 
     /// [`Root::open_file`] by the portable code path (macOS's, without `O_NOFOLLOW_ANY`),
     /// so that every OS can check it against its own.
     #[doc(hidden)]
     pub fn open_portably(&self, relative: &str) -> Result<OpenedFile, OpenError> {
-        portable::open_file(self, relative)
+        portable::Portable::open_file(self, relative)
+    }
+
+    /// [`Root::open_file`] by macOS's code (its fast path, then the walker); on another OS,
+    /// its one macOS system call done with what that OS has, so that every OS can check
+    /// macOS's decisions against its own.
+    #[doc(hidden)]
+    pub fn open_like_macos(&self, relative: &str) -> Result<OpenedFile, OpenError> {
+        macos::MacOs::open_file(self, relative)
     }
 
     /// Resolves `relative` one component at a time beneath the root handle, each step a
@@ -373,6 +381,13 @@ impl<'r> Walk<'r> {
             path_len: 0,
             kept: VecDeque::new(),
         }
+    }
+
+    /// The workspace-relative path of `name` in the directory the walk is in.
+    fn path_to(&self, name: &OsStr) -> PathBuf {
+        let mut path: PathBuf = self.names.iter().collect();
+        path.push(name);
+        path
     }
 
     /// The directory the walk is in.
@@ -568,8 +583,10 @@ mod tests {
         Fast,
         /// The OS family's walker alone.
         Walk,
-        /// The portable code path (macOS's).
+        /// The portable code path (FreeBSD's).
         Portable,
+        /// macOS's code path.
+        MacOs,
     }
 
     fn read_via(fx: &Fixture, requested: &str, via: Via) -> Result<String, OpenError> {
@@ -578,6 +595,7 @@ mod tests {
             Via::Fast => fx.root.open_file(&relative)?,
             Via::Walk => fx.root.open_by_walking(Path::new(&relative))?,
             Via::Portable => fx.root.open_portably(&relative)?,
+            Via::MacOs => fx.root.open_like_macos(&relative)?,
         };
         let mut text = String::new();
         fs::File::from(opened.file)
@@ -586,10 +604,11 @@ mod tests {
         Ok(text)
     }
 
-    /// Every decision must be the same on the fast path, the walker and the portable path.
+    /// Every decision must be the same on the fast path, the walker, the portable path and
+    /// macOS's.
     fn read(fx: &Fixture, requested: &str) -> Result<String, OpenError> {
         let fast = read_via(fx, requested, Via::Fast);
-        for via in [Via::Walk, Via::Portable] {
+        for via in [Via::Walk, Via::Portable, Via::MacOs] {
             let other = read_via(fx, requested, via);
             assert_eq!(
                 fast, other,

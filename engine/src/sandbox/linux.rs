@@ -1,11 +1,11 @@
 //! Linux: `openat2` and `O_PATH`.
 //!
-//! The fast path is one `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)` to an `O_PATH`
-//! handle: the kernel refuses any step out of the root, including through symlinks and
-//! through directories swapped while it walks. What it refuses but the contract allows,
-//! what it cannot do (kernels without `openat2`) and what needs a precise verdict (a
-//! refusal that may be an escape or a loop) goes to the walker, whose steps are
-//! `O_PATH | O_NOFOLLOW` lookups.
+//! The fast path is one `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)` to an `O_PATH`
+//! handle: the kernel refuses any step out of the root, including through directories
+//! swapped while it walks, and any symlink, so a file it opens was opened by the path asked
+//! for. A symlink, what the kernel cannot do (kernels without `openat2`) and what needs a
+//! precise verdict (a refusal that may be an escape) goes to the walker, whose steps are
+//! `O_PATH | O_NOFOLLOW` lookups and which follows symlinks itself.
 //!
 //! Both resolve the last component to an `O_PATH` handle, which opens nothing: its kind is
 //! checked from `fstat` first, so a FIFO, socket or device is refused without being
@@ -21,14 +21,17 @@ mod reopen;
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustix::fs::{self as rfs, FileType, Mode, OFlags, ResolveFlags, Stat};
 use rustix::io::Errno;
 
-use super::{Lookup, OpenError, OpenedFile, Root, Step, Walk, non_regular_kind, portable};
+use super::{
+    Lookup, OpenError, OpenedFile, OsFamily, Root, Step, Walk, non_regular_kind, portable,
+};
+use crate::attempt::Attempt;
 use reopen::Reopened;
 
 /// The environment variable that, set to `1`, makes this process's sandbox take the
@@ -40,8 +43,11 @@ pub const PORTABLE_SWITCH: &str = "AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX";
 /// when it is a symlink.
 const STEP_FLAGS: OFlags = OFlags::PATH.union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
 
-/// The resolution flags of the `openat2` fast path.
-const BENEATH: ResolveFlags = ResolveFlags::BENEATH.union(ResolveFlags::NO_MAGICLINKS);
+/// The resolution flags of the `openat2` fast path: beneath the root, through no symlink
+/// (so the path is the one the file was opened by).
+const BENEATH: ResolveFlags = ResolveFlags::BENEATH
+    .union(ResolveFlags::NO_MAGICLINKS)
+    .union(ResolveFlags::NO_SYMLINKS);
 
 /// Set once `openat2` has answered `ENOSYS`, so later calls go straight to the walker.
 static OPENAT2_UNAVAILABLE: AtomicBool = AtomicBool::new(false);
@@ -56,40 +62,46 @@ fn switch_is_on(value: Option<&OsStr>) -> bool {
     value == Some(OsStr::new("1"))
 }
 
-/// How the root directory is opened.
-pub(super) fn root_flags() -> OFlags {
-    if portable_switch() {
-        portable::ROOT_FLAGS
-    } else {
-        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC
-    }
-}
+/// Linux's sandbox.
+pub(super) struct Linux;
 
-/// [`Root::open_file`] on Linux.
-pub(super) fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenError> {
-    if portable_switch() {
-        return portable::open_file(root, relative);
+impl OsFamily for Linux {
+    fn root_flags() -> OFlags {
+        if portable_switch() {
+            portable::ROOT_FLAGS
+        } else {
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC
+        }
     }
-    let relative = if relative.is_empty() { "." } else { relative };
-    open_resolved(root, || resolve(root, relative))
-}
 
-/// The path `fd` refers to now, read from `/proc/self/fd/<fd>` through the procfs handle
-/// the sandbox keeps; `None` without procfs, or when the file has been deleted (procfs
-/// then appends ` (deleted)` to its last name).
-pub(super) fn real_path(fd: BorrowedFd<'_>) -> Option<std::path::PathBuf> {
-    let target = reopen::proc_fd_link(fd)?;
-    let deleted = target.as_bytes().ends_with(b" (deleted)");
-    if deleted && rfs::fstat(fd).map_or(true, |stat| stat.st_nlink == 0) {
-        return None;
+    fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenError> {
+        if portable_switch() {
+            return portable::Portable::open_file(root, relative);
+        }
+        let relative = if relative.is_empty() { "." } else { relative };
+        open_resolved(root, || resolve(root, relative))
     }
-    let target = OsString::from_vec(target.into_bytes());
-    Some(target.into())
-}
 
-/// [`Root::open_by_walking`] on Linux: the `O_PATH` walker.
-pub(super) fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError> {
-    open_resolved(root, || root.walk(relative, &OPathLookup))
+    fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError> {
+        open_resolved(root, || root.walk(relative, &OPathLookup))
+    }
+
+    fn cached_mount(dir: &OwnedFd) -> Option<u64> {
+        cached::cached_mount(dir)
+    }
+
+    fn open_file_cached(
+        root: &Root,
+        relative: &str,
+        mount: u64,
+        max_len: u64,
+    ) -> Attempt<Result<OpenedFile, OpenError>> {
+        cached::open_file(root, relative, mount, max_len)
+    }
+
+    fn directory_identity_cached(path: &str) -> Option<(u64, u64)> {
+        cached::directory_identity(path)
+    }
 }
 
 /// Resolves, refuses what is not a regular file, and opens a regular file for reading.
@@ -108,6 +120,7 @@ fn open_resolved<'r>(
                 return Ok(OpenedFile {
                     file,
                     stat: resolved.stat,
+                    path: resolved.path,
                 });
             }
             Reopened::Failed(errno) => return Err(OpenError::Os(errno)),
@@ -139,14 +152,15 @@ fn resolve_beneath<'r>(root: &Root, relative: &'r str) -> Result<Resolved<'r>, E
     Ok(Resolved {
         handle,
         stat,
+        path: PathBuf::from(relative),
         by_name: ByName::Beneath(relative),
     })
 }
 
 /// Errors from the `openat2` fast path that are already the answer: the kernel reports
-/// them at the component where they happen, after any escape before it would have been
-/// reported instead. Anything else (an escape, an absolute symlink, a loop, a rename race,
-/// no `openat2`) is decided by the walker; so is `ENAMETOOLONG`, which a whole path longer
+/// them at the component where they happen, after any escape or symlink before it would
+/// have been reported instead. Anything else (an escape, a symlink, a rename race, no
+/// `openat2`) is decided by the walker; so is `ENAMETOOLONG`, which a whole path longer
 /// than `PATH_MAX` gets before any component is looked at, even one that leads out.
 fn is_final_answer(errno: Errno) -> bool {
     matches!(
@@ -190,6 +204,7 @@ impl Lookup for OPathLookup {
 
 /// The walk's result: `handle` on `name` in the directory the walk is in.
 fn resolved(walk: &mut Walk<'_>, handle: OwnedFd, stat: Stat, name: &OsStr) -> Resolved<'static> {
+    let path = walk.path_to(name);
     let by_name = ByName::InDir {
         dir: walk.kept.pop_back(),
         name: name.to_owned(),
@@ -197,6 +212,7 @@ fn resolved(walk: &mut Walk<'_>, handle: OwnedFd, stat: Stat, name: &OsStr) -> R
     Resolved {
         handle,
         stat,
+        path,
         by_name,
     }
 }
@@ -214,6 +230,8 @@ struct Resolved<'r> {
     handle: OwnedFd,
     /// The handle's status.
     stat: Stat,
+    /// The workspace-relative path it was looked up by (see [`OpenedFile::path`]).
+    path: PathBuf,
     /// How to look the same name up again, for reopening without procfs.
     by_name: ByName<'r>,
 }

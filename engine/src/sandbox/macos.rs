@@ -1,35 +1,40 @@
 //! macOS: no `O_PATH`, no `openat2`. The portable walker (see [`portable`]), with one fast
 //! path: a lexically normalized path (which [`Root::relative_path`] gives: no `.`, `..` or
-//! empty component) has its parent directory opened in one call with `O_NOFOLLOW_ANY`
-//! (macOS 11+), which refuses a symlink anywhere on the way; its last component is then
-//! decided and opened as the walker decides it (`fstatat` first, see [`portable`], whose
-//! residual race it shares). A symlink anywhere, or a race, goes to the walker.
+//! empty component) has its parent directory opened in one call that refuses a symlink
+//! anywhere on the way (`O_NOFOLLOW_ANY`, macOS 11+); its last component is then decided
+//! and opened as the walker decides it (`fstatat` first, see [`portable`], whose residual
+//! race it shares). Since no symlink was followed, the file was opened by the path asked
+//! for. A symlink anywhere, or a race, goes to the walker.
+//!
+//! Only [`sys`] is macOS's own: elsewhere it does the same with what that OS has (Linux's
+//! `openat2(RESOLVE_NO_SYMLINKS)`), so the Linux test suite runs this file too.
 
 use std::ffi::OsStr;
-use std::os::fd::AsFd;
-use std::path::Path;
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
 
-use rustix::fs::{self as rfs, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::{OpenError, OpenedFile, Root, Step, portable};
+use super::{OpenError, OpenedFile, OsFamily, Root, Step, portable};
 
-/// How the root directory is opened.
-pub(super) fn root_flags() -> OFlags {
-    portable::ROOT_FLAGS
-}
+/// macOS's sandbox.
+pub(super) struct MacOs;
 
-/// [`Root::open_file`] on macOS.
-pub(super) fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenError> {
-    match without_symlinks(root, relative) {
-        Some(answer) => answer,
-        None => portable::open_file(root, relative),
+impl OsFamily for MacOs {
+    fn root_flags() -> rustix::fs::OFlags {
+        portable::ROOT_FLAGS
     }
-}
 
-/// [`Root::open_by_walking`] on macOS: the portable walker.
-pub(super) fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError> {
-    portable::open_file(root, &relative.to_string_lossy())
+    fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenError> {
+        match without_symlinks(root, relative) {
+            Some(answer) => answer,
+            None => portable::Portable::open_file(root, relative),
+        }
+    }
+
+    fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError> {
+        portable::Portable::open_by_walking(root, relative)
+    }
 }
 
 /// The answer when the path has no symlink on it; `None` when the walker must decide.
@@ -41,34 +46,51 @@ fn without_symlinks(root: &Root, relative: &str) -> Option<Result<OpenedFile, Op
         Some((parent, name)) => (Some(parent), name),
         None => (None, relative),
     };
-    let parent = match parent.map(|parent| open_parent(root, parent)) {
+    let parent = match parent.map(|parent| sys::open_dir_without_symlinks(&root.dir, parent)) {
         None => None,
         Some(Ok(dir)) => Some(dir),
         // Without a symlink on the way, nothing before the failing component can have
         // led out: these are the answer.
-        Some(Err(errno @ (Errno::NOENT | Errno::NOTDIR | Errno::ACCESS))) => {
+        Some(Err(errno @ (Errno::NOENT | Errno::ACCESS))) => {
             return Some(Err(OpenError::Os(errno)));
         }
-        // A symlink on the way (`ELOOP`), or anything the walker decides more precisely.
+        // A symlink on the way (`ELOOP`; `ENOTDIR` where the kernel checks `O_DIRECTORY`
+        // before `O_NOFOLLOW` on the last one, as Linux does), no such call here, or
+        // anything the walker decides more precisely.
         Some(Err(_)) => return None,
     };
     let dir = parent.as_ref().map_or(root.dir.as_fd(), AsFd::as_fd);
-    match portable::last_step(dir, OsStr::new(name)) {
+    match portable::last_step(dir, OsStr::new(name), || PathBuf::from(relative)) {
         Ok(Step::Found(Some(opened))) => Some(Ok(opened)),
         Ok(_) => None,
         Err(err) => Some(Err(err)),
     }
 }
 
-/// The directory `parent` beneath the root, opened only if no component is a symlink.
-fn open_parent(root: &Root, parent: &str) -> Result<std::os::fd::OwnedFd, Errno> {
-    let flags = portable::DIR_FLAGS | OFlags::NOFOLLOW_ANY;
-    rfs::openat(&root.dir, parent, flags, Mode::empty())
-}
+/// The system-call leaf: the directory `path` beneath `dir`, opened (as the portable walker
+/// opens directories) only if no component of it is a symlink; `ELOOP` if one is.
+mod sys {
+    use super::*;
+    #[cfg(not(target_os = "freebsd"))]
+    use rustix::fs::{self as rfs, Mode};
 
-/// The path `fd` refers to now, by `F_GETPATH`; `None` when the kernel cannot say.
-pub(super) fn real_path(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::path::PathBuf> {
-    use std::os::unix::ffi::OsStringExt;
-    let path = rfs::getpath(fd).ok()?;
-    Some(std::ffi::OsString::from_vec(path.into_bytes()).into())
+    #[cfg(target_os = "macos")]
+    pub(super) fn open_dir_without_symlinks(dir: &OwnedFd, path: &str) -> Result<OwnedFd, Errno> {
+        let flags = portable::DIR_FLAGS | rfs::OFlags::NOFOLLOW_ANY;
+        rfs::openat(dir, path, flags, Mode::empty())
+    }
+
+    /// Linux's equivalent, for the tests: `path` is normalized, so refusing symlinks and
+    /// staying beneath `dir` is what `O_NOFOLLOW_ANY` does to it.
+    #[cfg(target_os = "linux")]
+    pub(super) fn open_dir_without_symlinks(dir: &OwnedFd, path: &str) -> Result<OwnedFd, Errno> {
+        let resolve = rfs::ResolveFlags::NO_SYMLINKS | rfs::ResolveFlags::BENEATH;
+        rfs::openat2(dir, path, portable::DIR_FLAGS, Mode::empty(), resolve)
+    }
+
+    /// No such call: the walker decides.
+    #[cfg(target_os = "freebsd")]
+    pub(super) fn open_dir_without_symlinks(_dir: &OwnedFd, _path: &str) -> Result<OwnedFd, Errno> {
+        Err(Errno::NOSYS)
+    }
 }

@@ -1,5 +1,6 @@
-//! The sandbox without `O_PATH` or `openat2`: macOS's code path, FreeBSD's walker, and
-//! Linux's under [`PORTABLE_SWITCH`](super::linux::PORTABLE_SWITCH).
+//! The sandbox without `O_PATH` or `openat2`: macOS's walker, FreeBSD's whole sandbox, and
+//! Linux's under [`PORTABLE_SWITCH`](super::linux::PORTABLE_SWITCH). System calls every
+//! Unix has, so it compiles and runs everywhere.
 //!
 //! Every step but the last opens one name as a directory,
 //! `O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC`: a directory is entered; a symlink
@@ -26,19 +27,18 @@
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
 use super::{
-    Lookup, OpenError, OpenedFile, READ_FLAGS, Root, Step, Walk, identity, non_regular_kind,
+    Lookup, OpenError, OpenedFile, OsFamily, READ_FLAGS, Root, Step, Walk, identity,
+    non_regular_kind,
 };
 
 /// How the root directory is opened: for reading, so that it is a directory handle on
 /// every system; `O_NONBLOCK` so that even a FIFO under the root's path cannot block.
-/// (FreeBSD keeps an `O_PATH` root for its fast path.)
-#[cfg(any(target_os = "linux", target_os = "macos"))]
 pub(super) const ROOT_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NONBLOCK)
@@ -52,15 +52,27 @@ pub(super) const DIR_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::NONBLOCK)
     .union(OFlags::CLOEXEC);
 
-/// [`Root::open_file`] by the portable walker.
-pub(super) fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenError> {
-    let relative = Path::new(if relative.is_empty() { "." } else { relative });
-    for _ in 0..2 {
-        if let Some(opened) = root.walk(relative, &PortableLookup)? {
-            return Ok(opened);
-        }
+/// The portable walker as an OS family: FreeBSD's, and any Unix's.
+pub(super) struct Portable;
+
+impl OsFamily for Portable {
+    fn root_flags() -> OFlags {
+        ROOT_FLAGS
     }
-    Err(OpenError::Os(Errno::NOENT))
+
+    fn open_file(root: &Root, relative: &str) -> Result<OpenedFile, OpenError> {
+        let relative = Path::new(if relative.is_empty() { "." } else { relative });
+        for _ in 0..2 {
+            if let Some(opened) = root.walk(relative, &PortableLookup)? {
+                return Ok(opened);
+            }
+        }
+        Err(OpenError::Os(Errno::NOENT))
+    }
+
+    fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError> {
+        Self::open_file(root, &relative.to_string_lossy())
+    }
 }
 
 /// The portable walker's steps. A `None` found: the last name changed between its
@@ -78,7 +90,7 @@ impl Lookup for PortableLookup {
         last: bool,
     ) -> Result<Step<Option<OpenedFile>>, OpenError> {
         if last {
-            return last_step(walk.here(), name);
+            return last_step(walk.here(), name, || walk.path_to(name));
         }
         match rfs::openat(walk.here(), name, DIR_FLAGS, Mode::empty()) {
             Ok(dir) => Ok(Step::Dir(dir)),
@@ -96,10 +108,12 @@ impl Lookup for PortableLookup {
 }
 
 /// The last component `name` in `dir`: its kind decided by `fstatat`, a symlink read, a
-/// regular file opened and kept only if it is still the file looked at.
+/// regular file opened and kept only if it is still the file looked at; `path` is its
+/// workspace-relative path.
 pub(super) fn last_step(
     dir: BorrowedFd<'_>,
     name: &OsStr,
+    path: impl FnOnce() -> PathBuf,
 ) -> Result<Step<Option<OpenedFile>>, OpenError> {
     let stat = rfs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(OpenError::Os)?;
     if FileType::from_raw_mode(stat.st_mode) == FileType::Symlink {
@@ -113,15 +127,21 @@ pub(super) fn last_step(
     if let Some(kind) = non_regular_kind(&stat) {
         return Err(OpenError::NotFile(kind));
     }
-    open_same_file(dir, name, &stat).map(Step::Found)
+    let opened = open_same_file(dir, name, &stat)?;
+    Ok(Step::Found(opened.map(|(file, stat)| OpenedFile {
+        file,
+        stat,
+        path: path(),
+    })))
 }
 
-/// Opens `name` in `dir` for reading, when it is still the file `looked_at` describes.
+/// Opens `name` in `dir` for reading, when it is still the file `looked_at` describes; the
+/// descriptor and its status.
 fn open_same_file(
     dir: BorrowedFd<'_>,
     name: &OsStr,
     looked_at: &Stat,
-) -> Result<Option<OpenedFile>, OpenError> {
+) -> Result<Option<(OwnedFd, Stat)>, OpenError> {
     let flags = READ_FLAGS | OFlags::NOFOLLOW;
     let file: OwnedFd = match rfs::openat(dir, name, flags, Mode::empty()) {
         Ok(file) => file,
@@ -131,7 +151,7 @@ fn open_same_file(
     };
     let stat = rfs::fstat(&file).map_err(OpenError::Os)?;
     let same = identity(&stat) == identity(looked_at);
-    Ok(same.then_some(OpenedFile { file, stat }))
+    Ok(same.then_some((file, stat)))
 }
 
 /// The target of the symlink `name` in `dir`.

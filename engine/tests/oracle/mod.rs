@@ -187,8 +187,8 @@ fn check_cached_read(fx: &Fixture, path: &str, request: &ReadRequest) {
     }
 }
 
-/// The opened file, on the fast path, the walker and the portable path alike, is really
-/// under the root.
+/// The opened file, on the fast path, the walker, the portable path and macOS's alike, is
+/// really under the root, at the path the sandbox says it was opened by.
 fn check_confinement(fx: &Fixture, path: &str) {
     let Ok(relative) = fx.root.relative_path(path) else {
         return;
@@ -198,6 +198,7 @@ fn check_confinement(fx: &Fixture, path: &str) {
         fx.root
             .open_by_walking(Path::new(if relative.is_empty() { "." } else { &relative }));
     let portable = fx.root.open_portably(&relative);
+    let macos = fx.root.open_like_macos(&relative);
     // The same verdict, as the caller sees it: errnos that mean the same to the contract
     // (a name too long for one `openat2` but not for the walker, say) are the same verdict.
     let verdict = |opened: &Result<_, OpenError>| {
@@ -216,7 +217,12 @@ fn check_confinement(fx: &Fixture, path: &str) {
         verdict(&portable),
         "fast path and portable path disagree on {path:?}"
     );
-    for opened in [fast, walked, portable] {
+    assert_eq!(
+        verdict(&fast),
+        verdict(&macos),
+        "fast path and macOS's path disagree on {path:?}"
+    );
+    for opened in [fast, walked, portable, macos] {
         match opened {
             Ok(opened) => {
                 let fd = opened.file.as_raw_fd();
@@ -225,6 +231,11 @@ fn check_confinement(fx: &Fixture, path: &str) {
                     location.starts_with(&fx.canonical_root),
                     "{path:?} opened {location:?}, outside {:?}",
                     fx.canonical_root
+                );
+                assert_eq!(
+                    location,
+                    fx.canonical_root.join(&opened.path),
+                    "{path:?}: the path it was opened by is not where it is"
                 );
             }
             Err(

@@ -1,9 +1,10 @@
 //! Opening a file without waiting, for a caller on an event loop: only what the kernel
 //! proves it can do from memory.
 //!
-//! - The path is resolved by `openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS |
+//! - The path is resolved by `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
 //!   RESOLVE_CACHED)`: the kernel resolves it from its dentry cache alone and answers
 //!   `EAGAIN` for anything it would have to read from a disk or revalidate over a network.
+//!   A path through a symlink is left to the pool's walker.
 //! - The status comes from `statx(AT_STATX_DONT_SYNC)`, which never asks a server.
 //! - The file must be on the root's own mount, and that mount must be a local file system
 //!   whose `open` runs in memory (a network or FUSE file system's `open` asks its server:
@@ -16,6 +17,7 @@
 //! by the full resolution (the walker included).
 
 use std::os::fd::{AsFd, OwnedFd};
+use std::path::PathBuf;
 
 use rustix::fs::{self as rfs, AtFlags, Mode, OFlags, ResolveFlags, Stat, StatxFlags};
 
@@ -75,11 +77,9 @@ pub(in crate::sandbox) fn directory_identity(path: &str) -> Option<(u64, u64)> {
 pub(in crate::sandbox) fn open_file(
     root: &Root,
     relative: &str,
+    mount: u64,
     max_len: u64,
 ) -> Attempt<Result<OpenedFile, OpenError>> {
-    let Some(mount) = root.cached_mount else {
-        return Attempt::WouldBlock;
-    };
     let relative = if relative.is_empty() { "." } else { relative };
     let flags = OFlags::PATH | OFlags::CLOEXEC;
     let resolve = BENEATH | ResolveFlags::CACHED;
@@ -103,10 +103,15 @@ pub(in crate::sandbox) fn open_file(
     let resolved = Resolved {
         handle,
         stat,
+        path: PathBuf::from(relative),
         by_name: ByName::Beneath(relative),
     };
     match reopen::through_procfs(&resolved) {
-        Some(Reopened::File(file)) => Attempt::Done(Ok(OpenedFile { file, stat })),
+        Some(Reopened::File(file)) => Attempt::Done(Ok(OpenedFile {
+            file,
+            stat,
+            path: resolved.path,
+        })),
         Some(Reopened::Failed(errno)) => Attempt::Done(Err(OpenError::Os(errno))),
         Some(Reopened::Raced) | None => Attempt::WouldBlock,
     }

@@ -62,16 +62,6 @@ pub(super) fn through_procfs(resolved: &Resolved<'_>) -> Option<Reopened> {
     })
 }
 
-/// What `/proc/self/fd/<fd>` links to (the path of the file `fd` refers to), read
-/// through the cached procfs handle; `None` without procfs.
-pub(super) fn proc_fd_link(fd: BorrowedFd<'_>) -> Option<std::ffi::CString> {
-    with_proc_fd_dir(|proc_fd_dir| {
-        let mut digits = [0u8; 12];
-        let name = decimal(fd.as_raw_fd(), &mut digits);
-        rfs::readlinkat(proc_fd_dir?, name, Vec::new()).ok()
-    })
-}
-
 /// Runs `use_dir` with this process's `/proc/self/fd` handle (`None` without procfs),
 /// opening it first when there is none yet or it belongs to the parent of a `fork`.
 fn with_proc_fd_dir<T>(use_dir: impl FnOnce(Option<BorrowedFd<'_>>) -> T) -> T {
