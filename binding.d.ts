@@ -88,7 +88,11 @@ export declare function fileVersion(workspaceRoot: string, path: string, signal?
 export interface FileVersion {
   /** The normalized workspace-relative path, as `readFile` returns it. */
   path: string
-  /** The content hash of the bytes on disk, with its algorithm: `xxh3-128:<32 hex digits>`. */
+  /**
+   * The content hash of the bytes on disk, with its algorithm: `xxh3-128-keyed:<32 hex
+   * digits>`, keyed with a secret this process drew at random (so that no file can be
+   * crafted to hash like another); comparable only with hashes made by the same process.
+   */
   hash: string
   byte_length: number
   mtime_ms: number

@@ -157,7 +157,9 @@ pub fn read_files_async<'env>(
 pub struct JsFileVersion {
     /// The normalized workspace-relative path, as `readFile` returns it.
     pub path: String,
-    /// The content hash of the bytes on disk, with its algorithm: `xxh3-128:<32 hex digits>`.
+    /// The content hash of the bytes on disk, with its algorithm: `xxh3-128-keyed:<32 hex
+    /// digits>`, keyed with a secret this process drew at random (so that no file can be
+    /// crafted to hash like another); comparable only with hashes made by the same process.
     pub hash: String,
     #[napi(js_name = "byte_length")]
     pub byte_length: f64,
