@@ -4,7 +4,7 @@ import path from 'node:path'
 
 import pkg from '../index.js'
 import { after, describe, test } from './harness.mjs'
-import { assertRejectsCode, expectedOutput, makeFixture, rejection } from './helpers.mjs'
+import { INDEX_PATH, assertRejectsCode, expectedOutput, makeFixture, rejection, runChild } from './helpers.mjs'
 
 const { readFiles, createAgentToolkit, fileVersion, MAX_BATCH_FILES, MAX_BATCH_CONTENT_BYTES, MAX_FILE_BYTES } = pkg
 
@@ -119,5 +119,33 @@ describe('toolkit.readFiles', () => {
     assert.ok(Buffer.byteLength(result.output.content) <= 128)
     assert.match(result.output.content, /\[read_file: \d+ bytes of line 1 left out\]\n$/)
     toolkit.close()
+  })
+
+  test('64 files of 1 MiB: peak memory bounded by what the call returns, not by what it reads', async () => {
+    // The call returns at most 4 MiB of content; before the bound, all 64 windows were read
+    // and decoded at once (66 MiB of peak RSS here, Node and Bun; 12-17 MiB after).
+    const line = `${'é'.repeat(1300)}\n`
+    const text = line.repeat(Math.floor(MAX_FILE_BYTES / Buffer.byteLength(line)))
+    for (let i = 0; i < 64; i++) fx.write(`wide/w${i}.txt`, text)
+    const result = await runChild(
+      fx.base,
+      'batch-memory.cjs',
+      `const { readFiles } = require(${JSON.stringify(INDEX_PATH)})
+const ws = ${JSON.stringify(fx.ws)}
+const inputs = Array.from({ length: 64 }, (_, i) => ({ path: 'wide/w' + i + '.txt', max_lines: 500 }))
+;(async () => {
+  await readFiles(ws, [{ path: 'wide/w0.txt', max_lines: 1 }])
+  const before = process.resourceUsage().maxRSS
+  const results = await readFiles(ws, inputs)
+  const after = process.resourceUsage().maxRSS
+  const kept = results.filter((r) => r.ok).length
+  console.log(JSON.stringify({ grownMiB: (after - before) / 1024, kept, codes: [...new Set(results.map((r) => r.ok ? 'ok' : r.error.code))] }))
+})()`,
+      { timeout: 60_000 },
+    )
+    // 4 MiB of content hold four of the ~1 MiB windows; the rest are SIZE_LIMIT_EXCEEDED.
+    assert.deepEqual(result.codes, ['ok', 'SIZE_LIMIT_EXCEEDED'])
+    assert.equal(result.kept, Math.floor(MAX_BATCH_CONTENT_BYTES / Buffer.byteLength(text)))
+    assert.ok(result.grownMiB < 40, `peak RSS grew ${result.grownMiB.toFixed(1)} MiB`)
   })
 })

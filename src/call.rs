@@ -262,8 +262,11 @@ impl ReadCall {
     }
 
     /// The reads of `readFiles`, run in parallel on rayon's threads (the pool thread that
-    /// runs this waits for them), then kept in input order while their contents fit in
-    /// [`MAX_BATCH_CONTENT_BYTES`]. Only the reads kept are seen (for the ledger).
+    /// runs this waits for them) [`READS_AT_ONCE`] at a time, kept in input order while
+    /// their contents fit in [`MAX_BATCH_CONTENT_BYTES`]; a read that does not fit is
+    /// dropped as soon as its group is done. So a call holds at most what it returns plus
+    /// one group's windows, however many large files it names. Only the reads kept are seen
+    /// (for the ledger).
     pub(crate) fn read_many(
         &self,
         root: &Root,
@@ -274,29 +277,22 @@ impl ReadCall {
             let request = request.as_ref().map_err(Clone::clone)?;
             read_file_versioned(root, request, &self.options, versioned)
         };
-        let reads: Vec<_> = parallel_map(requests, read);
         let mut room = MAX_BATCH_CONTENT_BYTES as usize;
-        let mut results = Vec::with_capacity(reads.len());
+        let mut results = Vec::with_capacity(requests.len());
         let mut seen = Vec::new();
-        for (read, request) in reads.into_iter().zip(requests) {
-            let result = read.and_then(|(output, version)| {
-                let len = output.content.as_str().len();
-                if len > room {
-                    let requested = request.as_ref().map_or("", |request| &request.path);
-                    return Err(ReadFileError::new(
-                        ErrorCode::SizeLimitExceeded,
-                        requested,
-                        format!(
-                            "its content ({len} bytes) does not fit in what is left of this \
-                             readFiles call's {MAX_BATCH_CONTENT_BYTES} bytes ({room}); read it on its own"
-                        ),
-                    ));
-                }
-                room -= len;
-                seen.extend(version);
-                Ok(output)
-            });
-            results.push(result);
+        for group in requests.chunks(READS_AT_ONCE) {
+            for (read, request) in parallel_map(group, read).into_iter().zip(group) {
+                let result = read.and_then(|(output, version)| {
+                    let len = output.content.as_str().len();
+                    if len > room {
+                        return Err(no_room_for(request, len, room));
+                    }
+                    room -= len;
+                    seen.extend(version);
+                    Ok(output)
+                });
+                results.push(result);
+            }
         }
         (results, Seen::new(&self.ledger, seen))
     }
@@ -324,6 +320,28 @@ impl ReadCall {
         let (output, version) = read_file_versioned(root, request, &self.options, true)?;
         Ok((output, Seen::new(&self.ledger, version)))
     }
+}
+
+/// How many reads of one `readFiles` call run at once: enough to keep every core busy on
+/// small files, few enough that their windows (up to ~1 MiB of content each, and the bytes
+/// it was decoded from) stay a fixed amount beside the 4 MiB a call returns.
+const READS_AT_ONCE: usize = 8;
+
+/// `SIZE_LIMIT_EXCEEDED` for a read of `len` bytes of content with `room` bytes left.
+fn no_room_for(
+    request: &Result<ReadRequest, ReadFileError>,
+    len: usize,
+    room: usize,
+) -> ReadFileError {
+    let requested = request.as_ref().map_or("", |request| &request.path);
+    ReadFileError::new(
+        ErrorCode::SizeLimitExceeded,
+        requested,
+        format!(
+            "its content ({len} bytes) does not fit in what is left of this readFiles call's \
+             {MAX_BATCH_CONTENT_BYTES} bytes ({room}); read it on its own"
+        ),
+    )
 }
 
 /// `items` mapped by `map`, in order, on rayon's threads (which stay up between calls;
