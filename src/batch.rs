@@ -135,7 +135,7 @@ pub(super) fn enqueue<'env>(
     let unsettled = Unsettled { deferred, abort };
     state.calls.unsettled.borrow_mut().insert(id, unsettled);
     let queued = Queued { id, call };
-    let for_pool = if queued.call.may_run_cached() {
+    let for_pool = if queued.call.may_run_from_memory() {
         inline::collect(raw, state, queued).err()
     } else {
         Some(queued)

@@ -1,21 +1,21 @@
 //! One validated call (`readFile`, `readFiles`, `fileVersion`), ready to run on any
 //! thread, and what it answers. Every way a call runs goes through here: on the pool
 //! ([`ReadCall::run_with`]), on the JS thread when nothing would wait
-//! ([`ReadCall::run_cached`], see `inline.rs`), and for `readFileSync` ([`ReadCall::run`]).
+//! ([`ReadCall::run_from_memory`], see `inline.rs`), and for `readFileSync` ([`ReadCall::run`]).
 
 use std::sync::Arc;
 
 use napi::{JsValue, Unknown};
 
-use agent_read_file_engine::attempt::Attempt;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
-use agent_read_file_engine::read_file::{
-    ReadFileOutput, ReadOptions, read_file_cached, read_file_versioned, read_file_with,
-};
+use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{Argument, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
-use agent_read_file_engine::version::{FileVersion, Ledger, file_version};
+use agent_read_file_engine::{
+    FileVersion, Ledger, ReadFileOutput, ReadOptions, answered, file_version, read_file,
+    read_file_from_memory,
+};
 
 use crate::convert::{request_from_js, string_or_type, type_of};
 use crate::js;
@@ -29,11 +29,19 @@ pub(crate) enum RootArg {
     Open(Arc<Root>),
 }
 
+/// What a toolkit (or a `ToolCatalog` context) adds to its reads: its compiled deny and
+/// allow rules and its content budget. A bare read has none.
+#[derive(Debug, Default)]
+pub(crate) struct Rules {
+    pub(crate) policy: Option<Policy>,
+    pub(crate) max_content_bytes: Option<usize>,
+}
+
 /// One validated call, ready to run on any thread.
 pub(crate) struct ReadCall {
     root: RootArg,
     pub(crate) request: ReadRequest,
-    options: Arc<ReadOptions>,
+    rules: Arc<Rules>,
     kind: CallKind,
     /// Where a toolkit's successful reads are recorded.
     ledger: Option<Arc<Ledger>>,
@@ -110,9 +118,9 @@ impl Seen {
     }
 }
 
-/// The options of a bare `readFile`: none.
-pub(crate) fn no_options() -> Arc<ReadOptions> {
-    static NONE: std::sync::OnceLock<Arc<ReadOptions>> = std::sync::OnceLock::new();
+/// The rules of a bare `readFile`: none.
+pub(crate) fn no_rules() -> Arc<Rules> {
+    static NONE: std::sync::OnceLock<Arc<Rules>> = std::sync::OnceLock::new();
     NONE.get_or_init(Arc::default).clone()
 }
 
@@ -126,7 +134,7 @@ impl ReadCall {
         Ok(ReadCall {
             root,
             request,
-            options: no_options(),
+            rules: no_rules(),
             kind: CallKind::Read,
             ledger: None,
         })
@@ -143,7 +151,7 @@ impl ReadCall {
         Ok(ReadCall {
             root,
             request,
-            options: no_options(),
+            rules: no_rules(),
             kind: CallKind::Version,
             ledger: None,
         })
@@ -192,14 +200,24 @@ impl ReadCall {
         Ok(ReadCall {
             root,
             request,
-            options: no_options(),
+            rules: no_rules(),
             kind: CallKind::Many(requests),
             ledger: None,
         })
     }
 
-    pub(crate) fn with_options(self, options: Arc<ReadOptions>) -> ReadCall {
-        ReadCall { options, ..self }
+    pub(crate) fn with_rules(self, rules: Arc<Rules>) -> ReadCall {
+        ReadCall { rules, ..self }
+    }
+
+    /// The engine's options for one read of this call: its rules, and a version of the
+    /// file read when there is a ledger to record it in.
+    fn options(&self) -> ReadOptions<'_> {
+        ReadOptions {
+            policy: self.rules.policy.as_ref(),
+            max_content_bytes: self.rules.max_content_bytes,
+            versioned: self.ledger.is_some(),
+        }
     }
 
     pub(crate) fn with_ledger(self, ledger: Arc<Ledger>) -> ReadCall {
@@ -215,31 +233,22 @@ impl ReadCall {
         Ok(output)
     }
 
-    /// Whether [`ReadCall::run_cached`] may answer it: a `readFile` (a version hashes the
+    /// Whether [`ReadCall::run_from_memory`] may answer it: a `readFile` (a version hashes the
     /// whole file and a batch is many reads; both stay on the pool).
-    pub(crate) fn may_run_cached(&self) -> bool {
+    pub(crate) fn may_run_from_memory(&self) -> bool {
         matches!(self.kind, CallKind::Read)
     }
 
     /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
-    /// not in the root cache, or not resolvable from the dentry cache, would).
-    pub(crate) fn run_cached(&self) -> Attempt<Result<Answer, ReadFileError>> {
+    /// not in the root cache, or not resolvable from the dentry cache, would); `None`
+    /// otherwise.
+    pub(crate) fn run_from_memory(&self) -> Option<Result<Answer, ReadFileError>> {
         let root = match &self.root {
-            RootArg::Path(path) => match root_cache::open_cached(path) {
-                Attempt::Done(root) => root,
-                Attempt::WouldBlock => return Attempt::WouldBlock,
-            },
+            RootArg::Path(path) => root_cache::open_cached(path)?,
             RootArg::Open(root) => root.clone(),
         };
-        let versioned = self.ledger.is_some();
-        match read_file_cached(&root, &self.request, &self.options, versioned) {
-            Attempt::Done(read) => {
-                Attempt::Done(read.map(|(output, version)| {
-                    Answer::Output(output, Seen::new(&self.ledger, version))
-                }))
-            }
-            Attempt::WouldBlock => Attempt::WouldBlock,
-        }
+        let read = answered(read_file_from_memory(&root, &self.request, self.options()))?;
+        Some(read.map(|(output, version)| Answer::Output(output, Seen::new(&self.ledger, version))))
     }
 
     /// The one code path of every call on the pool.
@@ -251,7 +260,7 @@ impl ReadCall {
                 Ok(Answer::Output(output, seen))
             }
             CallKind::Version => {
-                let policy = self.options.policy.as_ref();
+                let policy = self.rules.policy.as_ref();
                 file_version(&root, &self.request.path, policy).map(Answer::Version)
             }
             CallKind::Many(requests) => {
@@ -272,10 +281,10 @@ impl ReadCall {
         root: &Root,
         requests: &[Result<ReadRequest, ReadFileError>],
     ) -> (Vec<Result<ReadFileOutput, ReadFileError>>, Seen) {
-        let versioned = self.ledger.is_some();
+        let options = self.options();
         let read = |request: &Result<ReadRequest, ReadFileError>| {
             let request = request.as_ref().map_err(Clone::clone)?;
-            read_file_versioned(root, request, &self.options, versioned)
+            read_file(root, request, options)
         };
         let mut room = MAX_BATCH_CONTENT_BYTES as usize;
         let mut results = Vec::with_capacity(requests.len());
@@ -313,11 +322,7 @@ impl ReadCall {
         root: &Root,
         request: &ReadRequest,
     ) -> Result<(ReadFileOutput, Seen), ReadFileError> {
-        if self.ledger.is_none() {
-            return read_file_with(root, request, &self.options)
-                .map(|output| (output, Seen::default()));
-        }
-        let (output, version) = read_file_versioned(root, request, &self.options, true)?;
+        let (output, version) = read_file(root, request, self.options())?;
         Ok((output, Seen::new(&self.ledger, version)))
     }
 }

@@ -10,10 +10,9 @@ use serde_json::Value;
 
 use crate::convert::{error_value, property, string_or_type, throwable, type_of};
 use crate::{inline, js};
-use agent_read_file_engine::attempt::Attempt;
+use agent_read_file_engine::Reader;
 use agent_read_file_engine::dialect::{Answer, Args, Dialect, DialectCall, aintern};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
-use agent_read_file_engine::read_file::without_waiting;
 use agent_read_file_engine::root_cache;
 
 /// Declares `DialectName` from the engine's list of dialects.
@@ -65,15 +64,15 @@ pub fn execute_dialect<'env>(
         .to_unknown())
 }
 
-/// The call, if its root is open and every file it reads is in memory.
+/// The call, if its root is open and every file it reads is in memory; `None` otherwise.
 fn execute_from_memory(
     dialect: Dialect,
     js_call: &JsCall,
-) -> Attempt<Result<Answer, ReadFileError>> {
-    match root_cache::open_cached(&js_call.workspace_root) {
-        Attempt::Done(root) => without_waiting(|| dialect.execute(Ok(&root), &js_call.call)),
-        Attempt::WouldBlock => Attempt::WouldBlock,
-    }
+) -> Option<Result<Answer, ReadFileError>> {
+    let root = root_cache::open_cached(&js_call.workspace_root)?;
+    let reader = Reader::from_memory();
+    let answer = dialect.execute(Ok(&root), &js_call.call, &reader);
+    reader.finish(answer)
 }
 
 /// A promise settled now with `outcome`, as the pool's task would have settled it.
@@ -200,7 +199,8 @@ impl Task for DialectTask {
         Ok(match &self.call {
             Ok((dialect, js_call)) => {
                 let root = root_cache::open(&js_call.workspace_root);
-                dialect.execute(root.as_deref().map_err(Clone::clone), &js_call.call)
+                let root = root.as_deref().map_err(Clone::clone);
+                dialect.execute(root, &js_call.call, &Reader::waiting())
             }
             Err(error) => Err(error.clone()),
         })

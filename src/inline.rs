@@ -1,5 +1,5 @@
 //! `readFile` answered on the JS thread, without the pool, when the kernel proves the read
-//! cannot wait (the engine's `read_file_cached`: path in the dentry cache, bytes in the
+//! cannot wait (the engine's `read_file_from_memory`: path in the dentry cache, bytes in the
 //! page cache, a local file system, at most 256 KiB). Anything else goes to the pool as
 //! before; the promise is the same either way, settled sooner.
 //!
@@ -33,7 +33,6 @@ use napi::{Env, sys};
 use crate::batch::{self, Queued};
 use crate::env_state::EnvState;
 use crate::js::{self, Reference};
-use agent_read_file_engine::attempt::Attempt;
 
 /// The most calls of one run of JS read here: a pool round trip costs more than a few
 /// reads here, and less than many.
@@ -91,14 +90,15 @@ impl InlineQueue {
         self.streak.set(None);
     }
 
-    /// `read` done here, if the streak allows and nothing in it would wait: then counted
-    /// into the streak and as answered here. `None`: the call goes to the pool.
-    fn attempt<T>(&self, read: impl FnOnce() -> Attempt<T>) -> Option<T> {
+    /// `read` done here, if the streak allows and nothing in it would wait (`read` answers
+    /// `None` then): counted into the streak and as answered here. `None`: the call goes to
+    /// the pool.
+    fn attempt<T>(&self, read: impl FnOnce() -> Option<T>) -> Option<T> {
         if !self.may_read() {
             return None;
         }
         let started = Instant::now();
-        let outcome = read().done();
+        let outcome = read();
         self.count(started);
         if outcome.is_some() {
             ANSWERED_INLINE.fetch_add(1, Ordering::Relaxed);
@@ -108,7 +108,7 @@ impl InlineQueue {
 }
 
 /// `read` (a dialect's call) done here now, as [`InlineQueue::attempt`] allows.
-pub fn try_now<T>(env: sys::napi_env, read: impl FnOnce() -> Attempt<T>) -> Option<T> {
+pub fn try_now<T>(env: sys::napi_env, read: impl FnOnce() -> Option<T>) -> Option<T> {
     EnvState::of(env).ok()?.inline.attempt(read)
 }
 
@@ -154,7 +154,7 @@ fn read_here(env: &Env, state: &EnvState, calls: Vec<Queued>) {
         if !state.calls.is_unsettled(queued.id) {
             continue; // aborted meanwhile: its promise is already rejected
         }
-        match state.inline.attempt(|| queued.call.run_cached()) {
+        match state.inline.attempt(|| queued.call.run_from_memory()) {
             // Settling runs JS, which may make more calls: nothing here is borrowed.
             Some(answer) => batch::settle_answered(env.raw(), &state.calls, queued.id, answer),
             None => for_pool.push(queued),

@@ -28,8 +28,8 @@ mod toolkit;
 use napi::{Env, Unknown};
 use napi_derive::napi;
 
+use agent_read_file_engine::FileVersion;
 use agent_read_file_engine::error::ReadFileError;
-use agent_read_file_engine::version::FileVersion;
 use call::{ReadCall, RootArg};
 use convert::{root_path, throwable};
 use output::JsOutput;

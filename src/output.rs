@@ -11,8 +11,8 @@ use napi::{ValueType, sys};
 
 use crate::env_state::EnvState;
 use crate::js;
+use agent_read_file_engine::ReadFileOutput;
 use agent_read_file_engine::error::ReadFileError;
-use agent_read_file_engine::read_file::ReadFileOutput;
 
 /// The shape of the contract's `ReadFileOutput`, property order included.
 const MAKE_OUTPUT_SOURCE: &str = "(function readFileOutput(path, content, truncated, \

@@ -6,16 +6,15 @@ use std::sync::Arc;
 use napi::{Env, Unknown};
 use napi_derive::napi;
 
+use agent_read_file_engine::Ledger;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::policy::Policy;
-use agent_read_file_engine::read_file::ReadOptions;
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
-use agent_read_file_engine::version::Ledger;
 
 use crate::JsFileVersion;
 use crate::batch;
-use crate::call::{ReadCall, RootArg};
+use crate::call::{ReadCall, RootArg, Rules};
 use crate::convert::{requested_path, root_path, string_or_type, throwable};
 use crate::output::JsOutput;
 
@@ -24,7 +23,7 @@ use crate::output::JsOutput;
 pub struct Workspace {
     /// `None` once closed. Reads already on the pool keep their own handle until they end.
     root: Option<Arc<Root>>,
-    options: Arc<ReadOptions>,
+    rules: Arc<Rules>,
     /// What this toolkit's successful reads saw, by path.
     ledger: Arc<Ledger>,
 }
@@ -32,7 +31,7 @@ pub struct Workspace {
 /// A toolkit's compiled read options: its deny and allow rules.
 #[napi]
 pub struct ReadPolicy {
-    options: Arc<ReadOptions>,
+    rules: Arc<Rules>,
 }
 
 #[napi]
@@ -48,12 +47,12 @@ impl ReadPolicy {
         max_content_bytes: Option<u32>,
     ) -> napi::Result<Self> {
         let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
-        let options = ReadOptions {
+        let rules = Rules {
             policy: Some(policy),
             max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
         };
         Ok(ReadPolicy {
-            options: Arc::new(options),
+            rules: Arc::new(rules),
         })
     }
 }
@@ -72,7 +71,7 @@ pub fn read_file_with_policy<'env>(
     policy: &ReadPolicy,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    let call = ReadCall::from_js(root, input).map(|call| call.with_options(policy.options.clone()));
+    let call = ReadCall::from_js(root, input).map(|call| call.with_rules(policy.rules.clone()));
     batch::enqueue(env, call, signal)
 }
 
@@ -89,7 +88,7 @@ impl Workspace {
         let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
         Ok(Workspace {
             root: Some(Arc::new(root)),
-            options: policy.options.clone(),
+            rules: policy.rules.clone(),
             ledger: Arc::default(),
         })
     }
@@ -158,7 +157,7 @@ impl Workspace {
         let call = match &self.root {
             Some(root) => {
                 ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs).map(|call| {
-                    call.with_options(self.options.clone())
+                    call.with_rules(self.rules.clone())
                         .with_ledger(self.ledger.clone())
                 })
             }
@@ -180,7 +179,7 @@ impl Workspace {
     ) -> napi::Result<Unknown<'env>> {
         let call = match &self.root {
             Some(root) => ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path)
-                .map(|call| call.with_options(self.options.clone())),
+                .map(|call| call.with_rules(self.rules.clone())),
             None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
         };
         batch::enqueue(env, call, signal)
@@ -200,7 +199,7 @@ impl Workspace {
     fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
         match &self.root {
             Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
-                call.with_options(self.options.clone())
+                call.with_rules(self.rules.clone())
                     .with_ledger(self.ledger.clone())
             }),
             None => Err(closed_error(&requested_path(&input))),

@@ -1,11 +1,11 @@
-//! Per-call cost of `read_file::read_file` on a 100-line (about 5 KB) file, in a loop.
+//! Per-call cost of `read_file` on a 100-line (about 5 KB) file, in a loop.
 //! Not a test: run `cargo run --release -p agent-read-file-engine --example read_bench [iterations]`.
 
 use std::time::Instant;
 
-use agent_read_file_engine::read_file::read_file;
 use agent_read_file_engine::request::{NumberArg, ReadRequest};
 use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::{ReadOptions, read_file};
 
 fn main() {
     let iterations: u32 = std::env::args()
@@ -18,12 +18,13 @@ fn main() {
     let root = Root::open(dir.path().to_str().expect("utf-8 temp path")).expect("root");
     let request =
         ReadRequest::new("f.txt".into(), NumberArg::Missing, NumberArg::Missing).expect("request");
+    let options = ReadOptions::default();
     for _ in 0..iterations / 10 {
-        read_file(&root, &request).expect("warm-up read");
+        read_file(&root, &request, options).expect("warm-up read");
     }
     let started = Instant::now();
     for _ in 0..iterations {
-        read_file(&root, &request).expect("read");
+        read_file(&root, &request, options).expect("read");
     }
     let per_call = started.elapsed().as_secs_f64() * 1e6 / f64::from(iterations);
     println!("{iterations} reads: {per_call:.3} µs/call");

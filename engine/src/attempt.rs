@@ -1,56 +1,47 @@
 //! Attempts that must not wait: work done on a thread that may not block (an event loop),
 //! which either finishes without waiting for a disk or a network, or says so and is done
 //! again where waiting is allowed.
+//!
+//! An attempt is a `Result` whose error is a [`Stop`]: a failure, or
+//! [`Stop::WouldBlock`]. So `?` passes both on, and a failure of another type converts
+//! into one with [`Stop::map`].
 
-/// What an attempt that must not wait came to.
-#[derive(Debug)]
-pub enum Attempt<T> {
-    /// Done, and nothing waited on a disk, a network or a lock.
-    Done(T),
+use crate::error::ReadFileError;
+
+/// Why an attempt gave no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop<E = ReadFileError> {
+    /// It failed, without waiting for anything.
+    Failed(E),
     /// Going on could wait: do it again where waiting is allowed.
     WouldBlock,
 }
 
-impl<T> Attempt<T> {
-    /// The outcome, or `None` when the attempt would have waited.
-    pub fn done(self) -> Option<T> {
+/// What an attempt that must not wait came to: its value, its failure, or
+/// [`Stop::WouldBlock`].
+pub type Attempt<T, E = ReadFileError> = Result<T, Stop<E>>;
+
+impl<E> From<E> for Stop<E> {
+    fn from(error: E) -> Stop<E> {
+        Stop::Failed(error)
+    }
+}
+
+impl<E> Stop<E> {
+    /// The failure mapped by `map`; [`Stop::WouldBlock`] stays.
+    pub fn map<F>(self, map: impl FnOnce(E) -> F) -> Stop<F> {
         match self {
-            Attempt::Done(value) => Some(value),
-            Attempt::WouldBlock => None,
+            Stop::Failed(error) => Stop::Failed(map(error)),
+            Stop::WouldBlock => Stop::WouldBlock,
         }
     }
 }
 
-impl<T, E> Attempt<Result<T, E>> {
-    /// A failure as the `Err`, so that `?` passes it on: `Ok(WouldBlock)` or `Ok(Done(value))`.
-    pub fn transpose(self) -> Result<Attempt<T>, E> {
-        match self {
-            Attempt::Done(Ok(value)) => Ok(Attempt::Done(value)),
-            Attempt::Done(Err(error)) => Err(error),
-            Attempt::WouldBlock => Ok(Attempt::WouldBlock),
-        }
+/// The attempt's answer, done or failed; `None` when it would have waited.
+pub fn answered<T, E>(attempt: Attempt<T, E>) -> Option<Result<T, E>> {
+    match attempt {
+        Ok(value) => Some(Ok(value)),
+        Err(Stop::Failed(error)) => Some(Err(error)),
+        Err(Stop::WouldBlock) => None,
     }
 }
-
-/// The inverse of [`Attempt::transpose`].
-pub fn untranspose<T, E>(result: Result<Attempt<T>, E>) -> Attempt<Result<T, E>> {
-    match result {
-        Ok(Attempt::Done(value)) => Attempt::Done(Ok(value)),
-        Ok(Attempt::WouldBlock) => Attempt::WouldBlock,
-        Err(error) => Attempt::Done(Err(error)),
-    }
-}
-
-/// In a function returning `Result<Attempt<_>, _>`: the value of `Ok(Attempt::Done(_))`,
-/// else an early return of the error or of `Ok(Attempt::WouldBlock)`.
-macro_rules! done_or_return {
-    ($result:expr) => {
-        match $result? {
-            $crate::attempt::Attempt::Done(value) => value,
-            $crate::attempt::Attempt::WouldBlock => {
-                return Ok($crate::attempt::Attempt::WouldBlock);
-            }
-        }
-    };
-}
-pub(crate) use done_or_return;

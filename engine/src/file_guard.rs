@@ -9,7 +9,7 @@ use std::os::fd::OwnedFd;
 
 use rustix::fs::Stat;
 
-use crate::attempt::Attempt;
+use crate::attempt::{Attempt, Stop};
 
 /// How many leading bytes are searched for a NUL byte to call a file binary.
 pub const BINARY_SCAN_BYTES: usize = 8192;
@@ -107,35 +107,27 @@ pub const MAX_CACHED_READ_BYTES: u64 = 256 * 1024;
 /// cache (`preadv2(RWF_NOWAIT)`), and only a file of at most [`MAX_CACHED_READ_BYTES`]
 /// read whole in one call at the size measured. Anything else (a page not in memory, a
 /// file that grew or shrank, a file system without `RWF_NOWAIT`) is
-/// [`Attempt::WouldBlock`], to be read by [`read_guarded`] where waiting is allowed.
-pub fn read_whole_cached(
-    handle: OwnedFd,
-    stat: &Stat,
-    max: u64,
-) -> Attempt<Result<FileBytes, GuardError>> {
+/// [`Stop::WouldBlock`], to be read by [`read_guarded`] where waiting is allowed.
+pub fn read_whole_cached(handle: OwnedFd, stat: &Stat, max: u64) -> Attempt<FileBytes, GuardError> {
     let file_len = u64::try_from(stat.st_size).unwrap_or(0);
-    if let Err(too_large) = check_size(file_len, max) {
-        return Attempt::Done(Err(too_large));
-    }
+    check_size(file_len, max)?;
     if file_len > MAX_CACHED_READ_BYTES {
-        return Attempt::WouldBlock;
+        return Err(Stop::WouldBlock);
     }
     // One byte more than measured: reading it shows the file grew.
     let mut bytes = vec![0u8; file_len as usize + 1];
-    let Some(read) = read_from_page_cache(&handle, &mut bytes) else {
-        return Attempt::WouldBlock;
-    };
+    let read = read_from_page_cache(&handle, &mut bytes).ok_or(Stop::WouldBlock)?;
     if read as u64 != file_len {
-        return Attempt::WouldBlock;
+        return Err(Stop::WouldBlock);
     }
     bytes.truncate(read);
-    Attempt::Done(Ok(FileBytes {
+    Ok(FileBytes {
         binary: is_binary(&bytes),
         bytes,
         offset: 0,
         file_len,
         mtime_ms: mtime_ms(stat),
-    }))
+    })
 }
 
 /// Reads from the start of `file` into `buffer` what the page cache holds; `None` when

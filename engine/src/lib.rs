@@ -3,25 +3,39 @@
 //! - [`request`]: argument rules ([`request::ReadRequest`]),
 //! - [`sandbox`]: where the path is checked and the file opened beneath the root handle,
 //!   and [`root_cache`]: root handles reused across calls,
-//! - [`file_guard`]: kind and size checks, the bounded read of a whole file, head or tail,
-//! - [`window`]: the line model, the line window and line-range selection,
-//! - [`render`]: line-number formats and per-line caps; [`encoding`]: encoding detection,
-//! - [`read_file`](mod@read_file): the `read_file` use case, in the specification's order,
+//! - `file_guard`: kind and size checks, the bounded read of a whole file, head or tail,
+//! - `window`: the line model, the line window and line-range selection,
+//! - `render`: line-number formats and per-line caps; `encoding`: encoding detection,
+//! - `source`: the byte pipeline every use case shares (open, policy, guard, errors),
+//! - `read_file`: the `read_file` use case, in the specification's order,
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
-//! - [`version`]: file versions (content hashes) and the read ledger,
-//! - [`error`]: the error codes; [`attempt`]: reads tried without waiting on the disk.
+//! - `version`: file versions (content hashes) and the read ledger,
+//! - [`error`]: the error codes; `attempt`: reads tried without waiting on the disk.
+//!
+//! The read API is re-exported here: [`read_file`] and [`read_file_from_memory`] (the
+//! `read_file` use case where waiting is allowed, and where it is not), [`file_version`],
+//! and the [`Reader`] a dialect reads through. The modules behind them are private.
 
-pub mod attempt;
+mod attempt;
 pub mod dialect;
-pub mod encoding;
+mod encoding;
 pub mod error;
-pub mod file_guard;
+mod file_guard;
 pub mod policy;
-pub mod read_file;
-pub mod render;
+mod read_file;
+mod render;
 pub mod request;
 pub mod root_cache;
 pub mod sandbox;
-pub mod version;
-pub mod window;
+mod source;
+mod version;
+mod window;
+
+pub use attempt::{Attempt, Stop, answered};
+pub use file_guard::{MAX_CACHED_READ_BYTES, Span};
+pub use read_file::{
+    Content, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file, read_file_from_memory,
+};
+pub use source::{Reader, open_error};
+pub use version::{FileVersion, LEDGER_CAPACITY, Ledger, LineEnding, file_version};

@@ -196,7 +196,7 @@ mod tests {
     /// The code of reading `requested` beneath a workspace holding `.env`, a symlink alias
     /// of it, a symlinked directory and `.env.example`, with `deny: [".env", ".env.*"]`.
     fn read_code(requested: &str, allow: &[&str]) -> Result<String, ErrorCode> {
-        use crate::read_file::{ReadOptions, read_file_with};
+        use crate::read_file::{ReadOptions, read_file};
         use crate::request::ReadRequest;
         use crate::sandbox::Root;
         use std::os::unix::fs::symlink;
@@ -211,14 +211,15 @@ mod tests {
         symlink("sub", ws.join("linked")).unwrap();
         std::fs::hard_link(ws.join(".env"), ws.join("hard.txt")).unwrap();
         let root = Root::open(ws.to_str().unwrap()).unwrap();
+        let policy = Policy::new(&rules(&[".env", ".env.*"]), &rules(allow)).unwrap();
         let options = ReadOptions {
-            policy: Some(Policy::new(&rules(&[".env", ".env.*"]), &rules(allow)).unwrap()),
-            max_content_bytes: None,
+            policy: Some(&policy),
+            ..ReadOptions::default()
         };
         let requested = requested.replace("<ws>", ws.to_str().unwrap());
         let request = ReadRequest::for_path(requested).unwrap();
-        read_file_with(&root, &request, &options)
-            .map(|out| out.content.as_str().to_owned())
+        read_file(&root, &request, options)
+            .map(|(out, _)| out.content.as_str().to_owned())
             .map_err(|err| err.code)
     }
 

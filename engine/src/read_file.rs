@@ -2,17 +2,15 @@
 //! read -> window, in that fixed order. Sync and async callers both run [`read_file`].
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::ops::Range;
 
-use rustix::io::Errno;
-
-use crate::attempt::{self, Attempt, done_or_return};
+use crate::attempt::Attempt;
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::{self, FileBytes, GuardError, MAX_CACHED_READ_BYTES, Span};
-use crate::policy::{self, Policy};
-use crate::request::{MAX_FILE_BYTES, ReadRequest, reject_nul};
-use crate::sandbox::{OpenError, Root};
+use crate::file_guard::Span;
+use crate::policy::Policy;
+use crate::request::{MAX_FILE_BYTES, ReadRequest};
+use crate::sandbox::Root;
+use crate::source::{self, Source};
 use crate::version::FileVersion;
 use crate::window::{self, Fit};
 
@@ -80,96 +78,58 @@ impl Content {
     }
 }
 
-/// What a toolkit adds to a read: its policy and its content budget.
-#[derive(Debug, Default)]
-pub struct ReadOptions {
+/// What a toolkit adds to a read: its policy, its content budget, and whether it keeps a
+/// read ledger. Made for each call; the default is a bare read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions<'p> {
     /// Deny and allow rules, checked on the file opened before it is read.
-    pub policy: Option<Policy>,
+    pub policy: Option<&'p Policy>,
     /// The most bytes (UTF-8) `content` may have, at least
     /// [`MIN_CONTENT_BUDGET`](window::MIN_CONTENT_BUDGET): the window ends at the last whole
     /// line that fits, or a first line over it is cut and marked ([`window::fit`]).
     pub max_content_bytes: Option<usize>,
+    /// Whether a read also gives the [`FileVersion`] of the bytes it read.
+    pub versioned: bool,
 }
 
-/// Reads the requested window of a file beneath `root`.
-pub fn read_file(root: &Root, request: &ReadRequest) -> Result<ReadFileOutput, ReadFileError> {
-    read_file_with(root, request, &ReadOptions::default())
-}
+/// What a read gives: the contract's output, and the version of the file read when
+/// [`ReadOptions::versioned`].
+pub type Read = (ReadFileOutput, Option<FileVersion>);
 
-/// [`read_file`] under a toolkit's `options`.
-pub fn read_file_with(
+/// Reads the requested window of a file beneath `root`, under `options`. May wait for the
+/// disk.
+pub fn read_file(
     root: &Root,
     request: &ReadRequest,
-    options: &ReadOptions,
-) -> Result<ReadFileOutput, ReadFileError> {
-    read_file_versioned(root, request, options, false).map(|(output, _)| output)
-}
-
-/// [`read_file_with`], with the version of the file read when `versioned`.
-pub fn read_file_versioned(
-    root: &Root,
-    request: &ReadRequest,
-    options: &ReadOptions,
-    versioned: bool,
-) -> Result<(ReadFileOutput, Option<FileVersion>), ReadFileError> {
+    options: ReadOptions,
+) -> Result<Read, ReadFileError> {
     let span = Span::Whole {
         max: MAX_FILE_BYTES,
     };
-    let (relative, file) = read_source_with(root, &request.path, span, options.policy.as_ref())?;
-    window_of(request, options, versioned, relative, file)
+    let file = source::read(root, &request.path, span, options.policy)?;
+    window_of(request, options, file)
 }
 
-/// [`read_file_versioned`] for a thread that must not wait (an event loop): done only if
-/// the path, the file's status and its bytes are all in the kernel's memory
-/// ([`Root::open_file_cached`], [`file_guard::read_whole_cached`]), else
-/// [`Attempt::WouldBlock`], and the caller reads with [`read_file_versioned`] where waiting
-/// is allowed. The answer, when there is one, is the one [`read_file_versioned`] gives.
-pub fn read_file_cached(
+/// [`read_file`] for a thread that must not wait (an event loop): done only if the path,
+/// the file's status and its bytes are all in the kernel's memory
+/// ([`source::read_whole_from_memory`]), else [`Stop::WouldBlock`](crate::attempt::Stop),
+/// and the caller reads with [`read_file`] where waiting is allowed. The answer, when there
+/// is one, is the one [`read_file`] gives.
+pub fn read_file_from_memory(
     root: &Root,
     request: &ReadRequest,
-    options: &ReadOptions,
-    versioned: bool,
-) -> Attempt<Result<(ReadFileOutput, Option<FileVersion>), ReadFileError>> {
-    let read = || -> Result<Attempt<_>, ReadFileError> {
-        let policy = options.policy.as_ref();
-        let whole = read_whole_cached(root, &request.path, policy, MAX_FILE_BYTES);
-        let (relative, file) = done_or_return!(whole);
-        window_of(request, options, versioned, relative, file).map(Attempt::Done)
-    };
-    attempt::untranspose(read())
-}
-
-/// [`read_source_with`] of the whole file (at most `max` bytes), without waiting.
-fn read_whole_cached(
-    root: &Root,
-    requested: &str,
-    policy: Option<&Policy>,
-    max: u64,
-) -> Result<Attempt<(String, FileBytes)>, ReadFileError> {
-    let relative = checked_relative(root, requested)?;
-    // A file the guard would not read here is not opened here either; one over the size
-    // limit is refused by the pool's read, in the usual order.
-    let opened = root
-        .open_file_cached(&relative, MAX_CACHED_READ_BYTES)
-        .transpose();
-    let opened = done_or_return!(opened.map_err(|err| open_error(err, requested)));
-    if let Some(policy) = policy {
-        policy::check(policy, &opened, requested)?;
-    }
-    let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
-    let file = file_guard::read_whole_cached(opened.file, &opened.stat, max).transpose();
-    let file = done_or_return!(file.map_err(|err| guard_error(err, &fail)));
-    Ok(Attempt::Done((relative, file)))
+    options: ReadOptions,
+) -> Attempt<Read> {
+    let file = source::read_whole_from_memory(root, &request.path, options.policy, MAX_FILE_BYTES)?;
+    Ok(window_of(request, options, file)?)
 }
 
 /// The output for the bytes of a whole file: the window of `request`, within the budget.
 fn window_of(
     request: &ReadRequest,
-    options: &ReadOptions,
-    versioned: bool,
-    relative: String,
-    file: FileBytes,
-) -> Result<(ReadFileOutput, Option<FileVersion>), ReadFileError> {
+    options: ReadOptions,
+    (relative, file): Source,
+) -> Result<Read, ReadFileError> {
     if file.binary {
         return Err(ReadFileError::new(
             ErrorCode::BinaryNotSupported,
@@ -177,7 +137,9 @@ fn window_of(
             "binary file (NUL byte in the first 8192 bytes)",
         ));
     }
-    let version = versioned.then(|| FileVersion::of(relative.clone(), &file.bytes, file.mtime_ms));
+    let version = options
+        .versioned
+        .then(|| FileVersion::of(relative.clone(), &file.bytes, file.mtime_ms));
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
@@ -219,151 +181,6 @@ fn window_of(
     Ok((output, version))
 }
 
-/// The first steps of every read, whatever the dialect: the requested path checked and
-/// opened beneath `root`, the file's kind checked and `span` of it read. Returns the
-/// normalized workspace-relative path and the bytes.
-pub fn read_source(
-    root: &Root,
-    requested: &str,
-    span: Span,
-) -> Result<(String, FileBytes), ReadFileError> {
-    read_source_with(root, requested, span, None)
-}
-
-/// [`read_source`], refusing before reading anything a file that `policy` denies.
-pub fn read_source_with(
-    root: &Root,
-    requested: &str,
-    span: Span,
-    policy: Option<&Policy>,
-) -> Result<(String, FileBytes), ReadFileError> {
-    if WITHOUT_WAITING.get().is_some() {
-        return read_source_from_memory(root, requested, span, policy);
-    }
-    let relative = checked_relative(root, requested)?;
-    let opened = root
-        .open_file(&relative)
-        .map_err(|err| open_error(err, requested))?;
-    if let Some(policy) = policy {
-        policy::check(policy, &opened, requested)?;
-    }
-    let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
-    let file = file_guard::read_guarded(opened.file, &opened.stat, span)
-        .map_err(|err| guard_error(err, &fail))?;
-    Ok((relative, file))
-}
-
-thread_local! {
-    /// `Some` while [`without_waiting`] runs on this thread: whether a read would have waited.
-    static WITHOUT_WAITING: Cell<Option<bool>> = const { Cell::new(None) };
-}
-
-/// Runs `work`, a whole use case (a dialect's call, say), where every file it reads through
-/// [`read_source`] must come from the kernel's memory ([`read_file_cached`]'s rules; whole
-/// files only). `Done` with its result when none would have waited; else
-/// [`Attempt::WouldBlock`], the result discarded (a read that would wait fails inside
-/// `work` with an error that nothing sees), and the caller runs `work` where waiting is
-/// allowed.
-pub fn without_waiting<T>(work: impl FnOnce() -> T) -> Attempt<T> {
-    /// Puts back what was there before, even if `work` unwinds, so that no later read on
-    /// this thread is taken for one that must not wait.
-    struct Restore(Option<bool>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            WITHOUT_WAITING.set(self.0);
-        }
-    }
-    let restore = Restore(WITHOUT_WAITING.replace(Some(false)));
-    let result = work();
-    let would_block = WITHOUT_WAITING.get() == Some(true);
-    drop(restore);
-    if would_block {
-        Attempt::WouldBlock
-    } else {
-        Attempt::Done(result)
-    }
-}
-
-/// [`read_source_with`] inside [`without_waiting`]: a whole file from memory, or a note that
-/// this read would have waited and an error for `work` to carry (its result is discarded).
-fn read_source_from_memory(
-    root: &Root,
-    requested: &str,
-    span: Span,
-    policy: Option<&Policy>,
-) -> Result<(String, FileBytes), ReadFileError> {
-    let attempt = match span {
-        Span::Whole { max } => read_whole_cached(root, requested, policy, max)?,
-        Span::Head { .. } | Span::Tail { .. } => Attempt::WouldBlock,
-    };
-    attempt.done().ok_or_else(|| {
-        WITHOUT_WAITING.set(Some(true));
-        ReadFileError::new(ErrorCode::Internal, requested, "this read would wait")
-    })
-}
-
-/// The requested path checked (no NUL) and made workspace-relative.
-fn checked_relative(root: &Root, requested: &str) -> Result<String, ReadFileError> {
-    reject_nul(requested)?;
-    root.relative_path(requested)
-        .map_err(|err| open_error(err, requested))
-}
-
-/// The contract's error for a path the sandbox could not open.
-pub fn open_error(err: OpenError, requested: &str) -> ReadFileError {
-    let fail = |code, reason: String| ReadFileError::new(code, requested, reason);
-    match err {
-        OpenError::Outside => fail(
-            ErrorCode::OutsideWorkspace,
-            "path resolves outside the workspace".into(),
-        ),
-        OpenError::Loop => fail(
-            ErrorCode::NotFound,
-            "too many levels of symbolic links".into(),
-        ),
-        OpenError::NotFile(kind) => fail(ErrorCode::NotFile, format!("{kind}, not a regular file")),
-        OpenError::Os(errno) => os_error(errno, &fail),
-    }
-}
-
-fn os_error(errno: Errno, fail: &impl Fn(ErrorCode, String) -> ReadFileError) -> ReadFileError {
-    match errno {
-        Errno::NOENT => fail(ErrorCode::NotFound, "no such file in the workspace".into()),
-        Errno::NOTDIR => fail(
-            ErrorCode::NotFound,
-            "a parent of this path is not a directory".into(),
-        ),
-        Errno::NAMETOOLONG => fail(ErrorCode::NotFound, "file name too long".into()),
-        Errno::ACCESS | Errno::PERM => {
-            fail(ErrorCode::PermissionDenied, "permission denied".into())
-        }
-        // A socket (or a device without a driver) refuses to be opened at all.
-        Errno::NXIO | Errno::NODEV | Errno::OPNOTSUPP => {
-            fail(ErrorCode::NotFile, "not a regular file".into())
-        }
-        other => fail(ErrorCode::Internal, format!("cannot open: {other}")),
-    }
-}
-
-fn guard_error(
-    err: GuardError,
-    fail: &impl Fn(ErrorCode, String) -> ReadFileError,
-) -> ReadFileError {
-    match err {
-        GuardError::TooLarge { len, max } => ReadFileError {
-            file_size: Some(len),
-            ..fail(
-                ErrorCode::SizeLimitExceeded,
-                format!("file is {len} bytes, over the limit of {max} bytes"),
-            )
-        },
-        GuardError::Io(err) => match err.raw_os_error() {
-            Some(code) => os_error(Errno::from_raw_os_error(code), fail),
-            None => fail(ErrorCode::Internal, err.to_string()),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,10 +196,10 @@ mod tests {
             .with_start_line(crate::request::NumberArg::Number(start as f64))
             .unwrap();
         let options = ReadOptions {
-            policy: None,
             max_content_bytes: Some(budget),
+            ..ReadOptions::default()
         };
-        let out = read_file_with(&root, &request, &options).unwrap();
+        let (out, _) = read_file(&root, &request, options).unwrap();
         assert!(out.content.as_str().len() <= budget);
         let meta = out.meta.returned_line_count;
         (

@@ -13,7 +13,6 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::attempt::Attempt;
 use crate::error::ReadFileError;
 use crate::sandbox::Root;
 
@@ -34,15 +33,11 @@ pub fn open(path: &str) -> Result<Arc<Root>, ReadFileError> {
 
 /// [`open`] for a thread that must not wait (an event loop): the cached root for `path`
 /// when the path, resolved from the kernel's dentry cache alone, still names its
-/// directory; else [`Attempt::WouldBlock`] (opening a root, or resolving its path, may
-/// wait for a disk or a server).
-pub fn open_cached(path: &str) -> Attempt<Arc<Root>> {
-    match crate::sandbox::directory_identity_cached(path) {
-        Some(identity) => CACHE
-            .lookup(path, identity)
-            .map_or(Attempt::WouldBlock, Attempt::Done),
-        None => Attempt::WouldBlock,
-    }
+/// directory; else `None` (opening a root, or resolving its path, may wait for a disk or
+/// a server).
+pub fn open_cached(path: &str) -> Option<Arc<Root>> {
+    let identity = crate::sandbox::directory_identity_cached(path)?;
+    CACHE.lookup(path, identity)
 }
 
 /// Roots by path, most recently used first, each closed after `idle` unused.

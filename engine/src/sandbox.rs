@@ -67,8 +67,8 @@ trait OsFamily {
         _relative: &str,
         _mount: u64,
         _max_len: u64,
-    ) -> Attempt<Result<OpenedFile, OpenError>> {
-        Attempt::WouldBlock
+    ) -> Attempt<OpenedFile, OpenError> {
+        Err(Stop::WouldBlock)
     }
     /// [`directory_identity_cached`].
     fn directory_identity_cached(_path: &str) -> Option<(u64, u64)> {
@@ -91,7 +91,7 @@ use std::path::{Component, Path, PathBuf};
 use rustix::fs::{self as rfs, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
-use crate::attempt::Attempt;
+use crate::attempt::{Attempt, Stop};
 use crate::error::{ErrorCode, ReadFileError};
 
 /// How many symlinks one resolution may follow; the kernel's own limit.
@@ -208,19 +208,15 @@ impl Root {
     }
 
     /// [`Root::open_file`] for a thread that must not wait (an event loop): done only when
-    /// the kernel can do it from memory, else [`Attempt::WouldBlock`] and nothing opened
-    /// but `O_PATH` handles. A regular file of more than `max_len` bytes is
-    /// [`Attempt::WouldBlock`] too, without being opened (it is not to be read here
-    /// either). Linux with a root on a local file system only; elsewhere always
-    /// [`Attempt::WouldBlock`].
-    pub fn open_file_cached(
-        &self,
-        relative: &str,
-        max_len: u64,
-    ) -> Attempt<Result<OpenedFile, OpenError>> {
+    /// the kernel can do it from memory, else [`Stop::WouldBlock`] and nothing opened but
+    /// `O_PATH` handles. A regular file of more than `max_len` bytes is
+    /// [`Stop::WouldBlock`] too, without being opened (it is not to be read here either).
+    /// Linux with a root on a local file system only; elsewhere always
+    /// [`Stop::WouldBlock`].
+    pub fn open_file_cached(&self, relative: &str, max_len: u64) -> Attempt<OpenedFile, OpenError> {
         match self.cached_mount {
             Some(mount) => Current::open_file_cached(self, relative, mount, max_len),
-            None => Attempt::WouldBlock,
+            None => Err(Stop::WouldBlock),
         }
     }
 

@@ -21,9 +21,9 @@ use xxhash_rust::xxh3;
 use crate::error::ReadFileError;
 use crate::file_guard::Span;
 use crate::policy::Policy;
-use crate::read_file::read_source_with;
 use crate::request::MAX_FILE_BYTES;
 use crate::sandbox::Root;
+use crate::source;
 use crate::window;
 
 /// How a file's lines end.
@@ -144,7 +144,7 @@ pub fn file_version(
     let span = Span::Whole {
         max: MAX_FILE_BYTES,
     };
-    let (relative, file) = read_source_with(root, requested, span, policy)?;
+    let (relative, file) = source::read(root, requested, span, policy)?;
     Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms))
 }
 

@@ -1,6 +1,6 @@
-//! `read_file_cached`, the read an event loop may do itself: the same answer as
-//! `read_file_versioned` whenever it answers, and `WouldBlock` whenever the path or the
-//! bytes are not in the kernel's memory (Linux; elsewhere it always says `WouldBlock`).
+//! `read_file_from_memory`, the read an event loop may do itself: the same answer as
+//! `read_file` whenever it answers, and `WouldBlock` whenever the path or the bytes are not
+//! in the kernel's memory (Linux; elsewhere it always says `WouldBlock`).
 #![cfg(target_os = "linux")]
 
 use std::fs;
@@ -8,13 +8,13 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 
-use agent_read_file_engine::attempt::Attempt;
-use agent_read_file_engine::file_guard::MAX_CACHED_READ_BYTES;
 use agent_read_file_engine::policy::Policy;
-use agent_read_file_engine::read_file::{ReadOptions, read_file_cached, read_file_versioned};
 use agent_read_file_engine::request::{NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::{self, Root};
+use agent_read_file_engine::{
+    MAX_CACHED_READ_BYTES, ReadOptions, Stop, answered, read_file, read_file_from_memory,
+};
 use rustix::fs::{Advice, fadvise};
 use rustix::io::{Errno, IoSliceMut, ReadWriteFlags, preadv2};
 
@@ -95,10 +95,10 @@ fn inline_expected(dir: &Path) -> bool {
 /// comparisons below have nothing to compare.
 fn inline_possible(root: &Root) -> bool {
     let warm = request("src/a.txt", 1.0, 10.0);
-    let _ = read_file_versioned(root, &warm, &ReadOptions::default(), false);
+    let _ = read_file(root, &warm, ReadOptions::default());
     let done = matches!(
-        read_file_cached(root, &warm, &ReadOptions::default(), false),
-        Attempt::Done(_)
+        read_file_from_memory(root, &warm, ReadOptions::default()),
+        Ok(_) | Err(Stop::Failed(_))
     );
     let expected = inline_expected(&std::env::temp_dir());
     assert!(
@@ -120,10 +120,14 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
     }
     let policy = Policy::new(&[".env".into()], &[]).unwrap();
     let options = [
-        ReadOptions::default(),
         ReadOptions {
-            policy: Some(policy),
+            versioned: true,
+            ..ReadOptions::default()
+        },
+        ReadOptions {
+            policy: Some(&policy),
             max_content_bytes: Some(128),
+            versioned: true,
         },
     ];
     let cases = [
@@ -140,17 +144,17 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
     // opened by), so the pool's.
     for path in ["alias.txt", "env-alias"] {
         let request = request(path, 1.0, 2.0);
-        for options in &options {
-            let attempt = read_file_cached(root, &request, options, true);
-            assert!(matches!(attempt, Attempt::WouldBlock), "{path}");
+        for &options in &options {
+            let attempt = read_file_from_memory(root, &request, options);
+            assert!(matches!(attempt, Err(Stop::WouldBlock)), "{path}");
         }
     }
-    for options in &options {
+    for &options in &options {
         for (path, start, max) in cases {
             let request = request(path, start, max);
             // The pool's read first: it fills the caches (a missing name's negative entry too).
-            let pool = read_file_versioned(root, &request, options, true);
-            let Attempt::Done(cached) = read_file_cached(root, &request, options, true) else {
+            let pool = read_file(root, &request, options);
+            let Some(cached) = answered(read_file_from_memory(root, &request, options)) else {
                 panic!("{path}: would block, though the pool just read it");
             };
             assert_eq!(cached, pool, "{path} with {options:?}");
@@ -174,17 +178,17 @@ fn what_the_walker_must_judge_and_large_files_are_left_to_the_pool() {
     fs::write(tmp.path().join("ws/fits.txt"), line.repeat(1000)).unwrap();
     for path in ["out.txt", "big.txt"] {
         let request = request(path, 1.0, 1.0);
-        let _ = read_file_versioned(root, &request, &ReadOptions::default(), false);
-        let attempt = read_file_cached(root, &request, &ReadOptions::default(), false);
+        let _ = read_file(root, &request, ReadOptions::default());
+        let attempt = read_file_from_memory(root, &request, ReadOptions::default());
         assert!(
-            matches!(attempt, Attempt::WouldBlock),
+            matches!(attempt, Err(Stop::WouldBlock)),
             "{path}: {attempt:?}"
         );
     }
     let fits = request("fits.txt", 1.0, 1.0);
-    let _ = read_file_versioned(root, &fits, &ReadOptions::default(), false);
-    let attempt = read_file_cached(root, &fits, &ReadOptions::default(), false);
-    assert!(matches!(attempt, Attempt::Done(Ok(_))), "{attempt:?}");
+    let _ = read_file(root, &fits, ReadOptions::default());
+    let attempt = read_file_from_memory(root, &fits, ReadOptions::default());
+    assert!(attempt.is_ok(), "{attempt:?}");
 }
 
 /// Drops `file`'s pages from the page cache; whether it worked is for the caller to check.
@@ -220,18 +224,18 @@ fn a_file_whose_pages_are_not_in_memory_is_left_to_the_pool() {
     fs::write(&file, "cold\n".repeat(20_000)).unwrap(); // 100 KB: the first and last pages far apart
     let request = request("cold.txt", 1.0, 5.0);
     let options = ReadOptions::default();
-    let _ = read_file_versioned(root, &request, &options, false); // the name is cached
+    let _ = read_file(root, &request, options); // the name is cached
     make_cold(&file);
     if !is_cold(&file) {
         eprintln!("skipped: the file system keeps the file's pages (tmpfs?)");
         return;
     }
-    let attempt = read_file_cached(root, &request, &options, false);
-    assert!(matches!(attempt, Attempt::WouldBlock), "{attempt:?}");
+    let attempt = read_file_from_memory(root, &request, options);
+    assert!(matches!(attempt, Err(Stop::WouldBlock)), "{attempt:?}");
     // (`RWF_NOWAIT` may start readahead without waiting for it: the file can be warm now.)
-    let pool = read_file_versioned(root, &request, &options, false);
+    let pool = read_file(root, &request, options);
     assert_eq!(
-        read_file_cached(root, &request, &options, false).done(),
+        answered(read_file_from_memory(root, &request, options)),
         Some(pool)
     );
 }
@@ -252,9 +256,8 @@ fn a_fifo_is_not_a_file_and_its_writer_stays_blocked() {
     )
     .unwrap();
     let request = request("pipe", 1.0, 1.0);
-    let _ = read_file_versioned(root, &request, &ReadOptions::default(), false);
-    let Attempt::Done(Err(error)) =
-        read_file_cached(root, &request, &ReadOptions::default(), false)
+    let _ = read_file(root, &request, ReadOptions::default());
+    let Err(Stop::Failed(error)) = read_file_from_memory(root, &request, ReadOptions::default())
     else {
         panic!("a FIFO must be refused from memory");
     };
@@ -284,13 +287,10 @@ fn a_root_path_is_told_from_the_dentry_cache_as_the_root_cache_tells_it() {
     // Not in the root cache yet: the cached open leaves opening it to the pool.
     let fresh = tmp.path().join("fresh");
     fs::create_dir(&fresh).unwrap();
-    assert!(matches!(
-        root_cache::open_cached(fresh.to_str().unwrap()),
-        Attempt::WouldBlock
-    ));
+    assert!(root_cache::open_cached(fresh.to_str().unwrap()).is_none());
     let opened = root_cache::open(fresh.to_str().unwrap()).unwrap();
     if sandbox::directory_identity_cached(fresh.to_str().unwrap()).is_some() {
-        let Attempt::Done(cached) = root_cache::open_cached(fresh.to_str().unwrap()) else {
+        let Some(cached) = root_cache::open_cached(fresh.to_str().unwrap()) else {
             panic!("a cached root whose path is in the dentry cache");
         };
         assert!(std::sync::Arc::ptr_eq(&cached, &opened));
@@ -315,52 +315,62 @@ fn a_path_whose_directories_are_not_in_the_dentry_cache_is_left_to_the_pool() {
     fs::create_dir_all(ws.join("cold-dir/sub")).unwrap();
     fs::write(ws.join("cold-dir/sub/f.txt"), "f\n").unwrap();
     let request = request("cold-dir/sub/f.txt", 1.0, 1.0);
-    let pool = read_file_versioned(root, &request, &ReadOptions::default(), false);
+    let pool = read_file(root, &request, ReadOptions::default());
     // Only root may drop the kernel's dentry cache (`vm.drop_caches`: 2 drops dentries and
     // inodes that nothing holds); elsewhere the case cannot be made.
     if fs::write("/proc/sys/vm/drop_caches", "2").is_err() || path_is_cached(&ws, "cold-dir/sub") {
         eprintln!("skipped: the dentry cache cannot be dropped here");
         return;
     }
-    let attempt = read_file_cached(root, &request, &ReadOptions::default(), false);
-    assert!(matches!(attempt, Attempt::WouldBlock), "{attempt:?}");
+    let attempt = read_file_from_memory(root, &request, ReadOptions::default());
+    assert!(matches!(attempt, Err(Stop::WouldBlock)), "{attempt:?}");
     assert!(
         !path_is_cached(&ws, "cold-dir/sub"),
         "the attempt read the directory from the disk"
     );
-    let again = read_file_versioned(root, &request, &ReadOptions::default(), false);
+    let again = read_file(root, &request, ReadOptions::default());
     assert_eq!(again, pool);
     assert_eq!(
-        read_file_cached(root, &request, &ReadOptions::default(), false).done(),
+        answered(read_file_from_memory(
+            root,
+            &request,
+            ReadOptions::default()
+        )),
         Some(pool)
     );
 }
 
 #[test]
-fn without_waiting_runs_a_use_case_from_memory_or_says_it_would_wait() {
-    use agent_read_file_engine::file_guard::Span;
-    use agent_read_file_engine::read_file::{read_source, without_waiting};
+fn a_reader_from_memory_reads_a_use_case_from_memory_or_says_it_would_wait() {
+    use agent_read_file_engine::{Reader, Span};
     let Workspace { root, .. } = &workspace();
     if !inline_possible(root) {
         return;
     }
     let whole = Span::Whole { max: 1 << 20 };
-    let full = read_source(root, "src/a.txt", whole).unwrap();
-    let Attempt::Done(Ok((path, bytes))) =
-        without_waiting(|| read_source(root, "src/a.txt", whole))
-    else {
+    let full = Reader::waiting().read(root, "src/a.txt", whole).unwrap();
+    let reader = Reader::from_memory();
+    let read = reader.read(root, "src/a.txt", whole);
+    let Some(Ok((path, bytes))) = reader.finish(read) else {
         panic!("a warm whole file must be read from memory");
     };
     assert_eq!((path, bytes.bytes), (full.0, full.1.bytes));
     // A part of a file is read only where waiting is allowed.
-    let head = without_waiting(|| read_source(root, "src/a.txt", Span::Head { max: 4 }).map(drop));
-    assert!(matches!(head, Attempt::WouldBlock), "{head:?}");
+    let reader = Reader::from_memory();
+    let head = reader
+        .read(root, "src/a.txt", Span::Head { max: 4 })
+        .map(drop);
+    assert!(head.is_err());
+    assert_eq!(reader.finish(head), None);
     // An error known from memory is an answer.
-    let _ = read_source(root, "src/none.txt", whole);
-    let missing = without_waiting(|| read_source(root, "src/none.txt", whole).map(drop));
-    assert!(matches!(missing, Attempt::Done(Err(ref e)) if e.code.as_str() == "NOT_FOUND"));
-    // Afterwards, even after a panic inside, reads on this thread may wait again.
-    let unwound = std::panic::catch_unwind(|| without_waiting(|| panic!("inside")));
-    assert!(unwound.is_err());
-    assert!(read_source(root, "src/a.txt", Span::Head { max: 4 }).is_ok());
+    let _ = Reader::waiting().read(root, "src/none.txt", whole);
+    let reader = Reader::from_memory();
+    let missing = reader.read(root, "src/none.txt", whole).map(drop);
+    assert!(matches!(reader.finish(missing), Some(Err(ref e)) if e.code.as_str() == "NOT_FOUND"));
+    // A waiting reader reads parts.
+    assert!(
+        Reader::waiting()
+            .read(root, "src/a.txt", Span::Head { max: 4 })
+            .is_ok()
+    );
 }

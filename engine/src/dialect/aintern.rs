@@ -17,9 +17,9 @@ use super::DialectCall;
 use crate::encoding::detect_and_decode;
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::Span;
-use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, render};
 use crate::sandbox::Root;
+use crate::source::Reader;
 use crate::window::count_newlines;
 
 /// Lines returned when `max_lines` is not given.
@@ -192,11 +192,12 @@ impl Failure {
     }
 }
 
-/// Runs one call beneath `root`: validation, then the read. Never `Err`: AIntern answers
-/// failures as `success: false`.
+/// Runs one call beneath `root`: validation, then the read through `reader`. Never `Err`:
+/// AIntern answers failures as `success: false`.
 pub fn execute(
     root: Result<&Root, ReadFileError>,
     call: &DialectCall,
+    reader: &Reader,
 ) -> Result<Answer, ReadFileError> {
     let args = call.args.value();
     let errors = validate(&args);
@@ -205,13 +206,17 @@ pub fn execute(
         let error = format!("Invalid parameters: {}", messages.join("; "));
         return Ok(Answer::Failed(Failure::new(error, Some(errors))));
     }
-    Ok(match read(root, &args) {
+    Ok(match read(root, reader, &args) {
         Ok(answer) => Answer::Read(answer),
         Err(message) => Answer::Failed(Failure::new(message, None)),
     })
 }
 
-fn read(root: Result<&Root, ReadFileError>, args: &Value) -> Result<ReadAnswer, String> {
+fn read(
+    root: Result<&Root, ReadFileError>,
+    reader: &Reader,
+    args: &Value,
+) -> Result<ReadAnswer, String> {
     let path = args["path"].as_str().unwrap_or_default();
     let line = |name| args.get(name).and_then(Value::as_i64);
     let max_lines = line("max_lines").unwrap_or(DEFAULT_MAX_LINES);
@@ -226,7 +231,7 @@ fn read(root: Result<&Root, ReadFileError>, args: &Value) -> Result<ReadAnswer, 
     let relative = path.trim_start_matches(['/', '\\']);
     let file = root
         .and_then(|root| {
-            read_source(
+            reader.read(
                 root,
                 relative,
                 Span::Whole {

@@ -8,9 +8,9 @@ use super::codex_indentation::{IndentationOptions, indentation_block};
 use super::{DialectCall, byte_limit, config};
 use crate::error::ReadFileError;
 use crate::file_guard::Span;
-use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, render, render_numbered};
 use crate::sandbox::Root;
+use crate::source::Reader;
 use crate::window::{LineRange, decode, lines_without_terminators, select_lines};
 
 /// Longest line shown, in bytes.
@@ -96,8 +96,9 @@ pub struct Answer {
 pub fn execute(
     root: Result<&Root, ReadFileError>,
     call: &DialectCall,
+    reader: &Reader,
 ) -> Result<Answer, ReadFileError> {
-    Ok(match run(root, call) {
+    Ok(match run(root, call, reader) {
         Ok(content) => Answer {
             success: true,
             content,
@@ -109,7 +110,11 @@ pub fn execute(
     })
 }
 
-fn run(root: Result<&Root, ReadFileError>, call: &DialectCall) -> Result<String, String> {
+fn run(
+    root: Result<&Root, ReadFileError>,
+    call: &DialectCall,
+    reader: &Reader,
+) -> Result<String, String> {
     let args: CodexArgs = call
         .args
         .parse()
@@ -127,7 +132,7 @@ fn run(root: Result<&Root, ReadFileError>, call: &DialectCall) -> Result<String,
     if !std::path::Path::new(&args.file_path).is_absolute() {
         return Err("file_path must be an absolute path".into());
     }
-    let text = read_text(root, &args.file_path, config.max_file_bytes)
+    let text = read_text(root, reader, &args.file_path, config.max_file_bytes)
         .map_err(|err| format!("failed to read file: {}", err.reason))?;
     match args.mode {
         Mode::Slice => Ok(slice(&text, args.offset, args.limit)),
@@ -154,10 +159,11 @@ fn run(root: Result<&Root, ReadFileError>, call: &DialectCall) -> Result<String,
 
 fn read_text(
     root: Result<&Root, ReadFileError>,
+    reader: &Reader,
     file_path: &str,
     max: u64,
 ) -> Result<String, ReadFileError> {
-    let (_, file) = read_source(root?, file_path, Span::Whole { max })?;
+    let (_, file) = reader.read(root?, file_path, Span::Whole { max })?;
     Ok(decode(&file.bytes).into_owned())
 }
 
@@ -188,7 +194,7 @@ mod tests {
                 args: Args::Json(json!({ "file_path": file }).to_string()),
                 config: Ok(serde_json::from_str(config).unwrap()),
             };
-            execute(Ok(&root), &call).unwrap()
+            execute(Ok(&root), &call, &Reader::waiting()).unwrap()
         };
         let answer = run(r#"{"max_file_bytes": 18446744073709551615}"#);
         assert!(!answer.success, "{answer:?}");

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::{DialectCall, byte_limit, config, file_size};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{FileBytes, Span};
-use crate::read_file::read_source;
 use crate::render::{LineNumbers, Rendering, cut_at_char_boundary, render};
 use crate::sandbox::Root;
+use crate::source::Reader;
 use crate::window::{LineRange, count_lines, decode, select_lines, strip_bom};
 
 /// The tool's name and the aliases a toolkit may call it by.
@@ -85,10 +85,12 @@ pub struct BinaryAnswer {
     pub truncated: bool,
 }
 
-/// Runs one call beneath `root`; failures are errors with the contract's codes.
+/// Runs one call beneath `root`, reading through `reader`; failures are errors with the
+/// contract's codes.
 pub fn execute(
     root: Result<&Root, ReadFileError>,
     call: &DialectCall,
+    reader: &Reader,
 ) -> Result<Answer, ReadFileError> {
     let args: ForgeArgs = call.args.parse().map_err(|err| {
         ReadFileError::new(
@@ -117,8 +119,9 @@ pub fn execute(
             max: config.max_scan_bytes,
         },
     };
-    let (path, file) =
-        read_source(root, &args.path, span).map_err(|err| scan_hint(err, &config))?;
+    let (path, file) = reader
+        .read(root, &args.path, span)
+        .map_err(|err| scan_hint(err, &config))?;
     if file.binary {
         return Ok(Answer::Binary(binary_answer(
             path,
@@ -309,7 +312,7 @@ mod tests {
             args: crate::dialect::Args::Value(args),
             config: Ok(serde_json::from_str(config).unwrap()),
         };
-        execute(Ok(&root), &call)
+        execute(Ok(&root), &call, &Reader::waiting())
     }
 
     #[test]

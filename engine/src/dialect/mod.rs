@@ -1,7 +1,7 @@
 //! Other agents' read tools as dialects of the same engine. Each dialect is argument
 //! mapping plus a renderer: it parses the model's arguments its tool's way, asks the
-//! shared sandbox and file guard ([`crate::read_file::read_source`]) for the bytes beneath
-//! the root its caller opened, splits lines with the shared line model ([`crate::window`]),
+//! shared sandbox and file guard, through the [`Reader`] its caller hands it (which says
+//! whether reads may wait), for the bytes beneath the root its caller opened, splits lines with the shared line model ([`crate::window`]),
 //! selects them, renders them with [`crate::render`], and answers in its tool's shape: a
 //! typed [`Answer`] that serializes to the object the tool returns.
 
@@ -16,9 +16,10 @@ use serde_json::Value;
 
 use crate::error::ReadFileError;
 use crate::sandbox::Root;
+use crate::source::Reader;
 
 /// The one list of the dialects: for each, its [`Dialect`] variant, its name, and its
-/// module (which has an `Answer` type and an `execute(root, call)` function). Everything
+/// module (which has an `Answer` type and an `execute(root, call, reader)` function). Everything
 /// else that names the dialects (the [`Dialect`] enum, [`Answer`], the binding's
 /// `DialectName`, and from that the JavaScript side) is generated from this list by
 /// handing it to `$callback`, a macro taking `$(Variant = "name" => module,)*`.
@@ -55,15 +56,19 @@ macro_rules! declare_dialects {
 
             /// Runs the call beneath `root`, the opened workspace root or why it could
             /// not be opened, which each dialect reports in its own shape where its tool
-            /// would. `Err` only for a dialect whose tool reports failures as errors
-            /// (Forge); Codex and AIntern answer every failure in their result shape.
+            /// would, reading through `reader`. `Err` only for a dialect whose tool reports
+            /// failures as errors (Forge); Codex and AIntern answer every failure in their
+            /// result shape.
             pub fn execute(
                 self,
                 root: Result<&Root, ReadFileError>,
                 call: &DialectCall,
+                reader: &Reader,
             ) -> Result<Answer, ReadFileError> {
                 match self {
-                    $(Dialect::$variant => $module::execute(root, call).map(Answer::$variant),)*
+                    $(Dialect::$variant => {
+                        $module::execute(root, call, reader).map(Answer::$variant)
+                    })*
                 }
             }
         }

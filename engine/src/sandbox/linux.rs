@@ -95,7 +95,7 @@ impl OsFamily for Linux {
         relative: &str,
         mount: u64,
         max_len: u64,
-    ) -> Attempt<Result<OpenedFile, OpenError>> {
+    ) -> Attempt<OpenedFile, OpenError> {
         cached::open_file(root, relative, mount, max_len)
     }
 

@@ -14,12 +14,9 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use agent_read_file_engine::attempt::Attempt;
-use agent_read_file_engine::read_file::{
-    ReadOptions, open_error, read_file, read_file_cached, read_file_versioned,
-};
 use agent_read_file_engine::request::ReadRequest;
 use agent_read_file_engine::sandbox::{OpenError, Root};
+use agent_read_file_engine::{ReadOptions, answered, open_error, read_file, read_file_from_memory};
 
 /// Content of the one file outside the workspace; must never come back.
 pub const SENTINEL: &str = "SENTINEL-7f3a-outside-the-workspace";
@@ -161,7 +158,7 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
         return;
     };
     check_cached_read(fx, path, &request);
-    let Ok(first) = read_file(&fx.root, &request) else {
+    let Ok((first, _)) = read_file(&fx.root, &request, ReadOptions::default()) else {
         return;
     };
     assert!(
@@ -177,9 +174,12 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
 /// same output, or the same error. (Right after the full read, whose lookups fill the
 /// caches, so that it answers as often as it can.)
 fn check_cached_read(fx: &Fixture, path: &str, request: &ReadRequest) {
-    let options = ReadOptions::default();
-    let full = read_file_versioned(&fx.root, request, &options, true);
-    if let Attempt::Done(cached) = read_file_cached(&fx.root, request, &options, true) {
+    let options = ReadOptions {
+        versioned: true,
+        ..ReadOptions::default()
+    };
+    let full = read_file(&fx.root, request, options);
+    if let Some(cached) = answered(read_file_from_memory(&fx.root, request, options)) {
         assert_eq!(
             cached, full,
             "{path:?}: the cached read differs from the full read"
@@ -254,7 +254,7 @@ fn check_paging(fx: &Fixture, request: &ReadRequest, line_count: u64) {
     let mut joined = String::new();
     let mut lines = 0u64;
     loop {
-        let Ok(output) = read_file(&fx.root, &page) else {
+        let Ok((output, _)) = read_file(&fx.root, &page, ReadOptions::default()) else {
             return; // the file changed kind between reads: nothing to compare
         };
         assert!(output.meta.returned_line_count <= page.max_lines);

@@ -13,7 +13,7 @@
 //! - Only a regular file is reopened for reading, through procfs as on the pool (no reopen
 //!   by name, which would resolve the path again without `RESOLVE_CACHED`).
 //!
-//! Anything else is [`Attempt::WouldBlock`]: the caller reads on a thread that may wait,
+//! Anything else is [`Stop::WouldBlock`]: the caller reads on a thread that may wait,
 //! by the full resolution (the walker included).
 
 use std::os::fd::{AsFd, OwnedFd};
@@ -23,7 +23,7 @@ use rustix::fs::{self as rfs, AtFlags, Mode, OFlags, ResolveFlags, Stat, StatxFl
 
 use super::reopen::{self, Reopened};
 use super::{BENEATH, ByName, Resolved, is_final_answer, portable_switch};
-use crate::attempt::Attempt;
+use crate::attempt::{Attempt, Stop};
 use crate::sandbox::{OpenError, OpenedFile, Root, non_regular_kind};
 
 /// File systems whose lookups, `open` and status live in the kernel's memory once cached:
@@ -79,7 +79,7 @@ pub(in crate::sandbox) fn open_file(
     relative: &str,
     mount: u64,
     max_len: u64,
-) -> Attempt<Result<OpenedFile, OpenError>> {
+) -> Attempt<OpenedFile, OpenError> {
     let relative = if relative.is_empty() { "." } else { relative };
     let flags = OFlags::PATH | OFlags::CLOEXEC;
     let resolve = BENEATH | ResolveFlags::CACHED;
@@ -87,18 +87,16 @@ pub(in crate::sandbox) fn open_file(
         Ok(handle) => handle,
         // Said from the dentry cache: a name cached as absent, a file where a directory
         // should be, no search permission.
-        Err(errno) if is_final_answer(errno) => return Attempt::Done(Err(OpenError::Os(errno))),
+        Err(errno) if is_final_answer(errno) => return Err(OpenError::Os(errno).into()),
         // Not all in the cache (`EAGAIN`), or for the walker to judge (an escape, a loop).
-        Err(_) => return Attempt::WouldBlock,
+        Err(_) => return Err(Stop::WouldBlock),
     };
-    let Some(stat) = status_on_mount(&handle, mount) else {
-        return Attempt::WouldBlock;
-    };
+    let stat = status_on_mount(&handle, mount).ok_or(Stop::WouldBlock)?;
     if let Some(kind) = non_regular_kind(&stat) {
-        return Attempt::Done(Err(OpenError::NotFile(kind)));
+        return Err(OpenError::NotFile(kind).into());
     }
     if u64::try_from(stat.st_size).unwrap_or(u64::MAX) > max_len {
-        return Attempt::WouldBlock;
+        return Err(Stop::WouldBlock);
     }
     let resolved = Resolved {
         handle,
@@ -107,13 +105,13 @@ pub(in crate::sandbox) fn open_file(
         by_name: ByName::Beneath(relative),
     };
     match reopen::through_procfs(&resolved) {
-        Some(Reopened::File(file)) => Attempt::Done(Ok(OpenedFile {
+        Some(Reopened::File(file)) => Ok(OpenedFile {
             file,
             stat,
             path: resolved.path,
-        })),
-        Some(Reopened::Failed(errno)) => Attempt::Done(Err(OpenError::Os(errno))),
-        Some(Reopened::Raced) | None => Attempt::WouldBlock,
+        }),
+        Some(Reopened::Failed(errno)) => Err(OpenError::Os(errno).into()),
+        Some(Reopened::Raced) | None => Err(Stop::WouldBlock),
     }
 }
 
