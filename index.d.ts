@@ -210,7 +210,9 @@ export interface AgentToolkit extends Disposable {
 
 /**
  * A toolkit bound to one workspace root. Throws `INVALID_ARGUMENT` at once when the root
- * is not an absolute path to a directory, or a `deny`/`allow` rule is not valid.
+ * is not an absolute path to a directory, a `deny`/`allow` rule is not valid, or an option
+ * cannot be read (a throwing getter or proxy: the message names it, e.g. `options.deny`).
+ * Each option is read once; a rule list is copied element by element.
  */
 export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 
