@@ -80,14 +80,27 @@ function signalOf(options, owner, pathOfError) {
 }
 
 /**
- * What a toolkit refuses to read unless told otherwise: secrets an agent has no business
- * sending to a model. Gitignore syntax, relative to the workspace root.
+ * Files whose names say they hold secrets: credentials, private keys, tokens. Gitignore
+ * syntax, relative to the workspace root; a name without `/` matches at any depth, and
+ * deny rules ignore case. Of two rules that match, the later is the one a refusal names,
+ * so a general rule comes before a specific one. Borderline entries say why they are here.
  */
-const DEFAULT_DENY = Object.freeze([
+const SECRET_FILES = [
+  // dotenv files. `*.env`: dotenv files under other names (Compose's `env_file`); no
+  // language keeps source in `.env` files. `.envrc` (direnv) exports secrets to the shell;
+  // `.dev.vars` is Cloudflare Wrangler's local secrets.
+  '*.env',
   '.env',
   '.env.*',
-  '!.env.example',
-  '!.env.sample',
+  '.envrc',
+  '.dev.vars',
+  '.dev.vars.*',
+  // Private keys under their usual names and suffixes (public keys `*.pub` go with them:
+  // nothing a model needs), PKCS#8 (`*.p8`), PuTTY, Java and Android key stores.
+  '*_rsa',
+  '*_dsa',
+  '*_ecdsa',
+  '*_ed25519',
   'id_rsa*',
   'id_dsa*',
   'id_ecdsa*',
@@ -96,11 +109,95 @@ const DEFAULT_DENY = Object.freeze([
   '*.key',
   '*.p12',
   '*.pfx',
-  '.ssh/',
+  '*.p8',
+  '*.ppk',
+  '*.jks',
+  '*.keystore',
+  // Tools' credential files, by the names the tools give them.
   '**/.aws/credentials',
+  '**/.docker/config.json',
+  '**/.kube/config',
+  'kubeconfig',
+  '*.kubeconfig',
+  '**/.cargo/credentials',
+  '**/.cargo/credentials.toml',
+  '**/.gem/credentials',
+  '**/.config/gh/hosts.yml',
+  'application_default_credentials.json',
+  'client_secret*.json',
+  // Google's OAuth quickstarts download the client secret as `credentials.json`; a test
+  // fixture of that name is refused too, and `allow` re-admits it.
+  'credentials.json',
   '.npmrc',
   '.netrc',
+  '.pypirc',
+  '.git-credentials',
+  '.pgpass',
+  '.my.cnf',
+  '.htpasswd',
+  '.vault-token',
+  '.s3cfg',
+  '.boto',
+  '.terraformrc',
+  'terraform.rc',
+  // Applications' secrets as data (Rails' config/secrets.yml, Streamlit's secrets.toml,
+  // Kubernetes Secret manifests); code named `secrets.ts` or `secrets.py` stays readable.
+  'secrets.yml',
+  'secrets.yaml',
+  'secrets.json',
+  'secrets.toml',
+  // Terraform state holds every resource's secrets in plain text; `.tfvars` files hold the
+  // variables' values, passwords among them (Terraform's own .gitignore keeps both out of
+  // git). The variables themselves are declared in `.tf` files, which stay readable.
+  '*.tfvars',
+  '*.tfvars.json',
+  '*.tfstate',
+  '*.tfstate.*',
+  // OpenVPN profiles usually embed the client's private key.
+  '*.ovpn',
+  // Shell and REPL histories keep the tokens typed on command lines.
+  '.*_history',
+]
+
+/** Directories that hold secrets, or that a model has no business reading file by file. */
+const SECRET_DIRECTORIES = [
+  '.ssh/',
+  '.gnupg/',
+  '**/.config/gcloud/',
+  // Remote URLs with tokens in `config`, and objects a model should reach through git.
   '.git/',
+]
+
+/**
+ * The suffixes of the copies people and editors leave beside a file: `~` (Emacs, Vim, nano
+ * -B, gedit), `.bak`, `.old`, `.orig` (patch and merge tools). Vim's swap files are left
+ * out: their NUL bytes make them binary, which no read returns.
+ */
+const COPY_SUFFIXES = ['~', '.bak', '.old', '.orig']
+
+/**
+ * `rule` and the rules for its copies: each suffix (unless the rule ends in `*`, which
+ * covers them), and Emacs's auto-save `#name#` (escaped at the start of a rule, where `#`
+ * would begin a comment).
+ */
+function withCopies(rule) {
+  const slash = rule.lastIndexOf('/') + 1
+  const [directory, name] = [rule.slice(0, slash), rule.slice(slash)]
+  const autoSave = `${directory === '' ? '\\' : directory}#${name}#`
+  const suffixed = name.endsWith('*') ? [] : COPY_SUFFIXES.map((suffix) => rule + suffix)
+  return [rule, ...suffixed, autoSave]
+}
+
+/**
+ * What a toolkit refuses unless told otherwise: secrets an agent has no business sending
+ * to a model, and their copies. The examples `.env.example` and `.env.sample` are read;
+ * their copies are not (an edit in progress may hold real values).
+ */
+const DEFAULT_DENY = Object.freeze([
+  ...SECRET_FILES.flatMap(withCopies),
+  ...SECRET_DIRECTORIES,
+  '!.env.example',
+  '!.env.sample',
 ])
 
 /** A rule list of the options (`owner` names them): `fallback` when absent, else a copy. */
