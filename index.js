@@ -226,8 +226,9 @@ function budgetOf(options, owner) {
  * maxContentBytes, each read once. Throws INVALID_ARGUMENT for bad or unreadable ones.
  */
 function policyOf(options, owner) {
-  const rules = [ruleList(options, 'deny', DEFAULT_DENY, owner), ruleList(options, 'allow', [], owner), budgetOf(options, owner)]
-  return compiledPolicy(rules)
+  const deny = ruleList(options, 'deny', DEFAULT_DENY, owner)
+  const allow = ruleList(options, 'allow', [], owner)
+  return compiledPolicy([deny, allow, budgetOf(options, owner)])
 }
 
 /** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */

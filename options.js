@@ -40,7 +40,8 @@ function unreadable(path, label, cause) {
  * and each element read once, by index. Throws INVALID_ARGUMENT for anything else.
  */
 function stringList(list, label, path) {
-  const invalid = (got) => codedError('INVALID_ARGUMENT', path, `${label} must be an array of gitignore-style rules (got ${got})`)
+  const invalid = (got) =>
+    codedError('INVALID_ARGUMENT', path, `${label} must be an array of gitignore-style rules (got ${got})`)
   if (!isArray(list, label, path)) throw invalid(list === null ? 'null' : typeof list)
   const length = lengthOf(list, label, path)
   const copy = []

@@ -118,7 +118,8 @@ describe('createAgentToolkit: hostile options throw INVALID_ARGUMENT naming the 
 
   test('deny: a constructor[Symbol.species] that throws is never consulted', () => {
     const withSpecies = (rules) => Object.assign(rules, { constructor: { [Symbol.species]: boom } })
-    const custom = createAgentToolkit({ workspaceRoot: fx.ws, deny: withSpecies(['*.txt']), allow: withSpecies(['a.txt']) })
+    const [deny, allow] = [withSpecies(['*.txt']), withSpecies(['a.txt'])]
+    const custom = createAgentToolkit({ workspaceRoot: fx.ws, deny, allow })
     assertThrowsCode(() => custom.readFileSync({ path: 'long.txt' }), 'POLICY_DENIED', 'long.txt')
     assert.equal(custom.readFileSync({ path: 'a.txt' }).content, 'alpha\n')
     custom.close()
@@ -205,7 +206,8 @@ describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT 
   })
 
   test('ctx.deny: a throwing element, a proxy array, an element read once', async () => {
-    await rejectAsync(() => execute({ workspaceRoot: fx.ws, deny: Object.defineProperty(['x'], 0, { get: boom }) }), 'ctx.deny[0]')
+    const throwingElement = Object.defineProperty(['x'], 0, { get: boom })
+    await rejectAsync(() => execute({ workspaceRoot: fx.ws, deny: throwingElement }), 'ctx.deny[0]')
     await rejectAsync(() => execute({ workspaceRoot: fx.ws, deny: throwingProxy(['.env']) }), 'ctx.deny')
     const deny = flippingArray(['x'], 0, 'a.txt', 42)
     await assertRejectsCode(() => execute({ workspaceRoot: fx.ws, deny }), 'POLICY_DENIED', 'a.txt')
