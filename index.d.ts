@@ -117,9 +117,18 @@ export interface ToolkitError extends Error {
 export declare function isToolkitError(error: unknown): error is ToolkitError
 
 /**
- * What a toolkit refuses when `deny` is not given: `.env` and `.env.*` (not `.env.example`,
- * `.env.sample`), private keys (`id_rsa*`, `id_dsa*`, `id_ecdsa*`, `id_ed25519*`, `*.pem`,
- * `*.key`, `*.p12`, `*.pfx`), `.ssh/`, `.aws/credentials`, `.npmrc`, `.netrc` and `.git/`.
+ * What a toolkit refuses when `deny` is not given: files whose names say they hold secrets,
+ * and the copies editors and people leave of them (`name~`, `name.bak`, `name.old`,
+ * `name.orig`, `#name#`). Dotenv files (`.env`, `.env.*`, `*.env`, `.envrc`, `.dev.vars`; not
+ * `.env.example`, `.env.sample`), private keys and key stores (`id_rsa*` and the other `id_*`
+ * keys, `*_rsa` and the like, `*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.p8`, `*.ppk`, `*.jks`,
+ * `*.keystore`), tools' credentials (`.aws/credentials`, `.docker/config.json`,
+ * `.kube/config`, `kubeconfig`, `.cargo/credentials`, `.gem/credentials`, gh's `hosts.yml`,
+ * `.config/gcloud/`, `application_default_credentials.json`, `client_secret*.json`,
+ * `credentials.json`, `.npmrc`, `.netrc`, `.pypirc`, `.git-credentials`, `.pgpass`,
+ * `.my.cnf`, `.htpasswd`, `.vault-token`, `.s3cfg`, `.boto`, `.terraformrc`), applications'
+ * secrets (`secrets.yml`/`.yaml`/`.json`/`.toml`, `*.tfvars`, `*.tfstate`, `*.ovpn`), shell
+ * histories (`.*_history`), `.ssh/`, `.gnupg/` and `.git/`.
  */
 export declare const DEFAULT_DENY: readonly string[]
 
@@ -210,7 +219,9 @@ export interface AgentToolkit extends Disposable {
 
 /**
  * A toolkit bound to one workspace root. Throws `INVALID_ARGUMENT` at once when the root
- * is not an absolute path to a directory, or a `deny`/`allow` rule is not valid.
+ * is not an absolute path to a directory, a `deny`/`allow` rule is not valid, or an option
+ * cannot be read (a throwing getter or proxy: the message names it, e.g. `options.deny`).
+ * Each option is read once; a rule list is copied element by element.
  */
 export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 

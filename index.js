@@ -18,6 +18,7 @@ const {
 const { dialects } = require('./dialects.js')
 const { runToolCall } = require('./tool-call.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
+const { readOption, stringList, rejectingThrows } = require('./options.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -65,27 +66,41 @@ function pathOf(input) {
 }
 
 /**
- * The `signal` of a call's options (`undefined` when none), or an INVALID_ARGUMENT error
- * for options that are not an object.
+ * The `signal` of a call's options (`undefined` when none), read once; `owner` names the
+ * options in errors, and `pathOfError()` gives the path an error is about. Throws
+ * INVALID_ARGUMENT for options that are not an object or cannot be read.
  */
-function signalOf(options, input) {
-  if (options === undefined || options === null) return { signal: undefined }
+function signalOf(options, owner, pathOfError) {
+  if (options === undefined || options === null) return undefined
   if (typeof options !== 'object') {
-    const reason = `options must be an object like { signal } (got ${typeof options})`
-    return { error: codedError('INVALID_ARGUMENT', pathOf(input), reason) }
+    const reason = `${owner} must be an object like { signal } (got ${typeof options})`
+    throw codedError('INVALID_ARGUMENT', pathOfError(), reason)
   }
-  return { signal: options.signal }
+  return readOption(options, 'signal', owner, pathOfError)
 }
 
 /**
- * What a toolkit refuses to read unless told otherwise: secrets an agent has no business
- * sending to a model. Gitignore syntax, relative to the workspace root.
+ * Files whose names say they hold secrets: credentials, private keys, tokens. Gitignore
+ * syntax, relative to the workspace root; a name without `/` matches at any depth, and
+ * deny rules ignore case. Of two rules that match, the later is the one a refusal names,
+ * so a general rule comes before a specific one. Borderline entries say why they are here.
  */
-const DEFAULT_DENY = Object.freeze([
+const SECRET_FILES = [
+  // dotenv files. `*.env`: dotenv files under other names (Compose's `env_file`); no
+  // language keeps source in `.env` files. `.envrc` (direnv) exports secrets to the shell;
+  // `.dev.vars` is Cloudflare Wrangler's local secrets.
+  '*.env',
   '.env',
   '.env.*',
-  '!.env.example',
-  '!.env.sample',
+  '.envrc',
+  '.dev.vars',
+  '.dev.vars.*',
+  // Private keys under their usual names and suffixes (public keys `*.pub` go with them:
+  // nothing a model needs), PKCS#8 (`*.p8`), PuTTY, Java and Android key stores.
+  '*_rsa',
+  '*_dsa',
+  '*_ecdsa',
+  '*_ed25519',
   'id_rsa*',
   'id_dsa*',
   'id_ecdsa*',
@@ -94,60 +109,138 @@ const DEFAULT_DENY = Object.freeze([
   '*.key',
   '*.p12',
   '*.pfx',
-  '.ssh/',
+  '*.p8',
+  '*.ppk',
+  '*.jks',
+  '*.keystore',
+  // Tools' credential files, by the names the tools give them.
   '**/.aws/credentials',
+  '**/.docker/config.json',
+  '**/.kube/config',
+  'kubeconfig',
+  '*.kubeconfig',
+  '**/.cargo/credentials',
+  '**/.cargo/credentials.toml',
+  '**/.gem/credentials',
+  '**/.config/gh/hosts.yml',
+  'application_default_credentials.json',
+  'client_secret*.json',
+  // Google's OAuth quickstarts download the client secret as `credentials.json`; a test
+  // fixture of that name is refused too, and `allow` re-admits it.
+  'credentials.json',
   '.npmrc',
   '.netrc',
+  '.pypirc',
+  '.git-credentials',
+  '.pgpass',
+  '.my.cnf',
+  '.htpasswd',
+  '.vault-token',
+  '.s3cfg',
+  '.boto',
+  '.terraformrc',
+  'terraform.rc',
+  // Applications' secrets as data (Rails' config/secrets.yml, Streamlit's secrets.toml,
+  // Kubernetes Secret manifests); code named `secrets.ts` or `secrets.py` stays readable.
+  'secrets.yml',
+  'secrets.yaml',
+  'secrets.json',
+  'secrets.toml',
+  // Terraform state holds every resource's secrets in plain text; `.tfvars` files hold the
+  // variables' values, passwords among them (Terraform's own .gitignore keeps both out of
+  // git). The variables themselves are declared in `.tf` files, which stay readable.
+  '*.tfvars',
+  '*.tfvars.json',
+  '*.tfstate',
+  '*.tfstate.*',
+  // OpenVPN profiles usually embed the client's private key.
+  '*.ovpn',
+  // Shell and REPL histories keep the tokens typed on command lines.
+  '.*_history',
+]
+
+/** Directories that hold secrets, or that a model has no business reading file by file. */
+const SECRET_DIRECTORIES = [
+  '.ssh/',
+  '.gnupg/',
+  '**/.config/gcloud/',
+  // Remote URLs with tokens in `config`, and objects a model should reach through git.
   '.git/',
+]
+
+/**
+ * The suffixes of the copies people and editors leave beside a file: `~` (Emacs, Vim, nano
+ * -B, gedit), `.bak`, `.old`, `.orig` (patch and merge tools). Vim's swap files are left
+ * out: their NUL bytes make them binary, which no read returns.
+ */
+const COPY_SUFFIXES = ['~', '.bak', '.old', '.orig']
+
+/**
+ * `rule` and the rules for its copies: each suffix (unless the rule ends in `*`, which
+ * covers them), and Emacs's auto-save `#name#` (escaped at the start of a rule, where `#`
+ * would begin a comment).
+ */
+function withCopies(rule) {
+  const slash = rule.lastIndexOf('/') + 1
+  const [directory, name] = [rule.slice(0, slash), rule.slice(slash)]
+  const autoSave = `${directory === '' ? '\\' : directory}#${name}#`
+  const suffixed = name.endsWith('*') ? [] : COPY_SUFFIXES.map((suffix) => rule + suffix)
+  return [rule, ...suffixed, autoSave]
+}
+
+/**
+ * What a toolkit refuses unless told otherwise: secrets an agent has no business sending
+ * to a model, and their copies. The examples `.env.example` and `.env.sample` are read;
+ * their copies are not (an edit in progress may hold real values).
+ */
+const DEFAULT_DENY = Object.freeze([
+  ...SECRET_FILES.flatMap(withCopies),
+  ...SECRET_DIRECTORIES,
+  '!.env.example',
+  '!.env.sample',
 ])
 
-/** A rule list of the options: `fallback` when absent, else an array of strings. */
-function ruleList(options, name, fallback) {
-  const rules = options[name]
-  if (rules === undefined) return fallback
-  if (!Array.isArray(rules) || !rules.every((rule) => typeof rule === 'string')) {
-    const got = Array.isArray(rules) ? 'an array with a non-string' : rules === null ? 'null' : typeof rules
-    throw codedError('INVALID_ARGUMENT', name, `${name} must be an array of gitignore-style rules (got ${got})`)
-  }
-  return [...rules]
+/** A rule list of the options (`owner` names them): `fallback` when absent, else a copy. */
+function ruleList(options, name, fallback, owner) {
+  const rules = readOption(options, name, owner)
+  return rules === undefined ? fallback : stringList(rules, `${owner}.${name}`, name)
 }
 
 /** The smallest `maxContentBytes`: room for a cut line's marker and some of the line. */
 const MIN_CONTENT_BYTES = 128
 
-/** `options.maxContentBytes`: `undefined`, or an integer from 128 to 2^32 - 1. */
-function budgetOf(options) {
-  const budget = options.maxContentBytes
+/** `maxContentBytes` of the options: `undefined`, or an integer from 128 to 2^32 - 1. */
+function budgetOf(options, owner) {
+  const budget = readOption(options, 'maxContentBytes', owner)
   if (budget === undefined) return undefined
   if (!Number.isInteger(budget) || budget < MIN_CONTENT_BYTES || budget > 0xffffffff) {
     const got = typeof budget === 'number' ? String(budget) : budget === null ? 'null' : typeof budget
-    const reason = `maxContentBytes must be an integer from ${MIN_CONTENT_BYTES} to 4294967295 (got ${got})`
+    const reason = `${owner}.maxContentBytes must be an integer from ${MIN_CONTENT_BYTES} to 4294967295 (got ${got})`
     throw codedError('INVALID_ARGUMENT', 'maxContentBytes', reason)
   }
   return budget
 }
 
-/** The read options of `options`: deny, allow, maxContentBytes (throws INVALID_ARGUMENT). */
-function rulesOf(options) {
-  return [ruleList(options, 'deny', DEFAULT_DENY), ruleList(options, 'allow', []), budgetOf(options)]
+/**
+ * The compiled policy of `options` (`owner` names them in errors): deny, allow and
+ * maxContentBytes, each read once. Throws INVALID_ARGUMENT for bad or unreadable ones.
+ */
+function policyOf(options, owner) {
+  const deny = ruleList(options, 'deny', DEFAULT_DENY, owner)
+  const allow = ruleList(options, 'allow', [], owner)
+  return compiledPolicy([deny, allow, budgetOf(options, owner)])
 }
 
-/** The compiled policy of `options` (throws INVALID_ARGUMENT for bad rules). */
-function policyOf(options) {
-  return new ReadPolicy(...rulesOf(options))
-}
+/** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */
+const compiledPolicies = new Map()
 
-/** Policies compiled for ToolCatalog contexts, by their rules; the oldest goes past 32. */
-const catalogPolicies = new Map()
-
-function catalogPolicy(ctx) {
-  const rules = rulesOf(ctx)
+function compiledPolicy(rules) {
   const key = JSON.stringify(rules)
-  let policy = catalogPolicies.get(key)
+  let policy = compiledPolicies.get(key)
   if (policy === undefined) {
     policy = new ReadPolicy(...rules)
-    if (catalogPolicies.size >= 32) catalogPolicies.delete(catalogPolicies.keys().next().value)
-    catalogPolicies.set(key, policy)
+    if (compiledPolicies.size >= 32) compiledPolicies.delete(compiledPolicies.keys().next().value)
+    compiledPolicies.set(key, policy)
   }
   return policy
 }
@@ -156,16 +249,12 @@ const ToolCatalog = deepFreeze({
   read_file: {
     definition: TOOL_DEFINITIONS.read_file,
     execute(input, ctx) {
-      const { signal, error } = signalOf(ctx, input)
-      if (error) return Promise.reject(error)
-      if (ctx == null) return readFile(undefined, input, signal)
-      let policy
-      try {
-        policy = catalogPolicy(ctx)
-      } catch (err) {
-        return Promise.reject(err)
-      }
-      return readFileWithPolicy(ctx.workspaceRoot, input, signal, policy)
+      return rejectingThrows(() => {
+        const signal = signalOf(ctx, 'ctx', () => pathOf(input))
+        if (ctx === undefined || ctx === null) return readFile(undefined, input, signal)
+        const workspaceRoot = readOption(ctx, 'workspaceRoot', 'ctx')
+        return readFileWithPolicy(workspaceRoot, input, signal, policyOf(ctx, 'ctx'))
+      })
     },
   },
 })
@@ -179,21 +268,18 @@ function createAgentToolkit(options) {
     const got = options === null ? 'null' : typeof options
     throw codedError('INVALID_ARGUMENT', 'workspaceRoot', `options must be an object like { workspaceRoot } (got ${got})`)
   }
-  const workspace = new Workspace(options.workspaceRoot, policyOf(options))
+  const workspaceRoot = readOption(options, 'workspaceRoot', 'options')
+  const workspace = new Workspace(workspaceRoot, policyOf(options, 'options'))
   const close = () => workspace.close()
   return Object.freeze({
     readFile(input, callOptions) {
-      const { signal, error } = signalOf(callOptions, input)
-      if (error) return Promise.reject(error)
-      return workspace.readFile(input, signal)
+      return rejectingThrows(() => workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))))
     },
     readFileSync(input) {
       return workspace.readFileSync(input)
     },
     readFiles(inputs, callOptions) {
-      const { signal, error } = signalOf(callOptions, undefined)
-      if (error) return Promise.reject(error)
-      return workspace.readFiles(inputs, signal)
+      return rejectingThrows(() => workspace.readFiles(inputs, signalOf(callOptions, 'options', () => 'readFiles')))
     },
     lastRead(path) {
       return workspace.lastRead(path) ?? undefined

@@ -3,6 +3,7 @@
 // harness hands back. It never throws, so a harness needs no try/catch of its own.
 
 const { isToolkitError } = require('./errors.js')
+const { readOption } = require('./options.js')
 
 function failure(code, message) {
   return { content: message, isError: true, code }
@@ -16,6 +17,22 @@ function inputOf(args) {
   } catch (error) {
     return { error: failure('INVALID_ARGUMENT', `INVALID_ARGUMENT: arguments: not a JSON text (${error.message})`) }
   }
+}
+
+/**
+ * `toolkit.readFile`, read once (so the function checked is the function called), or the
+ * INVALID_ARGUMENT result for a toolkit without one or one that cannot be read.
+ */
+function readFileOf(toolkit) {
+  const notToolkit = failure('INVALID_ARGUMENT', 'INVALID_ARGUMENT: toolkit: must be a toolkit from createAgentToolkit')
+  if (toolkit === null || typeof toolkit !== 'object') return { error: notToolkit }
+  let readFile
+  try {
+    readFile = readOption(toolkit, 'readFile', 'toolkit', 'toolkit')
+  } catch (error) {
+    return { error: failure(error.code, error.message) }
+  }
+  return typeof readFile === 'function' ? { readFile } : { error: notToolkit }
 }
 
 /** The code of an error `readFile` rejected with: a toolkit's, an abort's, else INTERNAL. */
@@ -33,11 +50,10 @@ function codeOf(thrown) {
 async function runToolCall(toolkit, args, options) {
   const { input, error } = inputOf(args)
   if (error) return error
-  if (toolkit === null || typeof toolkit !== 'object' || typeof toolkit.readFile !== 'function') {
-    return failure('INVALID_ARGUMENT', 'INVALID_ARGUMENT: toolkit: must be a toolkit from createAgentToolkit')
-  }
+  const { readFile, error: notToolkit } = readFileOf(toolkit)
+  if (notToolkit) return notToolkit
   try {
-    const output = await toolkit.readFile(input, options)
+    const output = await Reflect.apply(readFile, toolkit, [input, options])
     return { content: JSON.stringify(output), isError: false, output }
   } catch (thrown) {
     const code = codeOf(thrown)

@@ -104,6 +104,7 @@ describe('npm pack', () => {
       'index.d.ts',
       'index.js',
       'native.js',
+      'options.js',
       'package.json',
       'tool-call.js',
     ])

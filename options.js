@@ -1,0 +1,86 @@
+'use strict'
+// A caller's options, read the way the engine reads a call's input: each property once, in a
+// try, so that a throwing getter or proxy trap is an INVALID_ARGUMENT error naming the option,
+// and a value checked is the value used. Lists are copied element by element, never through
+// their iterator or their species, which the caller controls.
+
+const { codedError } = require('./errors.js')
+
+/** The most rules a list may hold: a bound for a proxy that claims any length. */
+const MAX_RULES = 100_000
+
+/**
+ * `object[name]`, read once. A getter or proxy trap that throws is INVALID_ARGUMENT at `path`
+ * (the option's name unless given; a function gives it only when needed), saying that
+ * `<owner>.<name>` could not be read.
+ */
+function readOption(object, name, owner, path = name) {
+  return readProperty(object, name, `${owner}.${name}`, path)
+}
+
+/** `object[key]`, read once; INVALID_ARGUMENT at `path`, naming `label`, if reading throws. */
+function readProperty(object, key, label, path) {
+  try {
+    return object[key]
+  } catch (cause) {
+    throw unreadable(path, label, cause)
+  }
+}
+
+/** The INVALID_ARGUMENT error for `label` that could not be read; what was thrown is its `cause`. */
+function unreadable(path, label, cause) {
+  const where = typeof path === 'function' ? path() : path
+  const error = codedError('INVALID_ARGUMENT', where, `${label} could not be read (a getter or proxy trap threw)`)
+  Object.defineProperty(error, 'cause', { value: cause, writable: true, configurable: true })
+  return error
+}
+
+/**
+ * A copy of `list`, an array of strings (`label` names it in errors, at `path`): its length
+ * and each element read once, by index. Throws INVALID_ARGUMENT for anything else.
+ */
+function stringList(list, label, path) {
+  const invalid = (got) =>
+    codedError('INVALID_ARGUMENT', path, `${label} must be an array of gitignore-style rules (got ${got})`)
+  if (!isArray(list, label, path)) throw invalid(list === null ? 'null' : typeof list)
+  const length = lengthOf(list, label, path)
+  const copy = []
+  for (let index = 0; index < length; index++) {
+    const rule = readProperty(list, index, `${label}[${index}]`, path)
+    if (typeof rule !== 'string') throw invalid('an array with a non-string')
+    copy.push(rule)
+  }
+  return copy
+}
+
+/** `Array.isArray(list)`, which throws for a revoked proxy. */
+function isArray(list, label, path) {
+  try {
+    return Array.isArray(list)
+  } catch (cause) {
+    throw unreadable(path, label, cause)
+  }
+}
+
+/** `list.length`, read once: a length an array can have, and at most MAX_RULES. */
+function lengthOf(list, label, path) {
+  const length = readProperty(list, 'length', `${label}.length`, path)
+  if (!Number.isInteger(length) || length < 0) {
+    throw codedError('INVALID_ARGUMENT', path, `${label}.length is not the length of an array`)
+  }
+  if (length > MAX_RULES) {
+    throw codedError('INVALID_ARGUMENT', path, `${label} has ${length} rules, more than ${MAX_RULES}`)
+  }
+  return length
+}
+
+/** What `start()` returns, or a promise rejected with what it threw. */
+function rejectingThrows(start) {
+  try {
+    return start()
+  } catch (error) {
+    return Promise.reject(error)
+  }
+}
+
+module.exports = { readOption, stringList, rejectingThrows }
