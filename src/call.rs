@@ -57,35 +57,35 @@ pub(crate) enum CallKind {
     Many(Vec<Result<ReadRequest, ReadFileError>>),
 }
 
-/// What a call answers, and what its reads saw for the toolkit's ledger.
-pub(crate) enum Answer {
+/// What a call replies, and what its reads saw for the toolkit's ledger.
+pub(crate) enum Reply {
     Output(ReadFileOutput, Seen),
     Version(FileVersion),
     Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
 }
 
-impl Answer {
+impl Reply {
     /// Bytes of content it carries to JavaScript.
     pub(crate) fn content_len(&self) -> usize {
         let len = |output: &ReadFileOutput| output.content.as_str().len();
         match self {
-            Answer::Output(output, _) => len(output),
-            Answer::Version(_) => 0,
-            Answer::Many(results, _) => results.iter().flatten().map(len).sum(),
+            Reply::Output(output, _) => len(output),
+            Reply::Version(_) => 0,
+            Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
         }
     }
 
-    /// The answer is being delivered: what its reads saw goes into the ledger now, so that
+    /// The reply is being delivered: what its reads saw goes into the ledger now, so that
     /// `lastRead` never names a read whose caller gave up on it (its signal fired first).
-    pub(crate) fn delivered(self) -> Answer {
+    pub(crate) fn delivered(self) -> Reply {
         match self {
-            Answer::Output(output, seen) => {
+            Reply::Output(output, seen) => {
                 seen.record();
-                Answer::Output(output, Seen::default())
+                Reply::Output(output, Seen::default())
             }
-            Answer::Many(results, seen) => {
+            Reply::Many(results, seen) => {
                 seen.record();
-                Answer::Many(results, Seen::default())
+                Reply::Many(results, Seen::default())
             }
             version => version,
         }
@@ -93,7 +93,7 @@ impl Answer {
 }
 
 /// The versions a call's successful reads saw, for its toolkit's ledger; recorded only
-/// when the answer is delivered ([`Answer::delivered`]).
+/// when the reply is delivered ([`Reply::delivered`]).
 #[derive(Default)]
 pub(crate) struct Seen(Option<(Arc<Ledger>, Vec<FileVersion>)>);
 
@@ -242,30 +242,30 @@ impl ReadCall {
     /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
     /// not in the root cache, or not resolvable from the dentry cache, would); `None`
     /// otherwise.
-    pub(crate) fn run_from_memory(&self) -> Option<Result<Answer, ReadFileError>> {
+    pub(crate) fn run_from_memory(&self) -> Option<Result<Reply, ReadFileError>> {
         let root = match &self.root {
             RootArg::Path(path) => root_cache::open_cached(path)?,
             RootArg::Open(root) => root.clone(),
         };
         let read = answered(read_file_from_memory(&root, &self.request, self.options()))?;
-        Some(read.map(|(output, version)| Answer::Output(output, Seen::new(&self.ledger, version))))
+        Some(read.map(|(output, version)| Reply::Output(output, Seen::new(&self.ledger, version))))
     }
 
     /// The one code path of every call on the pool.
-    pub(crate) fn run_with(&self, roots: &mut OpenedRoots) -> Result<Answer, ReadFileError> {
+    pub(crate) fn run_with(&self, roots: &mut OpenedRoots) -> Result<Reply, ReadFileError> {
         let root = self.root(roots)?;
         match &self.kind {
             CallKind::Read => {
                 let (output, seen) = self.read(&root, &self.request)?;
-                Ok(Answer::Output(output, seen))
+                Ok(Reply::Output(output, seen))
             }
             CallKind::Version => {
                 let policy = self.rules.policy.as_ref();
-                file_version(&root, &self.request.path, policy).map(Answer::Version)
+                file_version(&root, &self.request.path, policy).map(Reply::Version)
             }
             CallKind::Many(requests) => {
                 let (results, seen) = self.read_many(&root, requests);
-                Ok(Answer::Many(results, seen))
+                Ok(Reply::Many(results, seen))
             }
         }
     }

@@ -9,7 +9,7 @@ use napi_derive::napi;
 use serde_json::Value;
 
 use crate::convert::{error_value, property, string_or_type, throwable, type_of};
-use crate::{inline, js};
+use crate::{js, schedule};
 use agent_read_file_engine::Reader;
 use agent_read_file_engine::dialect::{Answer, Args, Dialect, DialectCall, aintern};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
@@ -53,11 +53,12 @@ pub fn execute_dialect<'env>(
         .ok_or_else(|| no_such_dialect(&name))
         .map(|dialect| (dialect, call_from_js(&args, &ctx)));
     if let Ok((dialect, js_call)) = &call
-        && let Some(outcome) = inline::try_now(env.raw(), || execute_from_memory(*dialect, js_call))
+        && let Some(outcome) =
+            schedule::try_now(env.raw(), || execute_from_memory(*dialect, js_call))
     {
         return settled(env, outcome);
     }
-    inline::count_sent_to_pool(1);
+    schedule::count_sent_to_pool(1);
     Ok(env
         .spawn(DialectTask { call })?
         .promise_object()

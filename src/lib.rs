@@ -4,25 +4,24 @@
 //! ([`agent_read_file_engine`]) knows nothing of it. This file holds the exported functions;
 //! beside it:
 //! - `convert.rs`: JS arguments into engine values, engine errors into JS `Error`s (`code`),
-//! - `call.rs`: one validated call and its answer, run the same way on any thread,
-//! - `inline.rs`: `readFile` answered on the calling thread when the kernel proves the read
-//!   cannot wait, `batch.rs`: the rest on the libuv pool (`readFileSync` runs where called),
+//! - `call.rs`: one validated call and its reply, run the same way on any thread,
+//! - `schedule/`: where an async call runs (the JS thread when the kernel proves the read
+//!   cannot wait, else the libuv pool), its promise and its abort signal, per env
+//!   (`readFileSync` runs where called),
 //! - `toolkit.rs`: the toolkit's open root, rules, budget and ledger,
 //! - `output.rs`: result objects, `dialects.rs`: the Codex, Forge and AIntern tools,
-//! - `js.rs`: every raw Node-API call, behind safe functions; `env_state.rs`: per-env state.
+//! - `js.rs`: every raw Node-API call, behind safe functions.
 
 // napi-rs registers the exports from a constructor that test builds leave out, so there
 // the exported items look unused.
 #![cfg_attr(test, allow(dead_code))]
 
-mod batch;
 mod call;
 mod convert;
 mod dialects;
-mod env_state;
-mod inline;
 mod js;
 mod output;
+mod schedule;
 mod toolkit;
 
 use napi::{Env, Unknown};
@@ -32,7 +31,7 @@ use agent_read_file_engine::FileVersion;
 use agent_read_file_engine::error::ReadFileError;
 use call::{ReadCall, RootArg};
 use convert::{root_path, throwable};
-use output::JsOutput;
+use schedule::EnvState;
 
 /// The largest file `read_file` returns, in bytes (1048576: 1 MiB).
 #[napi]
@@ -45,9 +44,13 @@ pub const MAX_FILE_BYTES: u32 = agent_read_file_engine::request::MAX_FILE_BYTES 
     ts_args_type = "workspaceRoot: string, input: ReadFileInput",
     ts_return_type = "ReadFileOutput"
 )]
-pub fn read_file_sync(env: Env, workspace_root: Unknown, input: Unknown) -> napi::Result<JsOutput> {
+pub fn read_file_sync<'env>(
+    env: &'env Env,
+    workspace_root: Unknown,
+    input: Unknown,
+) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    run_sync(&env, root, input)
+    run_sync(env, ReadCall::from_js(root, input))
 }
 
 /// Reads a window of a file in the workspace: on the calling thread, in a microtask, when
@@ -68,19 +71,22 @@ pub fn read_file_async<'env>(
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    batch::enqueue(env, ReadCall::from_js(root, input), signal)
+    schedule::enqueue(env, ReadCall::from_js(root, input), signal)
 }
 
-/// `readFileSync`: validate, run, throw the contract's error on failure.
-fn run_sync(
-    env: &Env,
-    root: Result<RootArg, ReadFileError>,
-    input: Unknown,
-) -> napi::Result<JsOutput> {
-    ReadCall::from_js(root, input)
+/// A sync read (`readFileSync`, a toolkit's): run the validated `call` here, return its
+/// output, throw the contract's error on failure.
+fn run_sync<'env>(
+    env: &'env Env,
+    call: Result<ReadCall, ReadFileError>,
+) -> napi::Result<Unknown<'env>> {
+    let output = call
         .and_then(|call| call.run())
-        .map(JsOutput)
-        .map_err(|error| throwable(env, error))
+        .map_err(|error| throwable(env, error))?;
+    let raw = env.raw();
+    let value = output::output_value(raw, &EnvState::of(raw)?.makers, output)?;
+    // SAFETY: `value` was just created on this env, in the current handle scope.
+    Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
 }
 
 /// How many `readFile` calls of this process were answered on the calling thread
@@ -95,10 +101,10 @@ pub struct ReadPathCounts {
 /// The counts of where `readFile` calls ran so far (see [`ReadPathCounts`]).
 #[napi(js_name = "readPathCounts")]
 pub fn read_path_counts() -> ReadPathCounts {
-    use std::sync::atomic::Ordering::Relaxed;
+    let (inline, pool) = schedule::path_counts();
     ReadPathCounts {
-        inline: inline::ANSWERED_INLINE.load(Relaxed) as f64,
-        pool: inline::SENT_TO_POOL.load(Relaxed) as f64,
+        inline: inline as f64,
+        pool: pool as f64,
     }
 }
 
@@ -148,7 +154,7 @@ pub fn read_files_async<'env>(
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    batch::enqueue(env, ReadCall::many_from_js(root, inputs), signal)
+    schedule::enqueue(env, ReadCall::many_from_js(root, inputs), signal)
 }
 
 /// One version of a file: what a read saw, or what is on disk now (`fileVersion`). Two
@@ -204,5 +210,5 @@ pub fn file_version_async<'env>(
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    batch::enqueue(env, ReadCall::version_from_js(root, path), signal)
+    schedule::enqueue(env, ReadCall::version_from_js(root, path), signal)
 }

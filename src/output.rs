@@ -6,10 +6,10 @@
 //! does neither, so the object comes from a small function compiled once per env and
 //! called with the nine values.
 
-use napi::bindgen_prelude::{ToNapiValue, TypeName};
-use napi::{ValueType, sys};
+use std::cell::OnceCell;
 
-use crate::env_state::EnvState;
+use napi::sys;
+
 use crate::js;
 use agent_read_file_engine::ReadFileOutput;
 use agent_read_file_engine::error::ReadFileError;
@@ -20,52 +20,43 @@ const MAKE_OUTPUT_SOURCE: &str = "(function readFileOutput(path, content, trunca
      return { path, content, truncated, next_start_line,\n\
      meta: { byte_length, line_count, returned_line_count, mtime_ms } }\n})";
 
-/// A [`ReadFileOutput`] on its way to JavaScript: `{ path, content, truncated,
-/// next_start_line, meta: { byte_length, line_count, returned_line_count, mtime_ms } }`.
-pub struct JsOutput(pub ReadFileOutput);
-
-impl TypeName for JsOutput {
-    fn type_name() -> &'static str {
-        "ReadFileOutput"
-    }
-
-    fn value_type() -> ValueType {
-        ValueType::Object
-    }
+/// The functions that build result objects, compiled once per env (kept in its state).
+#[derive(Default)]
+pub(crate) struct Makers {
+    output: OnceCell<js::Reference>,
+    results: OnceCell<js::Reference>,
 }
 
-impl ToNapiValue for JsOutput {
-    unsafe fn to_napi_value(env: sys::napi_env, output: Self) -> napi::Result<sys::napi_value> {
-        let output = output.0;
-        let meta = output.meta;
-        let next = match output.next_start_line {
-            Some(line) => js::double(env, line as f64)?,
-            None => js::null(env)?,
-        };
-        let values = [
-            js::string(env, &output.path)?,
-            content_string(env, output.content.as_str())?,
-            js::boolean(env, output.truncated)?,
-            next,
-            js::double(env, meta.byte_length as f64)?,
-            js::double(env, meta.line_count as f64)?,
-            js::double(env, meta.returned_line_count.into())?,
-            js::double(env, meta.mtime_ms as f64)?,
-        ];
-        let make_output = make_output(env)?;
-        js::call(env, make_output, make_output, &values)
-    }
-}
-
-/// This env's `readFileOutput` function, compiled on first use.
-fn make_output(env: sys::napi_env) -> napi::Result<js::Value> {
-    compiled(env, &EnvState::of(env)?.output_maker, MAKE_OUTPUT_SOURCE)
+/// A [`ReadFileOutput`] as the JS object `{ path, content, truncated, next_start_line,
+/// meta: { byte_length, line_count, returned_line_count, mtime_ms } }`.
+pub(crate) fn output_value(
+    env: sys::napi_env,
+    makers: &Makers,
+    output: ReadFileOutput,
+) -> napi::Result<js::Value> {
+    let meta = output.meta;
+    let next = match output.next_start_line {
+        Some(line) => js::double(env, line as f64)?,
+        None => js::null(env)?,
+    };
+    let values = [
+        js::string(env, &output.path)?,
+        content_string(env, output.content.as_str())?,
+        js::boolean(env, output.truncated)?,
+        next,
+        js::double(env, meta.byte_length as f64)?,
+        js::double(env, meta.line_count as f64)?,
+        js::double(env, meta.returned_line_count.into())?,
+        js::double(env, meta.mtime_ms as f64)?,
+    ];
+    let make_output = compiled(env, &makers.output, MAKE_OUTPUT_SOURCE)?;
+    js::call(env, make_output, make_output, &values)
 }
 
 /// The function `source` compiles to, compiled once per env into `cell`.
 fn compiled(
     env: sys::napi_env,
-    cell: &std::cell::OnceCell<js::Reference>,
+    cell: &OnceCell<js::Reference>,
     source: &str,
 ) -> napi::Result<js::Value> {
     if let Some(reference) = cell.get() {
@@ -89,27 +80,26 @@ const MAKE_RESULTS_SOURCE: &str = "(function readFilesResults() {\n\
      return results\n})";
 
 /// The results of `readFiles` as a JS array, in input order.
-pub struct JsResults(pub Vec<Result<ReadFileOutput, ReadFileError>>);
-
-impl ToNapiValue for JsResults {
-    unsafe fn to_napi_value(env: sys::napi_env, results: Self) -> napi::Result<sys::napi_value> {
-        let mut args = Vec::with_capacity(results.0.len() * 2);
-        for result in results.0 {
-            match result {
-                Ok(output) => {
-                    args.push(js::null(env)?);
-                    // SAFETY: on the JS thread of `env`, as this function is.
-                    args.push(unsafe { JsOutput::to_napi_value(env, JsOutput(output)) }?);
-                }
-                Err(error) => {
-                    args.push(js::string(env, error.code.as_str())?);
-                    args.push(js::string(env, &error.to_string())?);
-                }
+pub(crate) fn results_value(
+    env: sys::napi_env,
+    makers: &Makers,
+    results: Vec<Result<ReadFileOutput, ReadFileError>>,
+) -> napi::Result<js::Value> {
+    let mut args = Vec::with_capacity(results.len() * 2);
+    for result in results {
+        match result {
+            Ok(output) => {
+                args.push(js::null(env)?);
+                args.push(output_value(env, makers, output)?);
+            }
+            Err(error) => {
+                args.push(js::string(env, error.code.as_str())?);
+                args.push(js::string(env, &error.to_string())?);
             }
         }
-        let maker = compiled(env, &EnvState::of(env)?.results_maker, MAKE_RESULTS_SOURCE)?;
-        js::call(env, maker, maker, &args)
     }
+    let maker = compiled(env, &makers.results, MAKE_RESULTS_SOURCE)?;
+    js::call(env, maker, maker, &args)
 }
 
 /// The content as a JS string: ASCII as Latin-1 (V8 copies it without a UTF-8 decoding

@@ -13,10 +13,9 @@ use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
 
 use crate::JsFileVersion;
-use crate::batch;
 use crate::call::{ReadCall, RootArg, Rules};
 use crate::convert::{requested_path, root_path, string_or_type, throwable};
-use crate::output::JsOutput;
+use crate::schedule;
 
 /// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
 #[napi]
@@ -72,7 +71,7 @@ pub fn read_file_with_policy<'env>(
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
     let call = ReadCall::from_js(root, input).map(|call| call.with_rules(policy.rules.clone()));
-    batch::enqueue(env, call, signal)
+    schedule::enqueue(env, call, signal)
 }
 
 #[napi]
@@ -104,7 +103,7 @@ impl Workspace {
         input: Unknown,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        batch::enqueue(env, self.call(input), signal)
+        schedule::enqueue(env, self.call(input), signal)
     }
 
     /// `readFileSync` beneath this workspace's root.
@@ -112,11 +111,12 @@ impl Workspace {
         ts_args_type = "input: ReadFileInput",
         ts_return_type = "ReadFileOutput"
     )]
-    pub fn read_file_sync(&self, env: Env, input: Unknown) -> napi::Result<JsOutput> {
-        self.call(input)
-            .and_then(|call| call.run())
-            .map(JsOutput)
-            .map_err(|error| throwable(&env, error))
+    pub fn read_file_sync<'env>(
+        &self,
+        env: &'env Env,
+        input: Unknown,
+    ) -> napi::Result<Unknown<'env>> {
+        crate::run_sync(env, self.call(input))
     }
 
     /// Lets go of the root handle now; later reads fail with `INVALID_ARGUMENT` ("toolkit
@@ -163,7 +163,7 @@ impl Workspace {
             }
             None => Err(closed_error("readFiles")),
         };
-        batch::enqueue(env, call, signal)
+        schedule::enqueue(env, call, signal)
     }
 
     /// The version of `path` now, under this toolkit's policy (see `fileVersion`).
@@ -182,7 +182,7 @@ impl Workspace {
                 .map(|call| call.with_rules(self.rules.clone())),
             None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
         };
-        batch::enqueue(env, call, signal)
+        schedule::enqueue(env, call, signal)
     }
 
     fn open_root(&self, env: &Env, path: &Unknown) -> napi::Result<Arc<Root>> {

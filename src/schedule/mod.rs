@@ -1,0 +1,214 @@
+//! Where each call runs and how its promise is settled: on the JS thread when the kernel
+//! proves the read cannot wait ([`js_thread`]), else on the libuv pool ([`pool`]); its
+//! promise, and the caller's abort signal, wait on the JS thread ([`promises`]). Invalid
+//! arguments and an already-aborted signal settle at once, without either.
+//!
+//! The parts never call each other: each is handed its own state, and what crosses from
+//! one to another (a call the JS thread leaves to the pool, an answer that comes back)
+//! goes through this module.
+//!
+//! The state lives per env: an env is one module instance on one JS thread (the main
+//! thread, each worker, each extra load of the addon on a thread), and an env can be torn
+//! down and a new one made on the same thread (a worker pool recycling workers, an
+//! Electron renderer reload). So it lives in the env's Node-API instance data, dropped with
+//! the env, never in thread-locals or statics.
+
+mod js_thread;
+mod pool;
+mod promises;
+
+use std::ptr;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use napi::{Env, Unknown, sys};
+
+use crate::call::{ReadCall, Reply};
+use crate::convert::{is_aborted, type_of};
+use crate::js;
+use crate::output::Makers;
+use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use js_thread::JsThread;
+use pool::Pool;
+use promises::{Outcome, Promises};
+
+/// The binding's state for one env.
+#[derive(Default)]
+pub(crate) struct EnvState {
+    promises: Promises,
+    pool: Pool,
+    js_thread: JsThread,
+    /// The compiled functions that build result objects (see `output.rs`).
+    pub(crate) makers: Makers,
+}
+
+impl EnvState {
+    /// This env's state, created on first use.
+    pub(crate) fn of(env: sys::napi_env) -> napi::Result<&'static EnvState> {
+        // SAFETY: this is the only place the binding uses the instance-data slot, always
+        // with `EnvState`.
+        unsafe { js::instance_data(env, EnvState::default) }
+    }
+}
+
+/// A call on its way, to the pool or to the JS thread, under the id of its promise.
+pub(crate) struct Queued {
+    id: u64,
+    call: ReadCall,
+}
+
+/// How many calls (`readFile`, a dialect's) this process answered on the JS thread, and
+/// how many (those, `readFiles`, `fileVersion`) it sent to the pool.
+static ANSWERED_ON_JS_THREAD: AtomicU64 = AtomicU64::new(0);
+static SENT_TO_POOL: AtomicU64 = AtomicU64::new(0);
+
+/// `(answered on the JS thread, sent to the pool)` so far in this process.
+pub(crate) fn path_counts() -> (u64, u64) {
+    (
+        ANSWERED_ON_JS_THREAD.load(Ordering::Relaxed),
+        SENT_TO_POOL.load(Ordering::Relaxed),
+    )
+}
+
+/// Counts `calls` sent to the pool (a dialect's task, which is not queued here).
+pub(crate) fn count_sent_to_pool(calls: usize) {
+    SENT_TO_POOL.fetch_add(calls as u64, Ordering::Relaxed);
+}
+
+/// Starts a call: returns its promise, settled on this thread, at once when the read is
+/// answered here, else when the pool has read.
+pub(crate) fn enqueue<'env>(
+    env: &'env Env,
+    call: Result<ReadCall, ReadFileError>,
+    signal: Option<Unknown>,
+) -> napi::Result<Unknown<'env>> {
+    let raw = env.raw();
+    let state = EnvState::of(raw)?;
+    let (deferred, promise) = js::promise(raw)?;
+    match checked(call, signal) {
+        Err(settled) => promises::settle(raw, &state.makers, deferred, settled.into()),
+        Ok((call, signal)) => {
+            let path = &call.request.path;
+            let id = state.promises.add(raw, deferred, signal.as_ref(), path);
+            start(env, state, Queued { id, call });
+        }
+    }
+    // SAFETY: `promise` was just created on this env, in the current handle scope.
+    Ok(unsafe { Unknown::from_raw_unchecked(raw, promise) })
+}
+
+/// Why a call is settled before it starts.
+enum SettledAtOnce {
+    /// Its arguments are invalid, or its signal is no `AbortSignal`.
+    Invalid(ReadFileError),
+    /// Its signal had fired; the requested path.
+    Aborted(String),
+}
+
+impl From<SettledAtOnce> for Outcome {
+    fn from(settled: SettledAtOnce) -> Outcome {
+        match settled {
+            SettledAtOnce::Invalid(error) => Outcome::Done(Err(error)),
+            SettledAtOnce::Aborted(path) => Outcome::Aborted(path),
+        }
+    }
+}
+
+/// The call and its signal (given, not fired yet), or why it is settled at once.
+fn checked(
+    call: Result<ReadCall, ReadFileError>,
+    signal: Option<Unknown<'_>>,
+) -> Result<(ReadCall, Option<Unknown<'_>>), SettledAtOnce> {
+    let call = call.map_err(SettledAtOnce::Invalid)?;
+    let Some(signal) = signal.filter(is_given) else {
+        return Ok((call, None));
+    };
+    match is_aborted(&signal) {
+        Some(false) => Ok((call, Some(signal))),
+        Some(true) => Err(SettledAtOnce::Aborted(call.request.path)),
+        None => {
+            let path = &call.request.path;
+            let reason = "signal must be an AbortSignal";
+            let error = ReadFileError::new(ErrorCode::InvalidArgument, path, reason);
+            Err(SettledAtOnce::Invalid(error))
+        }
+    }
+}
+
+/// Sends `queued` on its way: to the JS thread's microtask when it may be read from
+/// memory, else to the pool.
+fn start(env: &Env, state: &EnvState, queued: Queued) {
+    let for_pool = if queued.call.may_run_from_memory() {
+        state.js_thread.collect(env.raw(), queued, on_run_end).err()
+    } else {
+        Some(queued)
+    };
+    if let Some(queued) = for_pool {
+        send_to_pool(env, state, vec![queued]);
+    }
+}
+
+/// `read` (a dialect's call) done on the JS thread now, as the streak of reads here
+/// allows; `None` when it is left to the pool.
+pub(crate) fn try_now<T>(env: sys::napi_env, read: impl FnOnce() -> Option<T>) -> Option<T> {
+    let answer = EnvState::of(env).ok()?.js_thread.attempt(read)?;
+    ANSWERED_ON_JS_THREAD.fetch_add(1, Ordering::Relaxed);
+    Some(answer)
+}
+
+fn is_given(value: &Unknown) -> bool {
+    !matches!(type_of(value), "undefined" | "null")
+}
+
+fn send_to_pool(env: &Env, state: &EnvState, calls: Vec<Queued>) {
+    if !calls.is_empty() {
+        count_sent_to_pool(calls.len());
+        state.pool.send(env, calls);
+    }
+}
+
+/// The microtask after a run of JS that made calls: up to
+/// [`js_thread::MAX_CALLS_READ_HERE`] are read here, a larger burst goes to the pool whole.
+unsafe extern "C" fn on_run_end(env: sys::napi_env, _info: sys::napi_callback_info) -> js::Value {
+    if let Ok(state) = EnvState::of(env) {
+        let calls = state.js_thread.take_run();
+        let env = Env::from_raw(env);
+        if calls.len() > js_thread::MAX_CALLS_READ_HERE {
+            send_to_pool(&env, state, calls);
+        } else {
+            read_here(&env, state, calls);
+        }
+    }
+    ptr::null_mut()
+}
+
+/// Reads `calls` here while the streak allows; what would wait, or comes past the streak,
+/// goes to the pool.
+fn read_here(env: &Env, state: &EnvState, calls: Vec<Queued>) {
+    let mut for_pool = Vec::new();
+    for queued in calls {
+        if !state.promises.is_unsettled(queued.id) {
+            continue; // aborted meanwhile: its promise is already rejected
+        }
+        match try_now(env.raw(), || queued.call.run_from_memory()) {
+            // Settling runs JS, which may make more calls: nothing here is borrowed.
+            Some(answer) => state
+                .promises
+                .settle(env.raw(), &state.makers, queued.id, answer),
+            None => for_pool.push(queued),
+        }
+    }
+    send_to_pool(env, state, for_pool);
+}
+
+/// Answers from the pool, by call id: the event loop has turned, and their promises are
+/// settled.
+fn pool_answered(
+    env: &Env,
+    state: &EnvState,
+    answers: impl Iterator<Item = (u64, Result<Reply, ReadFileError>)>,
+) {
+    state.js_thread.loop_turned();
+    for (id, answer) in answers {
+        state.promises.settle(env.raw(), &state.makers, id, answer);
+    }
+}

@@ -1,0 +1,138 @@
+//! Calls read on the libuv thread pool.
+//!
+//! One pool work item per call costs a pool wake-up, a completion wake-up and a work
+//! allocation each, which on a busy event loop outweighs the read itself. So a call gets a
+//! work item of its own only while fewer than [`MAX_IN_FLIGHT`] are running; otherwise it
+//! waits in a queue that the running work items take from before they finish, up to
+//! [`MAX_CALLS_PER_WORK_ITEM`] calls each, and whatever is still waiting when one finishes
+//! goes to the pool together.
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use napi::bindgen_prelude::Undefined;
+use napi::{Env, Task};
+
+use super::{EnvState, Queued};
+use crate::call::{OpenedRoots, Reply};
+use agent_read_file_engine::error::ReadFileError;
+
+/// Work items of one env on the pool at once (libuv's default pool has 4 threads).
+const MAX_IN_FLIGHT: usize = 4;
+/// Calls one work item carries at most, so results keep flowing back while others run.
+const MAX_CALLS_PER_WORK_ITEM: usize = 16;
+/// Content one work item hands back at most (plus one read), so settling its results,
+/// which turns every one into a JS string at once, never holds up the event loop for long.
+const MAX_WORK_ITEM_CONTENT_BYTES: usize = 1 << 20;
+
+/// One env's calls for the pool: waiting, and how many work items run.
+#[derive(Default)]
+pub(super) struct Pool {
+    waiting: Waiting,
+    in_flight: Cell<usize>,
+}
+
+/// Calls that no work item has taken yet, shared with the running ones.
+#[derive(Clone, Default)]
+struct Waiting(Arc<Mutex<VecDeque<Queued>>>);
+
+impl Waiting {
+    fn lock(&self) -> MutexGuard<'_, VecDeque<Queued>> {
+        // Nothing that holds the lock can panic half-way: a poisoned queue is still whole.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Pool {
+    /// Queues `calls` and starts work items for them.
+    pub(super) fn send(&self, env: &Env, calls: Vec<Queued>) {
+        self.waiting.lock().extend(calls);
+        self.start(env);
+    }
+
+    /// Sends waiting calls to the pool while fewer than [`MAX_IN_FLIGHT`] work items run.
+    fn start(&self, env: &Env) {
+        while self.in_flight.get() < MAX_IN_FLIGHT {
+            let mut waiting = self.waiting.lock();
+            let count = waiting.len().min(MAX_CALLS_PER_WORK_ITEM);
+            if count == 0 {
+                return;
+            }
+            let mut calls = Vec::with_capacity(MAX_CALLS_PER_WORK_ITEM);
+            calls.extend(waiting.drain(..count));
+            drop(waiting);
+            let item = WorkItem {
+                calls,
+                waiting: self.waiting.clone(),
+            };
+            if env.spawn(item).is_err() {
+                // The env is shutting down: nothing is left to settle the promises for.
+                return;
+            }
+            self.in_flight.set(self.in_flight.get() + 1);
+        }
+    }
+
+    /// A work item came back; `left_over`, the calls it did not run, go back to the head of
+    /// the queue.
+    fn finished(&self, left_over: Vec<Queued>) {
+        self.in_flight.set(self.in_flight.get() - 1);
+        let mut waiting = self.waiting.lock();
+        for call in left_over.into_iter().rev() {
+            waiting.push_front(call);
+        }
+    }
+}
+
+/// Calls run together on one pool thread.
+struct WorkItem {
+    calls: Vec<Queued>,
+    /// Where more calls wait; the work item takes them while it has room.
+    waiting: Waiting,
+}
+
+impl Task for WorkItem {
+    type Output = Vec<Result<Reply, ReadFileError>>;
+    type JsValue = Undefined;
+
+    /// Runs its calls, then waiting ones, until [`MAX_CALLS_PER_WORK_ITEM`] calls have run,
+    /// none is waiting, or [`MAX_WORK_ITEM_CONTENT_BYTES`] of content is ready. Calls of its
+    /// own left over go back to the head of the queue when it is resolved.
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        let mut roots = OpenedRoots::default();
+        let mut replies = Vec::with_capacity(MAX_CALLS_PER_WORK_ITEM);
+        let mut content_bytes = 0;
+        while content_bytes < MAX_WORK_ITEM_CONTENT_BYTES && self.take_next(replies.len()) {
+            let reply = self.calls[replies.len()].call.run_with(&mut roots);
+            content_bytes += reply.as_ref().map_or(0, Reply::content_len);
+            replies.push(reply);
+        }
+        Ok(replies)
+    }
+
+    fn resolve(&mut self, env: Env, replies: Self::Output) -> napi::Result<Undefined> {
+        let state = EnvState::of(env.raw())?;
+        // Put the queue right before settling anything: settling runs JS, which may start
+        // more calls.
+        state.pool.finished(self.calls.split_off(replies.len()));
+        let answered = self.calls.drain(..).map(|queued| queued.id).zip(replies);
+        super::pool_answered(&env, state, answered);
+        state.pool.start(&env);
+        Ok(())
+    }
+}
+
+impl WorkItem {
+    /// Whether call number `ran` is there to run, taking a waiting call if need be.
+    fn take_next(&mut self, ran: usize) -> bool {
+        if ran < self.calls.len() {
+            return true;
+        }
+        if ran == MAX_CALLS_PER_WORK_ITEM {
+            return false;
+        }
+        let next = self.waiting.lock().pop_front();
+        next.map(|call| self.calls.push(call)).is_some()
+    }
+}
