@@ -2,8 +2,7 @@
 // `agent-read-file mcp`: the read_file tool as an MCP server over stdio, for MCP clients
 // that launch servers as commands. Loaded only for that command: it loads the MCP SDK.
 
-const path = require('node:path')
-const { UsageError, parseOptions, decimal, parseOrExit, print } = require('./command-line.js')
+const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print } = require('./command-line.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--no-default-deny]`
@@ -40,7 +39,8 @@ function parseMcpCommandLine(argv) {
   // Loaded after the command line is checked: a usage error needs no native addon.
   const { DEFAULT_DENY } = require('../index.js')
   const options = {
-    workspaceRoot: path.resolve(values.root ?? process.cwd()),
+    // Resolved when serving: an unusable root is `CODE: message`, exit 1, not a usage error.
+    workspaceRoot: values.root,
     deny: [...(values['no-default-deny'] ? [] : DEFAULT_DENY), ...(values.deny ?? [])],
     allow: values.allow ?? [],
   }
@@ -55,7 +55,7 @@ async function serve(options) {
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js')
   let server
   try {
-    server = createMcpServer(options)
+    server = createMcpServer({ ...options, workspaceRoot: workspaceRoot(options.workspaceRoot) })
   } catch (err) {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exit(1)
