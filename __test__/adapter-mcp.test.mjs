@@ -318,7 +318,7 @@ describe('agent-read-file mcp: PERMISSION_DENIED', () => {
     const modules = [
       require.resolve('../bin/mcp.js'),
       require.resolve('../adapters/mcp.js'),
-      require.resolve('@modelcontextprotocol/sdk/server/stdio.js'),
+      require.resolve('../bin/stdio-transport.js'),
     ]
     fs.writeFileSync(
       script,

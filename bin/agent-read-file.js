@@ -70,11 +70,11 @@ function footer(output) {
   return output.next_start_line === null ? range : `${range}; next: --start-line ${output.next_start_line}`
 }
 
-endQuietlyOnClosedStdout()
-
 function main() {
   const argv = process.argv.slice(2)
+  // The MCP server owns stdout's errors: its transport tells a client gone from a failure.
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1))
+  endQuietlyOnClosedStdout()
   const command = parseOrExit(parseCommandLine, argv, USAGE)
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
