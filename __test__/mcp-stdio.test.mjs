@@ -210,6 +210,28 @@ describe('agent-read-file mcp: malformed messages are answered, and the server g
   })
 })
 
+describe('agent-read-file mcp: stdout failing', () => {
+  // /dev/full fails every write with ENOSPC: a stdout that is there but cannot be written.
+  test('a write error other than a closed pipe: one line on stderr, status 1, no stack trace', async () => {
+    if (!fs.existsSync('/dev/full')) return
+    const full = fs.openSync('/dev/full', 'w')
+    try {
+      const child = spawn(process.execPath, [CLI, 'mcp', '--root', fx.ws], { stdio: ['pipe', full, 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
+      child.stdin.on('error', () => {})
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' })}\n`)
+      const status = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))])
+      child.kill()
+      assert.deepEqual(status, { code: 1, signal: null }, stderr)
+      assert.equal(stderr, 'agent-read-file mcp: cannot write to stdout: ENOSPC\n')
+    } finally {
+      fs.closeSync(full)
+    }
+  })
+})
+
 /** The peak resident set of process `pid` in MiB (Linux's /proc), or null where there is none. */
 function peakRssMiB(pid) {
   try {
