@@ -15,6 +15,8 @@ const CLOSERS = new Set([0x7d, 0x5d]) // } ]
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d])
 // An id longer than this is no id a client made to match answers by; it is not echoed.
 const MAX_ID_BYTES = 256
+// The top-level keys that matter here (`id`, `method`, `result`, `error`) are short.
+const MAX_KEY_BYTES = 16
 
 /**
  * Cuts a byte stream into lines. A line up to `maxBytes` is handed whole to `onLine(buffer)`;
@@ -96,7 +98,7 @@ class TopLevelKeyScanner {
     if (this.escaped) this.escaped = false
     else if (byte === BACKSLASH) this.escaped = true
     else if (byte === QUOTE) return this.endString()
-    if (this.keyBytes && this.keyBytes.length <= MAX_ID_BYTES) this.keyBytes.push(byte)
+    if (this.keyBytes && this.keyBytes.length <= MAX_KEY_BYTES) this.keyBytes.push(byte)
     if (this.idBytes) this.keepIdByte(byte)
   }
 
@@ -196,6 +198,11 @@ function errorResponse(id, code, message) {
   return { jsonrpc: '2.0', id, error: { code, message } }
 }
 
+/** The answer in place of one that `JSON.stringify` could not make. */
+function unserialisableAnswer(id, err) {
+  return errorResponse(id, ErrorCode.InternalError, `Internal error: the answer could not be serialised (${err.message})`)
+}
+
 /** The answer to a line over the size limit. */
 function oversizedAnswer(byteLength, maxBytes, id) {
   return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: the message is ${byteLength} bytes; the limit is ${maxBytes}`)
@@ -269,4 +276,4 @@ function checkMessage(value) {
   return { message: parsed.data }
 }
 
-module.exports = { LineSplitter, readLine, oversizedAnswer, errorResponse }
+module.exports = { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer }

@@ -7,7 +7,7 @@
 // larger answer) wait in stdout for a client that reads late. Malformed lines get JSON-RPC's
 // error for their id, and the server goes on.
 
-const { LineSplitter, readLine, oversizedAnswer } = require('./json-rpc-lines.js')
+const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer } = require('./json-rpc-lines.js')
 
 /**
  * The largest message taken, in bytes (1 MiB). A client's messages to this server are an
@@ -19,7 +19,8 @@ const MAX_MESSAGE_BYTES = 1024 * 1024
 /**
  * Requests served at once, answers not yet handed to stdout included (8). An answer can carry
  * a 1 MiB window twice (text and `structuredContent`): with its serialised copy, about 5 MiB
- * while it is made. 8 keep the engine's threads and two cores busy; more only hold more.
+ * while it is made. 8 keep the runtime's thread pool (4 threads by default) busy; more
+ * would only hold more answers in memory.
  */
 const MAX_CALLS_IN_FLIGHT = 8
 
@@ -206,7 +207,7 @@ function serialise(message) {
   try {
     json = JSON.stringify(message)
   } catch (err) {
-    json = JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, error: { code: -32603, message: `the answer could not be serialised: ${err.message}` } })
+    json = JSON.stringify(unserialisableAnswer(message.id ?? null, err))
   }
   const length = Buffer.byteLength(json)
   const bytes = Buffer.allocUnsafe(length + 1)
