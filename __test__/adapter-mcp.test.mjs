@@ -204,19 +204,24 @@ describe('agent-read-file mcp: options', () => {
       [['--root', fx.ws, 'extra'], 2, 'usage: agent-read-file mcp'],
       [['--bogus'], 2, 'usage: agent-read-file mcp'],
       [['--root', path.join(fx.ws, 'missing')], 1, 'INVALID_ARGUMENT: '],
+      // What `--root "$UNSET"` gives: an error, not the current directory served.
+      [['--root', ''], 1, 'INVALID_ARGUMENT: --root'],
+      [['--root='], 1, 'INVALID_ARGUMENT: --root'],
       [['--root', fx.ws, '--max-content-bytes', '10'], 1, 'INVALID_ARGUMENT: '],
     ]) {
-      const { code, stderr } = await runToExit([CLI, 'mcp', ...args])
+      const { code, stderr } = await runToExit([CLI, 'mcp', ...args], { cwd: fx.ws })
       assert.equal(code, status, `${args.join(' ')}: ${stderr}`)
       assert.ok(stderr.includes(said), stderr)
+      // An unusable root or option is one line, `CODE: message`.
+      if (status === 1) assert.match(stderr, /^agent-read-file mcp: [A-Z_]+: [^\n]+\n$/)
     }
   })
 })
 
 /** Runs this runtime with `args`, stdin closed; resolves with the status and stderr. */
-function runToExit(args, { stdin = 'ignore' } = {}) {
+function runToExit(args, { stdin = 'ignore', cwd } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: [stdin, 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, args, { stdio: [stdin, 'ignore', 'pipe'], cwd })
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr += chunk))
     child.on('error', reject)
@@ -313,7 +318,7 @@ describe('agent-read-file mcp: PERMISSION_DENIED', () => {
     const modules = [
       require.resolve('../bin/mcp.js'),
       require.resolve('../adapters/mcp.js'),
-      require.resolve('@modelcontextprotocol/sdk/server/stdio.js'),
+      require.resolve('../bin/stdio-transport.js'),
     ]
     fs.writeFileSync(
       script,

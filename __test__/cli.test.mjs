@@ -46,6 +46,21 @@ describe('agent-read-file CLI', () => {
       assert.equal(JSON.parse(stdout).content, lines.join(''))
     })
 
+    test('an empty --root is an error naming --root, never the current directory', () => {
+      // What `--root "$UNSET"` gives; run where the file exists, so a read would succeed.
+      for (const args of [['ten.txt', '--root', ''], ['ten.txt', '--root=']]) {
+        for (const format of ['json', 'text']) {
+          const { status, stdout, stderr } = run([...args, '--format', format], { cwd: path.join(fx.ws, 'src') })
+          assert.equal(status, 1, `${args.join(' ')} ${format}: ${stdout}`)
+          assert.equal(stdout, '')
+          const message = format === 'json' ? JSON.parse(stderr).error.message : stderr.replace(/\n$/, '')
+          if (format === 'json') assert.equal(JSON.parse(stderr).error.code, 'INVALID_ARGUMENT')
+          assert.ok(message.startsWith('INVALID_ARGUMENT: ') && message.includes('--root'), message)
+          assert.ok(!message.includes('\n'), message)
+        }
+      }
+    })
+
     test("a failed read is the error object on stderr, exit 1", () => {
       for (const [args, code] of [
         [['missing.txt', '--root', fx.ws], 'NOT_FOUND'],

@@ -4,8 +4,7 @@
 // the tool to an MCP client, in mcp.js). Exit 0 on a read, 1 when the read failed (the
 // tool's error), 2 for a malformed command line; a closed pipe (`| head`) ends quietly with 0.
 
-const path = require('node:path')
-const { UsageError, parseOptions, decimal, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
+const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
 const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
@@ -58,7 +57,7 @@ function parseCommandLine(argv) {
   const maxLines = decimal('max-lines', values['max-lines'])
   if (startLine !== undefined) input.start_line = startLine
   if (maxLines !== undefined) input.max_lines = maxLines
-  return { action: 'read', root: values.root ?? process.cwd(), input, format }
+  return { action: 'read', root: values.root, input, format }
 }
 
 /** Where the window is and how to read on, for a person: `lines 1-200 of 1,234; next: …`. */
@@ -71,18 +70,18 @@ function footer(output) {
   return output.next_start_line === null ? range : `${range}; next: --start-line ${output.next_start_line}`
 }
 
-endQuietlyOnClosedStdout()
-
 function main() {
   const argv = process.argv.slice(2)
+  // The MCP server owns stdout's errors: its transport tells a client gone from a failure.
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1))
+  endQuietlyOnClosedStdout()
   const command = parseOrExit(parseCommandLine, argv, USAGE)
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
   const { readFileSync } = require('../index.js')
   let output
   try {
-    output = readFileSync(path.resolve(command.root), command.input)
+    output = readFileSync(workspaceRoot(command.root), command.input)
   } catch (err) {
     const code = err.code ?? 'INTERNAL'
     const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : err.message

@@ -1,10 +1,23 @@
 'use strict'
 // What the commands share: how a malformed command line is told, and strict numbers.
 
+const path = require('node:path')
 const { parseArgs } = require('node:util')
+const { codedError } = require('../errors.js')
 
 /** A malformed command line: said with the usage on stderr, exit 2. */
 class UsageError extends Error {}
+
+/**
+ * The workspace root `--root` names, absolute; the current directory when `--root` is not
+ * given. An empty `--root` (what `--root "$UNSET"` gives) is an `INVALID_ARGUMENT` error:
+ * `path.resolve('')` would quietly widen the root to the current directory.
+ */
+function workspaceRoot(root) {
+  if (root === undefined) return process.cwd()
+  if (root === '') throw codedError('INVALID_ARGUMENT', '--root', 'empty; name a directory (`--root .` for the current one)')
+  return path.resolve(root)
+}
 
 /** `parseArgs`, its complaints as `UsageError`s. */
 function parseOptions(argv, options) {
@@ -51,4 +64,4 @@ function endQuietlyOnClosedStdout() {
   })
 }
 
-module.exports = { UsageError, parseOptions, decimal, parseOrExit, print, endQuietlyOnClosedStdout }
+module.exports = { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout }

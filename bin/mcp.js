@@ -2,8 +2,7 @@
 // `agent-read-file mcp`: the read_file tool as an MCP server over stdio, for MCP clients
 // that launch servers as commands. Loaded only for that command: it loads the MCP SDK.
 
-const path = require('node:path')
-const { UsageError, parseOptions, decimal, parseOrExit, print } = require('./command-line.js')
+const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--no-default-deny]`
@@ -40,7 +39,8 @@ function parseMcpCommandLine(argv) {
   // Loaded after the command line is checked: a usage error needs no native addon.
   const { DEFAULT_DENY } = require('../index.js')
   const options = {
-    workspaceRoot: path.resolve(values.root ?? process.cwd()),
+    // Resolved when serving: an unusable root is `CODE: message`, exit 1, not a usage error.
+    workspaceRoot: values.root,
     deny: [...(values['no-default-deny'] ? [] : DEFAULT_DENY), ...(values.deny ?? [])],
     allow: values.allow ?? [],
   }
@@ -49,29 +49,37 @@ function parseMcpCommandLine(argv) {
   return { action: 'serve', options }
 }
 
-/** Serves until stdin ends; a root or rule that cannot be used is `CODE: message`, exit 1. */
+/**
+ * Serves until stdin ends; a root or rule that cannot be used is `CODE: message`, exit 1, and
+ * so is stdin or stdout failing, other than by the client closing them (exit 0).
+ */
 async function serve(options) {
   const { createMcpServer } = require('../adapters/mcp.js')
-  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js')
+  const { BoundedStdioTransport } = require('./stdio-transport.js')
   let server
   try {
-    server = createMcpServer(options)
+    server = createMcpServer({ ...options, workspaceRoot: workspaceRoot(options.workspaceRoot) })
   } catch (err) {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exit(1)
   }
-  // The SDK's transport waits for stdout's `drain` with one listener per reply held back;
-  // a client that sends many calls and reads slowly is normal here, not a leak to warn of.
-  process.stdout.setMaxListeners(0)
-  // When the client closes stdin, nothing keeps the process alive: it ends with status 0
-  // (a reply to a client gone, EPIPE, ends it quietly too).
-  await server.connect(new StdioServerTransport())
+  const transport = new BoundedStdioTransport()
+  transport.onerror = (err) => {
+    process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
+    process.exitCode = 1
+  }
+  // When the client closes stdin (or stdout), nothing keeps the process alive once the calls
+  // in flight are answered: it ends with status 0.
+  await server.connect(transport)
 }
 
 /** `agent-read-file mcp …`. */
 function mcpCommand(argv) {
   const command = parseOrExit(parseMcpCommandLine, argv, MCP_USAGE)
-  if (command.action === 'help') return print(`${MCP_HELP}\n`)
+  if (command.action === 'help') {
+    endQuietlyOnClosedStdout()
+    return print(`${MCP_HELP}\n`)
+  }
   return serve(command.options)
 }
 

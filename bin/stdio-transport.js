@@ -1,0 +1,219 @@
+'use strict'
+// The stdio transport of `agent-read-file mcp`: an MCP SDK `Transport` for `McpServer` that,
+// unlike the SDK's StdioServerTransport, bounds what a client can make the server hold. A
+// message over MAX_MESSAGE_BYTES is answered, never buffered; at most MAX_CALLS_IN_FLIGHT
+// requests are being served or waiting for stdout (more wait unread in stdin: the client
+// feels backpressure, not the server's memory); at most MAX_QUEUED_OUTPUT_BYTES (or one
+// larger answer) wait in stdout for a client that reads late. Malformed lines get JSON-RPC's
+// error for their id, and the server goes on.
+
+const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer } = require('./json-rpc-lines.js')
+
+/**
+ * The largest message taken, in bytes (1 MiB). A client's messages to this server are an
+ * `initialize`, pings, and calls whose arguments are a path and two numbers: a few KiB. 1 MiB
+ * leaves room for generous capabilities and `_meta` while bounding what one line pins.
+ */
+const MAX_MESSAGE_BYTES = 1024 * 1024
+
+/**
+ * Requests served at once, answers not yet handed to stdout included (8). An answer can carry
+ * a 1 MiB window twice (text and `structuredContent`): with its serialised copy, about 5 MiB
+ * while it is made. 8 keep the runtime's thread pool (4 threads by default) busy; more
+ * would only hold more answers in memory.
+ */
+const MAX_CALLS_IN_FLIGHT = 8
+
+/**
+ * Bytes written to stdout that the client has not taken yet (4 MiB). An answer is written
+ * when it fits, or alone when nothing is waiting: an answer larger than this still goes out.
+ */
+const MAX_QUEUED_OUTPUT_BYTES = 4 * 1024 * 1024
+
+// Errors that mean the client closed its end of stdout: the session is over, quietly.
+const CLOSED_PIPE = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'EOF'])
+
+/** A Map key for a JSON-RPC id that keeps `1` and `"1"` apart. */
+const idKey = (id) => `${typeof id}:${id}`
+
+const isRequest = (message) => 'method' in message && 'id' in message
+const isResponse = (message) => !('method' in message) && 'id' in message
+
+/**
+ * An MCP `Transport` over newline-delimited JSON-RPC on `input` and `output` (stdin and
+ * stdout by default). `onerror` is told only what ends the session: stdin or stdout failing
+ * other than by a client gone. Limits default to the constants above.
+ */
+class BoundedStdioTransport {
+  constructor({
+    input = process.stdin,
+    output = process.stdout,
+    maxMessageBytes = MAX_MESSAGE_BYTES,
+    maxCallsInFlight = MAX_CALLS_IN_FLIGHT,
+    maxQueuedOutputBytes = MAX_QUEUED_OUTPUT_BYTES,
+  } = {}) {
+    this.input = input
+    this.output = output
+    this.limits = { maxMessageBytes, maxCallsInFlight, maxQueuedOutputBytes }
+    this.splitter = new LineSplitter(maxMessageBytes, {
+      onLine: (line) => this.received(readLine(line)),
+      onOversized: (size, { id, isResponse: response }) => {
+        if (!response) this.enqueue(oversizedAnswer(size, maxMessageBytes, id))
+      },
+    })
+    this.inFlight = new Map() // id key -> requests with that id being served
+    this.inFlightCount = 0
+    this.waiting = [] // requests read while MAX_CALLS_IN_FLIGHT were being served
+    this.outbox = [] // { bytes, key, resolve }: serialised messages not yet written
+    this.outboxBytes = 0
+    this.queuedBytes = 0 // written to `output`, not yet taken by the client
+    this.started = false
+    this.closed = false
+    this.onData = (chunk) => this.splitter.push(chunk)
+    this.onInputError = (err) => this.fail(`cannot read stdin: ${err.code ?? err.message}`)
+    this.onOutputError = (err) => this.outputFailed(err)
+  }
+
+  /** Starts reading `input`. */
+  async start() {
+    if (this.started) throw new Error('BoundedStdioTransport already started')
+    this.started = true
+    this.input.on('data', this.onData)
+    this.input.on('error', this.onInputError)
+    this.output.on('error', this.onOutputError)
+  }
+
+  /** Queues `message` for `output`; resolves when it is handed to it (or dropped: closed). */
+  send(message) {
+    if (this.closed) return Promise.resolve()
+    return new Promise((resolve) => this.enqueue(message, resolve))
+  }
+
+  /** Stops reading, drops what waits, and calls `onclose` (once). */
+  async close() {
+    if (this.closed) return
+    this.closed = true
+    this.input.off('data', this.onData)
+    this.input.off('error', this.onInputError)
+    this.input.pause()
+    this.waiting = []
+    for (const entry of this.outbox) entry.resolve()
+    this.outbox = []
+    this.onclose?.()
+  }
+
+  /** One line's verdict from `readLine`: passed on, answered, or let go. */
+  received({ message, answer }) {
+    if (answer) return this.enqueue(answer)
+    if (!message || this.closed) return
+    if (isRequest(message)) {
+      if (this.waiting.length > 0 || this.inFlightCount >= this.limits.maxCallsInFlight) this.waiting.push(message)
+      else this.serve(message)
+    } else {
+      if (message.method === 'notifications/cancelled') this.forget(message.params?.requestId)
+      this.onmessage?.(message)
+    }
+    this.applyBackpressure()
+  }
+
+  serve(request) {
+    const key = idKey(request.id)
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1)
+    this.inFlightCount++
+    this.onmessage?.(request)
+  }
+
+  /** A request answered (its answer handed to stdout) or cancelled: its slot is free. */
+  release(key) {
+    const count = this.inFlight.get(key)
+    if (count === undefined) return
+    if (count === 1) this.inFlight.delete(key)
+    else this.inFlight.set(key, count - 1)
+    this.inFlightCount--
+    while (this.waiting.length > 0 && this.inFlightCount < this.limits.maxCallsInFlight && !this.closed) {
+      this.serve(this.waiting.shift())
+    }
+    this.applyBackpressure()
+  }
+
+  /**
+   * A cancelled request is not answered (MCP): one still waiting is dropped, an answer not
+   * yet written is dropped, and a request being served frees its slot (the SDK aborts it).
+   */
+  forget(requestId) {
+    if (requestId === undefined) return
+    const key = idKey(requestId)
+    this.waiting = this.waiting.filter((request) => idKey(request.id) !== key)
+    for (const entry of this.outbox.filter((e) => e.key === key)) {
+      this.outboxBytes -= entry.bytes.length
+      entry.resolve()
+    }
+    this.outbox = this.outbox.filter((entry) => entry.key !== key)
+    this.release(key)
+  }
+
+  /** Stdin is read only while nothing waits: neither requests for a slot nor bytes for stdout. */
+  applyBackpressure() {
+    if (this.closed) return
+    const full = this.waiting.length > 0 || this.outboxBytes > this.limits.maxQueuedOutputBytes
+    if (full && !this.input.isPaused()) this.input.pause()
+    else if (!full && this.input.isPaused()) this.input.resume()
+  }
+
+  enqueue(message, resolve = () => {}) {
+    if (this.closed) return resolve()
+    const bytes = serialise(message)
+    const key = isResponse(message) ? idKey(message.id) : undefined
+    this.outbox.push({ bytes, key, resolve })
+    this.outboxBytes += bytes.length
+    this.flush()
+    this.applyBackpressure()
+  }
+
+  /** Writes what waits in the outbox while stdout's queue has room for it. */
+  flush() {
+    while (this.outbox.length > 0 && !this.closed) {
+      const { bytes, key, resolve } = this.outbox[0]
+      if (this.queuedBytes > 0 && this.queuedBytes + bytes.length > this.limits.maxQueuedOutputBytes) return
+      this.outbox.shift()
+      this.outboxBytes -= bytes.length
+      this.queuedBytes += bytes.length
+      this.output.write(bytes, () => {
+        this.queuedBytes -= bytes.length
+        this.flush()
+      })
+      resolve()
+      if (key !== undefined) this.release(key)
+    }
+  }
+
+  outputFailed(err) {
+    if (this.closed) return
+    if (CLOSED_PIPE.has(err.code)) return this.close()
+    this.fail(`cannot write to stdout: ${err.code ?? err.message}`)
+  }
+
+  fail(reason) {
+    if (this.closed) return
+    this.onerror?.(new Error(reason))
+    this.close()
+  }
+}
+
+/** A message as one line of bytes. An answer too large to serialise becomes an error for
+ * its id instead, so that its caller is still answered. */
+function serialise(message) {
+  let json
+  try {
+    json = JSON.stringify(message)
+  } catch (err) {
+    json = JSON.stringify(unserialisableAnswer(message.id ?? null, err))
+  }
+  const length = Buffer.byteLength(json)
+  const bytes = Buffer.allocUnsafe(length + 1)
+  bytes.write(json, 0, length, 'utf8')
+  bytes[length] = 0x0a
+  return bytes
+}
+
+module.exports = { BoundedStdioTransport, MAX_MESSAGE_BYTES, MAX_CALLS_IN_FLIGHT, MAX_QUEUED_OUTPUT_BYTES }
