@@ -146,20 +146,8 @@ export declare function readFileSync(workspaceRoot: string, input: ReadFileInput
 export declare function readFileWithPolicy(workspaceRoot: string, input: ReadFileInput, signal: AbortSignal | undefined, policy: ReadPolicy): Promise<ReadFileOutput>
 
 /**
- * For the benchmark's floor row: the raw cost, in nanoseconds per iteration, of opening
- * `path`, `fstat`, one `read` of the whole file and closing it, `iterations` times in a
- * loop in Rust (no Node-API per iteration, no sandbox, no line model). A failed open
- * counts as an iteration (the floor of a missing file).
- */
-export declare function readFloorNs(path: string, iterations: number): number
-
-/** The counts of where `readFile` calls ran so far (see [`ReadPathCounts`]). */
-export declare function readPathCounts(): ReadPathCounts
-
-/**
  * How many `readFile` calls of this process were answered on the calling thread
  * (`inline`: the kernel proved they could not wait) and how many went to the thread pool.
- * For tests and diagnostics.
  */
 export interface ReadPathCounts {
   inline: number

@@ -851,5 +851,3 @@ module.exports.readFile = nativeBinding.readFile
 module.exports.readFiles = nativeBinding.readFiles
 module.exports.readFileSync = nativeBinding.readFileSync
 module.exports.readFileWithPolicy = nativeBinding.readFileWithPolicy
-module.exports.readFloorNs = nativeBinding.readFloorNs
-module.exports.readPathCounts = nativeBinding.readPathCounts

@@ -4,9 +4,20 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+
+/**
+ * The addon's test hooks (`readPathCounts`, `readFloorNs`), which it adds to its exports only
+ * when loaded with `AGENT_READ_FILE_TEST_HOOKS=1` (the test scripts set it).
+ */
+export function testHooks() {
+  const { testHooks: hooks } = createRequire(import.meta.url)('../native.js')
+  if (hooks === undefined) throw new Error('run with AGENT_READ_FILE_TEST_HOOKS=1 (npm test sets it)')
+  return hooks
+}
 
 /** Absolute path of the package entry point, for child processes. */
 export const INDEX_PATH = fileURLToPath(new URL('../index.js', import.meta.url))

@@ -1,19 +1,18 @@
 // readFile answered on the JS thread when the kernel proves the read cannot wait, and on
 // the pool otherwise: which path a call took is read from the binding's own counters
-// (`readPathCounts`). Files and directories are made cold with the kernel's own tools
+// (`testHooks.readPathCounts`, see `testHooks()` in helpers.mjs). Files and directories are made cold with the kernel's own tools
 // (fsync + posix_fadvise(DONTNEED); vm.drop_caches as root), and checked cold with
 // RWF_NOWAIT before the read, by Python's os module, independently of the addon.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import pkg from '../index.js'
 import { after, describe, test } from './harness.mjs'
-import { expectedOutput, makeFixture } from './helpers.mjs'
+import { expectedOutput, makeFixture, testHooks } from './helpers.mjs'
 
-const { readPathCounts } = createRequire(import.meta.url)('../native.js')
+const { readPathCounts } = testHooks()
 const { readFile, createAgentToolkit } = pkg
 
 const PORTABLE = process.env.AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX === '1'

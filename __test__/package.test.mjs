@@ -143,3 +143,35 @@ describe('npm pack', () => {
     }
   })
 })
+
+describe('test hooks', () => {
+  /** The addon's export names, and its test hooks' names, in a child with `env`. */
+  function exportsWith(env) {
+    const source = `const addon = require(${JSON.stringify(path.join(ROOT, 'native.js'))})
+console.log(JSON.stringify({ names: Object.keys(addon), hooks: addon.testHooks && Object.keys(addon.testHooks) }))`
+    const childEnv = { ...process.env, ...env }
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name]
+    const out = execFileSync(process.execPath, ['-e', source], { env: childEnv, encoding: 'utf8' })
+    return JSON.parse(out.trim().split('\n').pop())
+  }
+
+  test('are not among the addon a user loads', () => {
+    const { names, hooks } = exportsWith({ AGENT_READ_FILE_TEST_HOOKS: undefined })
+    assert.equal(hooks, undefined)
+    for (const hidden of ['testHooks', 'readFloorNs', 'readPathCounts']) assert.ok(!names.includes(hidden), hidden)
+    assert.ok(names.includes('readFileSync'))
+  })
+
+  test('are added, and work, when the addon is loaded with AGENT_READ_FILE_TEST_HOOKS=1', () => {
+    const { names, hooks } = exportsWith({ AGENT_READ_FILE_TEST_HOOKS: '1' })
+    assert.ok(!names.includes('readFloorNs') && !names.includes('readPathCounts'))
+    assert.deepEqual(hooks.sort(), ['readFloorNs', 'readPathCounts'])
+    const source = `process.env.AGENT_READ_FILE_TEST_HOOKS = '1'
+const { testHooks } = require(${JSON.stringify(path.join(ROOT, 'native.js'))})
+const counts = testHooks.readPathCounts()
+console.log(JSON.stringify({ counts, floor: testHooks.readFloorNs(${JSON.stringify(INDEX_PATH)}, 10) }))`
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', source], { encoding: 'utf8' }).trim())
+    assert.deepEqual(out.counts, { inline: 0, pool: 0 })
+    assert.ok(out.floor > 0 && Number.isFinite(out.floor), JSON.stringify(out))
+  })
+})

@@ -10,7 +10,8 @@
 //!   (`readFileSync` runs where called),
 //! - `toolkit.rs`: the toolkit's open root, rules, budget and ledger,
 //! - `output.rs`: result objects, `dialects.rs`: the Codex, Forge and AIntern tools,
-//! - `js.rs`: every raw Node-API call, behind safe functions.
+//! - `js.rs`: every raw Node-API call, behind safe functions; `test_hooks.rs`: what only
+//!   the tests and the benchmark may reach.
 
 // napi-rs registers the exports from a constructor that test builds leave out, so there
 // the exported items look unused.
@@ -22,6 +23,7 @@ mod dialects;
 mod js;
 mod output;
 mod schedule;
+mod test_hooks;
 mod toolkit;
 
 use napi::{Env, Unknown};
@@ -87,44 +89,6 @@ fn run_sync<'env>(
     let value = output::output_value(raw, &EnvState::of(raw)?.makers, output)?;
     // SAFETY: `value` was just created on this env, in the current handle scope.
     Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
-}
-
-/// How many `readFile` calls of this process were answered on the calling thread
-/// (`inline`: the kernel proved they could not wait) and how many went to the thread pool.
-/// For tests and diagnostics.
-#[napi(object)]
-pub struct ReadPathCounts {
-    pub inline: f64,
-    pub pool: f64,
-}
-
-/// The counts of where `readFile` calls ran so far (see [`ReadPathCounts`]).
-#[napi(js_name = "readPathCounts")]
-pub fn read_path_counts() -> ReadPathCounts {
-    let (inline, pool) = schedule::path_counts();
-    ReadPathCounts {
-        inline: inline as f64,
-        pool: pool as f64,
-    }
-}
-
-/// For the benchmark's floor row: the raw cost, in nanoseconds per iteration, of opening
-/// `path`, `fstat`, one `read` of the whole file and closing it, `iterations` times in a
-/// loop in Rust (no Node-API per iteration, no sandbox, no line model). A failed open
-/// counts as an iteration (the floor of a missing file).
-#[napi(js_name = "readFloorNs")]
-pub fn read_floor_ns(path: String, iterations: u32) -> f64 {
-    use std::io::Read;
-    let started = std::time::Instant::now();
-    let mut buffer = Vec::new();
-    for _ in 0..iterations {
-        if let Ok(mut file) = std::fs::File::open(&path) {
-            let len = file.metadata().map_or(0, |status| status.len() as usize);
-            buffer.resize(len + 1, 0);
-            let _ = file.read(&mut buffer);
-        }
-    }
-    started.elapsed().as_nanos() as f64 / f64::from(iterations.max(1))
 }
 
 /// The most inputs one `readFiles` call takes.

@@ -1,0 +1,77 @@
+//! What the tests and the benchmark need from the addon and a user must not stumble on:
+//! which path calls took, and the benchmark's floor. Not exported: added to the addon's
+//! exports, as `testHooks`, only when `process.env.AGENT_READ_FILE_TEST_HOOKS` is `'1'` as
+//! it loads (the test scripts set it; the benchmark sets it for itself). It is read through
+//! `process.env`, not the C environment, which Bun does not update when a script assigns to
+//! `process.env`. The binary is the same either way, and neither hook is in the generated
+//! types.
+
+use napi::Env;
+use napi::bindgen_prelude::{FnArgs, Function, FunctionCallContext, JsObjectValue, Object};
+use napi_derive::napi;
+
+use crate::schedule;
+
+/// The environment variable that, `'1'` when the addon is loaded, adds `testHooks`.
+const SWITCH: &str = "AGENT_READ_FILE_TEST_HOOKS";
+
+/// How many `readFile` calls of this process were answered on the calling thread
+/// (`inline`: the kernel proved they could not wait) and how many went to the thread pool.
+#[napi(object, object_from_js = false)]
+pub struct ReadPathCounts {
+    pub inline: f64,
+    pub pool: f64,
+}
+
+/// Adds `testHooks` to `exports` when [`SWITCH`] is on.
+#[napi(module_exports)]
+pub fn add_test_hooks(mut exports: Object, env: Env) -> napi::Result<()> {
+    if !switch_is_on(&env) {
+        return Ok(());
+    }
+    let mut hooks = Object::new(&env)?;
+    let floor: Function<FnArgs<(String, u32)>, f64> =
+        env.create_function_from_closure("readFloorNs", |call: FunctionCallContext| {
+            let (path, iterations): (String, u32) = call.args()?;
+            Ok(read_floor_ns(&path, iterations))
+        })?;
+    hooks.set_named_property("readFloorNs", floor)?;
+    let counts: Function<(), ReadPathCounts> =
+        env.create_function_from_closure("readPathCounts", |_: FunctionCallContext| {
+            let (inline, pool) = schedule::path_counts();
+            Ok(ReadPathCounts {
+                inline: inline as f64,
+                pool: pool as f64,
+            })
+        })?;
+    hooks.set_named_property("readPathCounts", counts)?;
+    exports.set_named_property("testHooks", hooks)
+}
+
+/// Whether `process.env[SWITCH]` is `'1'`; anything that cannot be read is off.
+fn switch_is_on(env: &Env) -> bool {
+    let value = (|| {
+        let process: Object = env.get_global()?.get_named_property("process")?;
+        let variables: Object = process.get_named_property("env")?;
+        variables.get_named_property::<Option<String>>(SWITCH)
+    })();
+    value.ok().flatten().as_deref() == Some("1")
+}
+
+/// For the benchmark's floor row: the raw cost, in nanoseconds per iteration, of opening
+/// `path`, `fstat`, one `read` of the whole file and closing it, `iterations` times in a
+/// loop in Rust (no Node-API per iteration, no sandbox, no line model). A failed open
+/// counts as an iteration (the floor of a missing file).
+fn read_floor_ns(path: &str, iterations: u32) -> f64 {
+    use std::io::Read;
+    let started = std::time::Instant::now();
+    let mut buffer = Vec::new();
+    for _ in 0..iterations {
+        if let Ok(mut file) = std::fs::File::open(path) {
+            let len = file.metadata().map_or(0, |status| status.len() as usize);
+            buffer.resize(len + 1, 0);
+            let _ = file.read(&mut buffer);
+        }
+    }
+    started.elapsed().as_nanos() as f64 / f64::from(iterations.max(1))
+}
