@@ -10,22 +10,12 @@ export interface ReadFileInput {
   max_lines?: number
 }
 
-/** Facts about the whole file, for cache checks and continued reading. */
-export interface ReadFileMeta {
-  byte_length: number
-  line_count: number
-  returned_line_count: number
-  mtime_ms: number
-}
-
-/** One line window of a file. */
-export interface ReadFileOutput {
-  path: string
-  content: string
-  truncated: boolean
-  next_start_line: number | null
-  meta: ReadFileMeta
-}
+/**
+ * One line window of a file (`ReadFileOutput`) and the facts beside it (`ReadFileMeta`):
+ * declared once, in the binding's Rust (`src/output.rs`), from which napi-rs generates them.
+ */
+export type { ReadFileMeta, ReadFileOutput } from './binding'
+import type { ReadFileOutput } from './binding'
 
 /** The `code` of every error `readFile` rejects with and `readFileSync` throws. */
 export type ReadFileErrorCode =

@@ -40,8 +40,13 @@ if (!INLINE_HERE) console.log('# reads are expected on the pool here (not Linux 
 const small = fx.write('src/small.ts', 'export const a = 1\n'.repeat(100))
 const big = fx.write('big.txt', 'x'.repeat(100) + '\n'.repeat(1) + 'y\n'.repeat(150_000))
 
-/** What `call` did: its value, and how many calls it sent to each path. */
+/**
+ * What `call` did: its value, and how many calls it sent to each path. It starts after a
+ * pause longer than the JS thread's streak gap (1 ms), so a read before it that a loaded
+ * machine made slow cannot send it to the pool.
+ */
 async function counted(call) {
+  await new Promise((resolve) => setTimeout(resolve, 5))
   const before = readPathCounts()
   const value = await call()
   const after = readPathCounts()

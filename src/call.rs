@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use napi::{JsValue, Unknown};
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object};
+use napi::{Env, JsValue, Unknown};
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::policy::Policy;
@@ -166,14 +167,15 @@ impl ReadCall {
         const LABEL: &str = "readFiles";
         let invalid =
             |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, LABEL, reason);
-        let env = inputs.value().env;
+        let env = Env::from_raw(inputs.value().env);
         let kind = type_of(&inputs);
         if kind != "array" {
             return Err(invalid(format!(
                 "inputs must be an array of inputs like {{ path: \"src/main.ts\" }} (got {kind})"
             )));
         }
-        let length = js::array_length(env, inputs.raw())
+        let array = Object::from_unknown(inputs);
+        let length = js::cleared(&env, array.and_then(|array| array.get_array_length()))
             .map_err(|_| invalid("inputs.length could not be read".into()))?;
         if length > MAX_BATCH_FILES {
             return Err(invalid(format!(
@@ -182,9 +184,9 @@ impl ReadCall {
         }
         let mut requests = Vec::with_capacity(length as usize);
         for index in 0..length {
-            let request = match js::element(env, inputs.raw(), index) {
-                // SAFETY: a handle Node just returned, live in the current handle scope.
-                Ok(input) => request_from_js(&unsafe { Unknown::from_raw_unchecked(env, input) }),
+            let element = Object::from_unknown(inputs).and_then(|array| array.get_element(index));
+            let request = match js::cleared(&env, element) {
+                Ok(input) => request_from_js(&input),
                 Err(_) => Err(invalid(format!(
                     "inputs[{index}] could not be read (it threw)"
                 ))),

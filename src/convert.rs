@@ -2,10 +2,8 @@
 //! (never trusting a getter, a proxy or a type), and engine errors turned into JS `Error`s
 //! whose `code` is the engine's.
 
-use std::ffi::CStr;
-
-use napi::bindgen_prelude::FromNapiValue;
-use napi::{Env, JsValue, Unknown, ValueType, sys};
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object, ToNapiValue};
+use napi::{Env, JsValue, Unknown, ValueType};
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::request::{Argument, NumberArg, ReadRequest};
@@ -17,7 +15,7 @@ pub(crate) fn requested_path(input: &Unknown) -> String {
     if type_of(input) != "object" {
         return String::new();
     }
-    property(input, c"path")
+    property(input, "path")
         .ok()
         .and_then(|path| string_or_type(&path).ok())
         .unwrap_or_default()
@@ -41,9 +39,9 @@ pub(crate) fn request_from_js(input: &Unknown) -> Result<ReadRequest, ReadFileEr
             "input must be an object like {{ path: \"src/main.ts\" }} (got {input_type})"
         )));
     }
-    let path = property(input, c"path").map_err(&invalid)?;
-    let start_line = property(input, c"start_line").map_err(&invalid)?;
-    let max_lines = property(input, c"max_lines").map_err(&invalid)?;
+    let path = property(input, "path").map_err(&invalid)?;
+    let start_line = property(input, "start_line").map_err(&invalid)?;
+    let max_lines = property(input, "max_lines").map_err(&invalid)?;
     let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
     let request = ReadRequest::for_path(path)?;
     let start_line = number_arg(&start_line)
@@ -54,26 +52,18 @@ pub(crate) fn request_from_js(input: &Unknown) -> Result<ReadRequest, ReadFileEr
     request.with_max_lines(max_lines)
 }
 
-/// `object[name]`, or why it could not be read (a getter or proxy that throws; the
-/// exception is dropped, and the caller reports an INVALID_ARGUMENT error instead).
-pub(crate) fn property<'env>(object: &Unknown<'env>, name: &CStr) -> Result<Unknown<'env>, String> {
-    let env = object.value().env;
-    match js::named_property(env, object.raw(), name) {
-        // SAFETY: a handle Node just returned, live in the current handle scope.
-        Ok(value) => Ok(unsafe { Unknown::from_raw_unchecked(env, value) }),
-        Err(_) => Err(format!(
-            "input.{} could not be read (it threw)",
-            name.to_string_lossy()
-        )),
-    }
+/// `object[name]` of an object, or why it could not be read (a getter or proxy that
+/// throws; the exception is dropped, and the caller reports an INVALID_ARGUMENT error
+/// instead).
+pub(crate) fn property<'env>(object: &Unknown<'env>, name: &str) -> Result<Unknown<'env>, String> {
+    let env = Env::from_raw(object.value().env);
+    let read = Object::from_unknown(*object).and_then(|object| object.get_named_property(name));
+    js::cleared(&env, read).map_err(|_| format!("input.{name} could not be read (it threw)"))
 }
 
 pub(crate) fn string_or_type(value: &Unknown) -> Result<String, &'static str> {
     match value.get_type() {
-        Ok(ValueType::String) => {
-            // SAFETY: a live handle of this env, checked to be a string.
-            unsafe { String::from_napi_value(value.value().env, value.raw()) }.map_err(|_| "string")
-        }
+        Ok(ValueType::String) => String::from_unknown(*value).map_err(|_| "string"),
         _ => Err(type_of(value)),
     }
 }
@@ -82,12 +72,9 @@ pub(crate) fn string_or_type(value: &Unknown) -> Result<String, &'static str> {
 pub(crate) fn number_arg(value: &Unknown) -> Result<NumberArg, &'static str> {
     match value.get_type() {
         Ok(ValueType::Undefined | ValueType::Null) => Ok(NumberArg::Missing),
-        Ok(ValueType::Number) => {
-            // SAFETY: a live handle of this env, checked to be a number.
-            unsafe { f64::from_napi_value(value.value().env, value.raw()) }
-                .map(NumberArg::Number)
-                .map_err(|_| "number")
-        }
+        Ok(ValueType::Number) => f64::from_unknown(*value)
+            .map(NumberArg::Number)
+            .map_err(|_| "number"),
         _ => Err(type_of(value)),
     }
 }
@@ -114,42 +101,41 @@ pub(crate) fn is_aborted(signal: &Unknown) -> Option<bool> {
     if type_of(signal) != "object" {
         return None;
     }
-    let aborted = property(signal, c"aborted").ok()?;
+    let aborted = property(signal, "aborted").ok()?;
     match aborted.get_type() {
-        Ok(ValueType::Boolean) => {
-            // SAFETY: a live handle of this env, checked to be a boolean.
-            unsafe { bool::from_napi_value(aborted.value().env, aborted.raw()) }.ok()
-        }
+        Ok(ValueType::Boolean) => bool::from_unknown(aborted).ok(),
         _ => None,
     }
 }
 
 /// A JS `Error` with our own `code` (and `name`), built on the JS thread. If even that
 /// fails (the env is going away), `undefined`, so a promise still settles.
-pub(crate) fn error_value(
-    env: sys::napi_env,
+pub(crate) fn error_value<'env>(
+    env: &'env Env,
     code: &str,
     message: &str,
     name: Option<&str>,
-) -> js::Value {
+) -> napi::Result<Unknown<'env>> {
     // `message` is made an own enumerable property too, so `JSON.stringify(err)` keeps it.
     let error = match name {
         Some(name) => js::error(
             env,
             message,
-            &[(c"code", code), (c"name", name), (c"message", message)],
+            &[("code", code), ("name", name), ("message", message)],
         ),
-        None => js::error(env, message, &[(c"code", code), (c"message", message)]),
+        None => js::error(env, message, &[("code", code), ("message", message)]),
     };
     error
-        .or_else(|_| js::undefined(env))
-        .unwrap_or(std::ptr::null_mut())
+        .map(|error| error.to_unknown())
+        .or_else(|_| ().into_unknown(env))
 }
 
 /// The JS `Error` for an engine error, in the form napi-rs throws verbatim: `code` is the
 /// error code, `message` names the requested path and the reason.
 pub(crate) fn throwable(env: &Env, error: ReadFileError) -> napi::Error {
-    let value = error_value(env.raw(), error.code.as_str(), &error.to_string(), None);
-    // SAFETY: a handle just made on this env, live in the current handle scope.
-    napi::Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) })
+    let message = error.to_string();
+    match error_value(env, error.code.as_str(), &message, None) {
+        Ok(value) => napi::Error::from(value),
+        Err(_) => napi::Error::from_reason(message),
+    }
 }

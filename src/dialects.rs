@@ -53,8 +53,7 @@ pub fn execute_dialect<'env>(
         .ok_or_else(|| no_such_dialect(&name))
         .map(|dialect| (dialect, call_from_js(&args, &ctx)));
     if let Ok((dialect, js_call)) = &call
-        && let Some(outcome) =
-            schedule::try_now(env.raw(), || execute_from_memory(*dialect, js_call))
+        && let Some(outcome) = schedule::try_now(env, || execute_from_memory(*dialect, js_call))
     {
         return settled(env, outcome);
     }
@@ -81,21 +80,18 @@ fn settled<'env>(
     env: &'env Env,
     outcome: Result<Answer, ReadFileError>,
 ) -> napi::Result<Unknown<'env>> {
-    let raw = env.raw();
-    let (deferred, promise) = js::promise(raw)?;
+    let (deferred, promise) = js::promise(env)?;
     let value = match outcome {
-        // SAFETY: on the JS thread of `env`, inside a call from Node.
-        Ok(answer) => Ok(unsafe { Serialized::to_napi_value(raw, Serialized(answer)) }?),
+        Ok(answer) => Ok(env.to_js_value(&answer)?),
         Err(error) => Err(error_value(
-            raw,
+            env,
             error.code.as_str(),
             &error.to_string(),
             None,
-        )),
+        )?),
     };
-    deferred.settle(raw, value);
-    // SAFETY: `promise` was just created on this env, in the current handle scope.
-    Ok(unsafe { Unknown::from_raw_unchecked(raw, promise) })
+    deferred.settle(env, value);
+    Ok(promise.to_unknown())
 }
 
 fn no_such_dialect(name: &str) -> ReadFileError {
@@ -140,11 +136,11 @@ fn call_from_js(args: &Unknown, ctx: &Unknown) -> JsCall {
     // A missing or malformed ctx leaves the root empty, which the dialect reports its way.
     let ctx = Some(ctx).filter(|ctx| type_of(ctx) == "object");
     let field = |name| ctx.map(|ctx| property(ctx, name));
-    let workspace_root = field(c"workspaceRoot")
+    let workspace_root = field("workspaceRoot")
         .and_then(Result::ok)
         .and_then(|root| string_or_type(&root).ok())
         .unwrap_or_default();
-    let config = match field(c"config") {
+    let config = match field("config") {
         None => Ok(Value::Null),
         Some(Err(_)) => Err("ctx.config could not be read (it threw)".to_owned()),
         Some(Ok(config)) if matches!(type_of(&config), "undefined" | "null") => Ok(Value::Null),
@@ -173,11 +169,10 @@ fn args_from_js(args: &Unknown) -> Args {
 /// A JS value as JSON; a throwing getter or proxy trap becomes an error (about `what`), not
 /// a pending exception.
 fn json_from_js(value: &Unknown, what: &str) -> Result<Value, String> {
-    let env = value.value().env;
-    // SAFETY: a live handle of this env, on its JS thread.
-    match unsafe { Value::from_napi_value(env, value.raw()) } {
+    let env = Env::from_raw(value.value().env);
+    match Value::from_unknown(*value) {
         Ok(json) => Ok(json),
-        Err(_) if js::clear_exception(env) => {
+        Err(_) if js::clear_exception(&env) => {
             Err(format!("{what} could not be read (a property threw)"))
         }
         Err(error) => Err(format!(

@@ -85,10 +85,7 @@ fn run_sync<'env>(
     let output = call
         .and_then(|call| call.run())
         .map_err(|error| throwable(env, error))?;
-    let raw = env.raw();
-    let value = output::output_value(raw, &EnvState::of(raw)?.makers, output)?;
-    // SAFETY: `value` was just created on this env, in the current handle scope.
-    Ok(unsafe { Unknown::from_raw_unchecked(raw, value) })
+    output::output_value(env, &EnvState::of(env)?.makers, output)
 }
 
 /// The most inputs one `readFiles` call takes.

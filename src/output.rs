@@ -1,113 +1,177 @@
-//! A [`ReadFileOutput`] as a JavaScript object.
+//! Results as JavaScript objects, and their types.
 //!
-//! Building the object through Node-API (an empty object, then nine named properties)
-//! costs more than the read itself: every name is hashed into V8's string table again and
-//! every property moves the object to a new hidden class. A JavaScript object literal
-//! does neither, so the object comes from a small function compiled once per env and
-//! called with the nine values.
+//! The shape of a `readFile` result is declared once, here, as [`ReadFileOutput`] and
+//! [`ReadFileMeta`]: napi-rs generates their TypeScript from these structs (`binding.d.ts`,
+//! which `index.d.ts` re-exports, and which the type test holds to the specification). The
+//! objects themselves are built by small functions in `src/output/*.js`, compiled once per
+//! env and called with the values in field order: measured against napi-rs's own objects
+//! (`napi_define_properties` on a new object), they are faster by about 1 µs a result
+//! (the benchmark README has the figures).
 
+use napi::bindgen_prelude::{
+    Either, FnArgs, FromNapiValue, Function, Null, Object, ObjectRef, ToNapiValue,
+};
+use napi::{Env, JsString, JsValue, Unknown};
+
+use agent_read_file_engine::error::ReadFileError;
+use agent_read_file_engine::{Content, ReadFileOutput as EngineOutput};
+use napi_derive::napi;
 use std::cell::OnceCell;
 
-use napi::sys;
+/// The contract's `ReadFileOutput`. (The object is built by
+/// `src/output/read-file-output.js`, which takes these fields in this order.)
+#[napi(object, object_to_js = false, object_from_js = false)]
+pub struct ReadFileOutput {
+    /// The requested path, normalized and relative to the workspace root.
+    pub path: String,
+    /// The lines of the window, as UTF-8 text (line endings normalized to `\n`).
+    #[napi(ts_type = "string")]
+    pub content: Content,
+    /// Whether lines follow the window (or the window was cut to fit a content budget).
+    pub truncated: bool,
+    /// The line to continue from when `truncated`, else `null`.
+    #[napi(js_name = "next_start_line")]
+    pub next_start_line: Either<f64, Null>,
+    pub meta: ReadFileMeta,
+}
 
-use crate::js;
-use agent_read_file_engine::ReadFileOutput;
-use agent_read_file_engine::error::ReadFileError;
-
-/// The shape of the contract's `ReadFileOutput`, property order included.
-const MAKE_OUTPUT_SOURCE: &str = "(function readFileOutput(path, content, truncated, \
-     next_start_line, byte_length, line_count, returned_line_count, mtime_ms) {\n\
-     return { path, content, truncated, next_start_line,\n\
-     meta: { byte_length, line_count, returned_line_count, mtime_ms } }\n})";
+/// What the file and the window are, beside the content.
+#[napi(object, object_to_js = false, object_from_js = false)]
+pub struct ReadFileMeta {
+    /// The file's size on disk, in bytes.
+    #[napi(js_name = "byte_length")]
+    pub byte_length: f64,
+    /// How many lines the whole file has.
+    #[napi(js_name = "line_count")]
+    pub line_count: f64,
+    /// How many lines `content` holds.
+    #[napi(js_name = "returned_line_count")]
+    pub returned_line_count: f64,
+    /// Last modification, in milliseconds since the epoch.
+    #[napi(js_name = "mtime_ms")]
+    pub mtime_ms: f64,
+}
 
 /// The functions that build result objects, compiled once per env (kept in its state).
 #[derive(Default)]
 pub(crate) struct Makers {
-    output: OnceCell<js::Reference>,
-    results: OnceCell<js::Reference>,
+    output: OnceCell<ObjectRef<false>>,
+    results: OnceCell<ObjectRef<false>>,
 }
 
-/// A [`ReadFileOutput`] as the JS object `{ path, content, truncated, next_start_line,
-/// meta: { byte_length, line_count, returned_line_count, mtime_ms } }`.
-pub(crate) fn output_value(
-    env: sys::napi_env,
-    makers: &Makers,
-    output: ReadFileOutput,
-) -> napi::Result<js::Value> {
-    let meta = output.meta;
-    let next = match output.next_start_line {
-        Some(line) => js::double(env, line as f64)?,
-        None => js::null(env)?,
-    };
-    let values = [
-        js::string(env, &output.path)?,
-        content_string(env, output.content.as_str())?,
-        js::boolean(env, output.truncated)?,
-        next,
-        js::double(env, meta.byte_length as f64)?,
-        js::double(env, meta.line_count as f64)?,
-        js::double(env, meta.returned_line_count.into())?,
-        js::double(env, meta.mtime_ms as f64)?,
-    ];
-    let make_output = compiled(env, &makers.output, MAKE_OUTPUT_SOURCE)?;
-    js::call(env, make_output, make_output, &values)
-}
+/// The arguments of `read-file-output.js`, in its order.
+type OutputArgs<'env> = FnArgs<(
+    String,
+    JsString<'env>,
+    bool,
+    Either<f64, Null>,
+    f64,
+    f64,
+    f64,
+    f64,
+)>;
 
-/// The function `source` compiles to, compiled once per env into `cell`.
-fn compiled(
-    env: sys::napi_env,
-    cell: &OnceCell<js::Reference>,
-    source: &str,
-) -> napi::Result<js::Value> {
-    if let Some(reference) = cell.get() {
-        return reference.value(env);
+impl From<EngineOutput> for ReadFileOutput {
+    fn from(output: EngineOutput) -> ReadFileOutput {
+        let meta = output.meta;
+        ReadFileOutput {
+            path: output.path,
+            content: output.content,
+            truncated: output.truncated,
+            next_start_line: match output.next_start_line {
+                Some(line) => Either::A(line as f64),
+                None => Either::B(Null),
+            },
+            meta: ReadFileMeta {
+                byte_length: meta.byte_length as f64,
+                line_count: meta.line_count as f64,
+                returned_line_count: f64::from(meta.returned_line_count),
+                mtime_ms: meta.mtime_ms as f64,
+            },
+        }
     }
-    let function = js::run_script(env, source)?;
-    // Compiling runs no JS of anyone else's, so nothing can have set the cell meanwhile.
-    let _ = cell.set(js::Reference::new(env, function)?);
-    Ok(function)
 }
 
-/// Builds the `readFiles` answer from pairs of arguments: `(null, output)` for a read
-/// that succeeded, `(code, message)` for one that failed.
-const MAKE_RESULTS_SOURCE: &str = "(function readFilesResults() {\n\
-     const results = []\n\
-     for (let i = 0; i < arguments.length; i += 2) {\n\
-     const code = arguments[i], value = arguments[i + 1]\n\
-     results[i / 2] = code === null ? { ok: true, output: value }\n\
-     : { ok: false, error: { code, message: value } }\n\
-     }\n\
-     return results\n})";
+/// A `readFile` result as the JS object [`ReadFileOutput`] describes.
+pub(crate) fn output_value<'env>(
+    env: &'env Env,
+    makers: &Makers,
+    output: EngineOutput,
+) -> napi::Result<Unknown<'env>> {
+    let ReadFileOutput {
+        path,
+        content,
+        truncated,
+        next_start_line,
+        meta,
+    } = output.into();
+    let args = (
+        path,
+        content_string(env, content.as_str())?,
+        truncated,
+        next_start_line,
+        meta.byte_length,
+        meta.line_count,
+        meta.returned_line_count,
+        meta.mtime_ms,
+    );
+    let source = include_str!("output/read-file-output.js");
+    let make: Function<OutputArgs, Unknown> = compiled(env, &makers.output, source)?;
+    make.call(args.into())
+}
 
 /// The results of `readFiles` as a JS array, in input order.
-pub(crate) fn results_value(
-    env: sys::napi_env,
+pub(crate) fn results_value<'env>(
+    env: &'env Env,
     makers: &Makers,
-    results: Vec<Result<ReadFileOutput, ReadFileError>>,
-) -> napi::Result<js::Value> {
-    let mut args = Vec::with_capacity(results.len() * 2);
+    results: Vec<Result<EngineOutput, ReadFileError>>,
+) -> napi::Result<Unknown<'env>> {
+    let mut pairs = Vec::with_capacity(results.len() * 2);
     for result in results {
         match result {
             Ok(output) => {
-                args.push(js::null(env)?);
-                args.push(output_value(env, makers, output)?);
+                pairs.push(Null.into_unknown(env)?);
+                pairs.push(output_value(env, makers, output)?);
             }
             Err(error) => {
-                args.push(js::string(env, error.code.as_str())?);
-                args.push(js::string(env, &error.to_string())?);
+                pairs.push(env.create_string(error.code.as_str())?.to_unknown());
+                pairs.push(env.create_string(error.to_string())?.to_unknown());
             }
         }
     }
-    let maker = compiled(env, &makers.results, MAKE_RESULTS_SOURCE)?;
-    js::call(env, maker, maker, &args)
+    let source = include_str!("output/read-files-results.js");
+    let make: Function<FnArgs<(Vec<Unknown>,)>, Unknown> = compiled(env, &makers.results, source)?;
+    make.call((pairs,).into())
+}
+
+/// The function `source` compiles to, compiled once per env into `cell`.
+fn compiled<'env, Args, Return>(
+    env: &'env Env,
+    cell: &OnceCell<ObjectRef<false>>,
+    source: &str,
+) -> napi::Result<Function<'env, Args, Return>>
+where
+    Args: napi::bindgen_prelude::JsValuesTupleIntoVec,
+    Return: FromNapiValue,
+{
+    let function = match cell.get() {
+        Some(kept) => kept.get_value(env)?,
+        None => {
+            let function: Object = env.run_script(source)?;
+            // Compiling runs no JS of anyone else's, so nothing can have set the cell meanwhile.
+            let _ = cell.set(function.create_ref()?);
+            function
+        }
+    };
+    Function::from_unknown(function.to_unknown())
 }
 
 /// The content as a JS string: ASCII as Latin-1 (V8 copies it without a UTF-8 decoding
 /// pass), everything else as UTF-8.
-fn content_string(env: sys::napi_env, text: &str) -> napi::Result<js::Value> {
+fn content_string<'env>(env: &'env Env, text: &str) -> napi::Result<JsString<'env>> {
     if text.is_ascii() {
-        js::ascii_string(env, text)
+        env.create_string_latin1(text.as_bytes())
     } else {
-        js::string(env, text)
+        env.create_string(text)
     }
 }

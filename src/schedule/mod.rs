@@ -17,10 +17,9 @@ mod js_thread;
 mod pool;
 mod promises;
 
-use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use napi::{Env, Unknown, sys};
+use napi::{Env, JsValue, Unknown};
 
 use crate::call::{ReadCall, Reply};
 use crate::convert::{is_aborted, type_of};
@@ -43,7 +42,7 @@ pub(crate) struct EnvState {
 
 impl EnvState {
     /// This env's state, created on first use.
-    pub(crate) fn of(env: sys::napi_env) -> napi::Result<&'static EnvState> {
+    pub(crate) fn of(env: &Env) -> napi::Result<&'static EnvState> {
         // SAFETY: this is the only place the binding uses the instance-data slot, always
         // with `EnvState`.
         unsafe { js::instance_data(env, EnvState::default) }
@@ -81,19 +80,17 @@ pub(crate) fn enqueue<'env>(
     call: Result<ReadCall, ReadFileError>,
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
-    let raw = env.raw();
-    let state = EnvState::of(raw)?;
-    let (deferred, promise) = js::promise(raw)?;
+    let state = EnvState::of(env)?;
+    let (deferred, promise) = js::promise(env)?;
     match checked(call, signal) {
-        Err(settled) => promises::settle(raw, &state.makers, deferred, settled.into()),
+        Err(settled) => promises::settle(env, &state.makers, deferred, settled.into()),
         Ok((call, signal)) => {
             let path = &call.request.path;
-            let id = state.promises.add(raw, deferred, signal.as_ref(), path);
+            let id = state.promises.add(env, deferred, signal.as_ref(), path);
             start(env, state, Queued { id, call });
         }
     }
-    // SAFETY: `promise` was just created on this env, in the current handle scope.
-    Ok(unsafe { Unknown::from_raw_unchecked(raw, promise) })
+    Ok(promise.to_unknown())
 }
 
 /// Why a call is settled before it starts.
@@ -138,7 +135,7 @@ fn checked(
 /// memory, else to the pool.
 fn start(env: &Env, state: &EnvState, queued: Queued) {
     let for_pool = if queued.call.may_run_from_memory() {
-        state.js_thread.collect(env.raw(), queued, on_run_end).err()
+        state.js_thread.collect(env, queued, on_run_end).err()
     } else {
         Some(queued)
     };
@@ -149,7 +146,7 @@ fn start(env: &Env, state: &EnvState, queued: Queued) {
 
 /// `read` (a dialect's call) done on the JS thread now, as the streak of reads here
 /// allows; `None` when it is left to the pool.
-pub(crate) fn try_now<T>(env: sys::napi_env, read: impl FnOnce() -> Option<T>) -> Option<T> {
+pub(crate) fn try_now<T>(env: &Env, read: impl FnOnce() -> Option<T>) -> Option<T> {
     let answer = EnvState::of(env).ok()?.js_thread.attempt(read)?;
     ANSWERED_ON_JS_THREAD.fetch_add(1, Ordering::Relaxed);
     Some(answer)
@@ -168,17 +165,15 @@ fn send_to_pool(env: &Env, state: &EnvState, calls: Vec<Queued>) {
 
 /// The microtask after a run of JS that made calls: up to
 /// [`js_thread::MAX_CALLS_READ_HERE`] are read here, a larger burst goes to the pool whole.
-unsafe extern "C" fn on_run_end(env: sys::napi_env, _info: sys::napi_callback_info) -> js::Value {
+fn on_run_end(env: &Env) {
     if let Ok(state) = EnvState::of(env) {
         let calls = state.js_thread.take_run();
-        let env = Env::from_raw(env);
         if calls.len() > js_thread::MAX_CALLS_READ_HERE {
-            send_to_pool(&env, state, calls);
+            send_to_pool(env, state, calls);
         } else {
-            read_here(&env, state, calls);
+            read_here(env, state, calls);
         }
     }
-    ptr::null_mut()
 }
 
 /// Reads `calls` here while the streak allows; what would wait, or comes past the streak,
@@ -189,11 +184,9 @@ fn read_here(env: &Env, state: &EnvState, calls: Vec<Queued>) {
         if !state.promises.is_unsettled(queued.id) {
             continue; // aborted meanwhile: its promise is already rejected
         }
-        match try_now(env.raw(), || queued.call.run_from_memory()) {
+        match try_now(env, || queued.call.run_from_memory()) {
             // Settling runs JS, which may make more calls: nothing here is borrowed.
-            Some(answer) => state
-                .promises
-                .settle(env.raw(), &state.makers, queued.id, answer),
+            Some(answer) => state.promises.settle(env, &state.makers, queued.id, answer),
             None => for_pool.push(queued),
         }
     }
@@ -209,6 +202,6 @@ fn pool_answered(
 ) {
     state.js_thread.loop_turned();
     for (id, answer) in answers {
-        state.promises.settle(env.raw(), &state.makers, id, answer);
+        state.promises.settle(env, &state.makers, id, answer);
     }
 }

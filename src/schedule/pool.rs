@@ -112,7 +112,7 @@ impl Task for WorkItem {
     }
 
     fn resolve(&mut self, env: Env, replies: Self::Output) -> napi::Result<Undefined> {
-        let state = EnvState::of(env.raw())?;
+        let state = EnvState::of(&env)?;
         // Put the queue right before settling anything: settling runs JS, which may start
         // more calls.
         state.pool.finished(self.calls.split_off(replies.len()));

@@ -7,16 +7,17 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::ptr;
 
-use napi::bindgen_prelude::ToNapiValue;
-use napi::{JsValue, Unknown, sys};
+use napi::bindgen_prelude::{
+    FnArgs, FromNapiValue, Function, JsObjectValue, Object, ObjectRef, ToNapiValue,
+};
+use napi::{Env, JsValue, Unknown};
 
 use super::EnvState;
 use crate::JsFileVersion;
 use crate::call::Reply;
 use crate::convert::{error_value, is_aborted};
-use crate::js::{self, Deferred, Reference};
+use crate::js::{self, Deferred};
 use crate::output::{self, Makers};
 use agent_read_file_engine::error::{ReadFileError, display_path};
 
@@ -40,12 +41,15 @@ pub(super) struct Unsettled {
 
 /// The caller's `AbortSignal` and the `abort` listener put on it.
 struct AbortWatch {
-    signal: Reference,
+    signal: ObjectRef<false>,
     /// `None` when the signal would not take a listener (a hostile `addEventListener`):
     /// then the signal is only looked at when the answer is ready.
-    listener: Option<Reference>,
+    listener: Option<ObjectRef<false>>,
     path: String,
 }
+
+/// `addEventListener` and `removeEventListener`, called as `(type, listener)`.
+type ListenerMethod<'env> = Function<'env, FnArgs<(&'static str, Object<'env>)>, Unknown<'env>>;
 
 /// How a call ended, before its promise hears of it.
 pub(super) enum Outcome {
@@ -58,7 +62,7 @@ impl Promises {
     /// Keeps `deferred` under a new call id, watching `signal` (not yet fired) if given.
     pub(super) fn add(
         &self,
-        env: sys::napi_env,
+        env: &Env,
         deferred: Deferred,
         signal: Option<&Unknown>,
         path: &str,
@@ -75,7 +79,7 @@ impl Promises {
     /// already rejected).
     pub(super) fn settle(
         &self,
-        env: sys::napi_env,
+        env: &Env,
         makers: &Makers,
         id: u64,
         answer: Result<Reply, ReadFileError>,
@@ -97,37 +101,42 @@ impl Promises {
 
 /// Puts a listener for `abort` on the caller's signal, for call `id`. `None` when not even
 /// a reference to the signal can be had: the call then runs as if it had no signal.
-fn watch(env: sys::napi_env, signal: &Unknown, id: u64, path: &str) -> Option<AbortWatch> {
-    let signal = signal.raw();
-    let listener = (|| {
-        let listener = js::function(env, c"onReadFileAbort", on_abort, id as usize)?;
-        let add = js::named_property(env, signal, c"addEventListener")?;
-        js::call(env, signal, add, &[js::string(env, "abort")?, listener])?;
-        Reference::new(env, listener)
-    })()
-    .ok();
+fn watch(env: &Env, signal: &Unknown, id: u64, path: &str) -> Option<AbortWatch> {
+    let signal = js::cleared(env, Object::from_unknown(*signal)).ok()?;
+    let listener = js::cleared(env, add_listener(env, &signal, id)).ok();
     Some(AbortWatch {
-        signal: Reference::new(env, signal).ok()?,
+        signal: signal.create_ref().ok()?,
         listener,
         path: path.to_owned(),
     })
 }
 
-/// The `abort` listener: rejects call `data`'s promise now, if it is still unsettled.
-unsafe extern "C" fn on_abort(env: sys::napi_env, info: sys::napi_callback_info) -> js::Value {
-    // SAFETY: Node calls this with the callback info of this call.
-    let id = unsafe { js::callback_data(env, info) };
-    if let (Ok(id), Ok(state)) = (id, EnvState::of(env))
-        && let Some(unsettled) = state.promises.take(id as u64)
+/// A listener for `abort` that rejects call `id`'s promise, put on `signal` with its own
+/// `addEventListener` (never by setting `onabort`, which is the caller's).
+fn add_listener(env: &Env, signal: &Object, id: u64) -> napi::Result<ObjectRef<false>> {
+    let listener: Function<(), ()> =
+        env.create_function_from_closure("onReadFileAbort", move |call| {
+            on_abort(call.env, id);
+            Ok(())
+        })?;
+    let listener = Object::from_unknown(listener.to_unknown())?;
+    let add: ListenerMethod = signal.get_named_property("addEventListener")?;
+    add.apply(signal, ("abort", listener).into())?;
+    listener.create_ref()
+}
+
+/// The `abort` listener: rejects call `id`'s promise now, if it is still unsettled.
+fn on_abort(env: &Env, id: u64) {
+    if let Ok(state) = EnvState::of(env)
+        && let Some(unsettled) = state.promises.take(id)
     {
         unsettled.settle_aborted(env, &state.makers);
     }
-    ptr::null_mut()
 }
 
 impl Unsettled {
     /// Settles the promise with `outcome`, or as aborted if the signal has fired by now.
-    fn settle(self, env: sys::napi_env, makers: &Makers, outcome: Outcome) {
+    fn settle(self, env: &Env, makers: &Makers, outcome: Outcome) {
         let outcome = match self.abort {
             Some(watch) => watch.finish(env).unwrap_or(outcome),
             None => outcome,
@@ -140,7 +149,7 @@ impl Unsettled {
     }
 
     /// Rejects the promise as aborted: its signal's `abort` event fired.
-    fn settle_aborted(self, env: sys::napi_env, makers: &Makers) {
+    fn settle_aborted(self, env: &Env, makers: &Makers) {
         let outcome = match self.abort {
             Some(watch) => {
                 let path = watch.path.clone();
@@ -155,49 +164,44 @@ impl Unsettled {
 impl AbortWatch {
     /// Takes the listener off the signal and lets go of both; `Some(Outcome::Aborted)` when
     /// the signal has fired.
-    fn finish(self, env: sys::napi_env) -> Option<Outcome> {
-        let signal = self.signal.value(env).ok();
-        if let (Some(signal), Some(listener)) = (signal, &self.listener) {
-            let _ = (|| {
-                let remove = js::named_property(env, signal, c"removeEventListener")?;
-                let listener = listener.value(env)?;
-                js::call(env, signal, remove, &[js::string(env, "abort")?, listener])
+    fn finish(self, env: &Env) -> Option<Outcome> {
+        let signal = self.signal.get_value(env).ok();
+        if let (Some(signal), Some(listener)) = (&signal, &self.listener) {
+            let removed = (|| {
+                let remove: ListenerMethod = signal.get_named_property("removeEventListener")?;
+                remove.apply(signal, ("abort", listener.get_value(env)?).into())
             })();
+            let _ = js::cleared(env, removed);
         }
-        let aborted = signal.is_some_and(|signal| {
-            // SAFETY: a handle from `Reference::value`, live in the current handle scope.
-            let signal = unsafe { Unknown::from_raw_unchecked(env, signal) };
-            is_aborted(&signal) == Some(true)
-        });
-        self.signal.delete(env);
+        let aborted = signal.is_some_and(|signal| is_aborted(&signal.to_unknown()) == Some(true));
+        let _ = self.signal.unref(env);
         if let Some(listener) = self.listener {
-            listener.delete(env);
+            let _ = listener.unref(env);
         }
         aborted.then_some(Outcome::Aborted(self.path))
     }
 }
 
 /// The JS value of a call's reply.
-fn reply_value(env: sys::napi_env, makers: &Makers, reply: Reply) -> napi::Result<js::Value> {
+fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Result<Unknown<'env>> {
     match reply {
         Reply::Output(output, _) => output::output_value(env, makers, output),
-        Reply::Version(version) => {
-            let version = JsFileVersion::from(version);
-            // SAFETY: on the JS thread of `env`, inside a call from Node.
-            unsafe { JsFileVersion::to_napi_value(env, version) }
-        }
+        Reply::Version(version) => JsFileVersion::from(version).into_unknown(env),
         Reply::Many(results, _) => output::results_value(env, makers, results),
     }
 }
 
 /// Resolves or rejects `deferred` with `outcome`. Settles exactly once, whatever JS does
-/// meanwhile.
-pub(super) fn settle(env: sys::napi_env, makers: &Makers, deferred: Deferred, outcome: Outcome) {
+/// meanwhile; not at all only when not even an error can be made (the env is going away).
+pub(super) fn settle(env: &Env, makers: &Makers, deferred: Deferred, outcome: Outcome) {
     let settled = match outcome {
-        Outcome::Done(Ok(reply)) => reply_value(env, makers, reply).map_err(|error| {
-            let message = format!("INTERNAL: the result could not be built ({})", error.reason);
-            error_value(env, "INTERNAL", &message, None)
-        }),
+        Outcome::Done(Ok(reply)) => match reply_value(env, makers, reply) {
+            Ok(value) => Ok(value),
+            Err(error) => {
+                let message = format!("INTERNAL: the result could not be built ({})", error.reason);
+                Err(error_value(env, "INTERNAL", &message, None))
+            }
+        },
         Outcome::Done(Err(error)) => Err(error_value(
             env,
             error.code.as_str(),
@@ -210,5 +214,9 @@ pub(super) fn settle(env: sys::napi_env, makers: &Makers, deferred: Deferred, ou
             Err(error_value(env, ABORT_CODE, &message, Some("AbortError")))
         }
     };
-    deferred.settle(env, settled);
+    match settled {
+        Ok(value) => deferred.settle(env, Ok(value)),
+        Err(Ok(error)) => deferred.settle(env, Err(error)),
+        Err(Err(_)) => {}
+    }
 }
