@@ -73,11 +73,13 @@ describe('npm pack', () => {
   )[0]
   const files = packed.files.map((file) => file.path).sort()
 
-  test('the main package holds the README, LICENSE, JS, types, adapters and CLI, and nothing else', () => {
+  test('the main package holds the README and the documents it links for users, LICENSE, JS, types, adapters and CLI, and nothing else', () => {
     assert.equal(packed.name, 'agent-read-file')
     assert.deepEqual(files, [
+      'CHANGELOG.md',
       'LICENSE',
       'README.md',
+      'SECURITY.md',
       'adapters/ai-core.js',
       'adapters/ai.d.mts',
       'adapters/ai.d.ts',
@@ -102,6 +104,8 @@ describe('npm pack', () => {
       'binding.d.ts',
       'binding.js',
       'dialects.js',
+      'docs/contract.md',
+      'docs/dialects.md',
       'errors.js',
       'index.d.ts',
       'index.js',

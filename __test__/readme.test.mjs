@@ -1,7 +1,9 @@
-// The README's examples, run as they are written. Every ```js block of README.md runs as an
-// ES module in a child of the current runtime (node or bun), in a small workspace where
-// `agent-read-file` resolves to this package; each `console.log(...) // → expected` line
-// must print exactly `expected`, in order. So the examples cannot drift from the code.
+// The documents' examples, run as they are written. Every ```js block of README.md,
+// SECURITY.md, CONTRIBUTING.md, benchmark/README.md and docs/*.md runs as an ES module in a
+// child of the current runtime (node or bun), in a small workspace where `agent-read-file`
+// resolves to this package (one workspace per document, its blocks run in order); each
+// `console.log(...) // → expected` line must print exactly `expected`, in order. So the
+// examples cannot drift from the code.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
@@ -15,12 +17,26 @@ import { INDEX_PATH } from './helpers.mjs'
 const ROOT = path.dirname(INDEX_PATH)
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 
-/** The README's ```js blocks, each with the line it starts on. */
-function examples() {
+/** The documents whose examples run, relative to the package root. */
+const DOCUMENTS = [
+  'README.md',
+  'SECURITY.md',
+  'CONTRIBUTING.md',
+  'benchmark/README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+]
+
+/** A document's ```js blocks, each with the line it starts on. */
+function examples(document) {
+  const text = fs.readFileSync(path.join(ROOT, document), 'utf8')
   const blocks = []
   const pattern = /^```js\n([\s\S]*?)^```$/gm
-  for (const match of README.matchAll(pattern)) {
-    const line = README.slice(0, match.index).split('\n').length
+  for (const match of text.matchAll(pattern)) {
+    const line = text.slice(0, match.index).split('\n').length
     blocks.push({ line, source: match[1] })
   }
   return blocks
@@ -74,6 +90,30 @@ function run(file, cwd) {
   })
 }
 
+for (const document of DOCUMENTS) {
+  describe(`${document} examples`, () => {
+    const { base, ws } = makeWorkspace()
+    after(() => fs.rmSync(base, { recursive: true, force: true }))
+
+    test(`${document}: each example says what it prints`, () => {
+      const blocks = examples(document)
+      if (document === 'README.md') assert.ok(blocks.length >= 3, `${blocks.length} js blocks`)
+      for (const block of blocks) {
+        assert.ok(expectedOutput(block.source).length > 0, `${document}:${block.line} checks nothing`)
+      }
+    })
+
+    for (const { line, source } of examples(document)) {
+      test(`${document}:${line} runs and prints what its comments say`, async () => {
+        const file = path.join(ws, `example-${line}.mjs`)
+        fs.writeFileSync(file, source)
+        const printed = (await run(file, ws)).trimEnd().split('\n')
+        assert.deepEqual(printed, expectedOutput(source))
+      })
+    }
+  })
+}
+
 describe('README examples', () => {
   const { base, ws } = makeWorkspace()
   after(() => fs.rmSync(base, { recursive: true, force: true }))
@@ -83,23 +123,6 @@ describe('README examples', () => {
     assert.equal(japanese, 'これは日本語で書かれた説明書です。文字コードの判定を確かめます。\n')
     assert.equal(fs.readFileSync(path.join(ws, 'src/lib.rs'), 'utf8').split('\n')[9], 'fn main() {')
   })
-
-  test('there are examples, and each says what it prints', () => {
-    const blocks = examples()
-    assert.ok(blocks.length >= 3, `${blocks.length} js blocks`)
-    for (const block of blocks) {
-      assert.ok(expectedOutput(block.source).length > 0, `README.md:${block.line} checks nothing`)
-    }
-  })
-
-  for (const { line, source } of examples()) {
-    test(`README.md:${line} runs and prints what its comments say`, async () => {
-      const file = path.join(ws, `example-${line}.mjs`)
-      fs.writeFileSync(file, source)
-      const printed = (await run(file, ws)).trimEnd().split('\n')
-      assert.deepEqual(printed, expectedOutput(source))
-    })
-  }
 
   test('the MCP client configuration starts a server that answers read_file', async () => {
     const [config] = [...README.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => JSON.parse(match[1]))
