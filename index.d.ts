@@ -130,10 +130,10 @@ export interface ToolkitOptions {
    * Files refused with `POLICY_DENIED`: gitignore-syntax rules relative to the root (a
    * name without `/` matches at any depth; `dir/` matches a directory and all in it; `!`
    * re-admits). Default {@link DEFAULT_DENY}; `[]` refuses nothing. The rules judge the
-   * file actually opened, by its real path beneath the root, whatever spelling, symlink
-   * or symlinked directory led to it. Hard links cannot be told apart by path: a hard
-   * link to a denied file under an admitted name is read. Where the path of the file
-   * opened cannot be told (FreeBSD), every read is refused.
+   * file actually opened, by the path it was opened by beneath the root, whatever
+   * spelling, symlink or symlinked directory led to it, and whatever happens to that name
+   * afterwards. Deny rules ignore case. Hard links cannot be told apart by path: a hard
+   * link to a denied file under an admitted name is read.
    */
   deny?: readonly string[]
   /** Rules re-admitting files that `deny` covers (e.g. `['.env.test']`). Default `[]`. */

@@ -5,8 +5,8 @@
 //! which `index.d.ts` re-exports, and which the type test holds to the specification). The
 //! objects themselves are built by small functions in `src/output/*.js`, compiled once per
 //! env and called with the values in field order: measured against napi-rs's own objects
-//! (`napi_define_properties` on a new object), they are faster by about 1 µs a result
-//! (the benchmark README has the figures).
+//! (`napi_define_properties` on a new object), they are faster (the benchmark README has
+//! the figures).
 
 use napi::bindgen_prelude::{
     Either, FnArgs, FromNapiValue, Function, Null, Object, ObjectRef, ToNapiValue,

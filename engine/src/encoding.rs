@@ -20,9 +20,8 @@
 //! tests. The TLD hint that would help (`jp`, `cn`) is unknown for a local file and is not
 //! passed (`None` means a generic domain such as `com`).
 //!
-//! `chardetng` is the slow part of the legacy path: in release builds it takes roughly
-//! 0.4 s (windows-1252) to 1.3 s (GBK) for 10 MB; the UTF-8 check and the decoders run at
-//! memory speed.
+//! `chardetng` is the slow part of the legacy path, its cost growing with its input (the
+//! benchmark README has the figures); the UTF-8 check and the decoders run at memory speed.
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::Encoding;
@@ -39,8 +38,8 @@ pub struct Decoded {
     pub had_bom: bool,
 }
 
-/// How much of a file chardetng looks at: its cost grows with the input (0.4-1.3 s for
-/// 10 MB), and a legacy encoding shows long before 256 KiB.
+/// How much of a file chardetng looks at: its cost grows with the input, and a legacy
+/// encoding shows long before 256 KiB.
 pub const DETECTION_SAMPLE_BYTES: usize = 256 * 1024;
 
 /// Detects the encoding of `bytes` and decodes them (malformed sequences become U+FFFD).

@@ -99,8 +99,8 @@ pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileByte
 }
 
 /// The largest file read by [`read_whole_cached`]: a larger one is read where waiting is
-/// allowed, so that no read holds an event loop for long (measured: reading 256 KiB from
-/// the page cache and finding its lines takes about 30 µs here).
+/// allowed, so that no read holds an event loop for long (the benchmark README has what
+/// reading this much from the page cache costs).
 pub const MAX_CACHED_READ_BYTES: u64 = 256 * 1024;
 
 /// [`read_guarded`] of [`Span::Whole`], for a thread that must not wait: only from the page

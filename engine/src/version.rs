@@ -8,10 +8,10 @@
 //! alike can be crafted, and a rewrite from one to the other would pass for unchanged. So
 //! the hash is XXH3-128 keyed with a secret drawn from the OS's random source once per
 //! process, which no file's author knows. (BLAKE3 would also do, and would give hashes
-//! comparable across processes, but it cost 2.2 µs per 2.8 KB toolkit read with its
-//! assembly, which cannot be cross-checked without each target's C toolchain, and 4.4 µs
-//! without: 25-50% of the read. A ledger lives in one process, so its hashes need not
-//! outlive it.)
+//! comparable across processes, but it cost a quarter to a half of a small toolkit read
+//! (the benchmark README has the figures), and its fast assembly cannot be cross-checked
+//! without each target's C toolchain. A ledger lives in one process, so its hashes need
+//! not outlive it.)
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, OnceLock, PoisonError};

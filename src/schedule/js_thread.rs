@@ -122,7 +122,7 @@ impl JsThread {
 
 /// Runs `callback` as a microtask: the reaction of a promise resolved now. Its function is
 /// made on first use and kept in `made`. (napi-rs's `PromiseRaw::then` would make a new
-/// function every time: 1.1 µs more per awaited read, measured.)
+/// function every time, measurably slower: see the benchmark README.)
 fn schedule_microtask(
     env: &Env,
     made: &OnceCell<ObjectRef<false>>,
