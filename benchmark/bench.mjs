@@ -479,6 +479,33 @@ async function main() {
     }
   })
 
+  // A toolkit's reads of the 100-line file: with DEFAULT_DENY (what every adapter and the
+  // MCP server use), with no rules, and the bare readFileSync, as multiples of its floor.
+  progress('measuring toolkit reads…')
+  const denying = addon.createAgentToolkit({ workspaceRoot: root })
+  const open = addon.createAgentToolkit({ workspaceRoot: root, deny: [] })
+  const [tds, tos, bare] = await measure(timeSync, [
+    () => denying.readFileSync(small),
+    () => open.readFileSync(small),
+    () => addon.readFileSync(root, small),
+  ])
+  const [tda] = await measure(timeAsync, [() => denying.readFile(small)])
+  denying.close()
+  open.close()
+  const smallFloor = floors[0].floor.median_us
+  const toolkit = [
+    { label: 'toolkit, DEFAULT_DENY', mode: 'sync', summary: tds },
+    { label: 'toolkit, DEFAULT_DENY', mode: 'async', summary: tda },
+    { label: 'toolkit, no rules', mode: 'sync', summary: tos },
+    { label: 'bare readFileSync', mode: 'sync', summary: bare },
+  ].map((r) => ({ ...r, floor_x: r.summary.median_us / smallFloor }))
+  // Issue 18's targets, as multiples of the floor measured in the same run.
+  const floorTargets = [
+    { name: 'toolkit with DEFAULT_DENY, sync', max: 2.5, x: toolkit[0].floor_x },
+    { name: 'bare readFileSync', max: 2.5, x: floors[0].sync_x },
+    { name: 'async readFile, on the calling thread', max: 3, x: floors[0].async_x },
+  ].map((t) => ({ ...t, pass: t.x <= t.max }))
+
   const targets = TARGETS.map((t) => {
     const row = results.find((r) => r.case === t.case && r.mode === t.mode)
     return { name: t.name, case: t.case, mode: t.mode, min_ratio: t.min, ratio: row.ratio, pass: row.ratio >= t.min }
@@ -508,7 +535,9 @@ async function main() {
       cases: results,
       floors,
       batch,
+      toolkit,
       targets,
+      floor_targets: floorTargets,
       edge_case_mismatches: edgeProblems,
     }
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
@@ -572,6 +601,23 @@ async function main() {
       { title: 'async/floor', get: (r) => `${r.async_x.toFixed(1)}x` },
     ]),
   )
+  out.push('')
+  out.push('toolkit reads of the 100-line file, and as multiples of its floor:')
+  out.push(
+    table(toolkit, [
+      { title: 'way', left: true, get: (r) => r.label },
+      { title: 'mode', left: true, get: (r) => r.mode },
+      { title: 'µs', get: (r) => fmtUs(r.summary.median_us) },
+      { title: '±', get: (r) => fmtPct(r.summary.iqr_pct) },
+      { title: '/floor', get: (r) => `${r.floor_x.toFixed(1)}x` },
+    ]),
+  )
+  out.push('')
+  out.push('floor targets (multiples of the floor, lower is better):')
+  const floorWidth = Math.max(...floorTargets.map((t) => t.name.length))
+  for (const t of floorTargets) {
+    out.push(`  ${t.name.padEnd(floorWidth)}  <= ${String(t.max).padStart(4)}x   measured ${t.x.toFixed(1).padStart(5)}x   ${t.pass ? 'PASS' : 'MISS'}`)
+  }
   out.push('')
   out.push(`targets (${isBun ? 'Bun' : 'Node'}):`)
   const nameWidth = Math.max(...targets.map((t) => t.name.length))
