@@ -2,7 +2,8 @@
 // read as the OS reads them (a regular file named with a trailing `/` or `/.` is "not a
 // directory", as with Go's os.Root, cap-std and Node's fs), in the path and in symlink
 // texts. `npm run test:portable` runs this file (with the sandbox suites) under
-// AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX=1, the portable (macOS) code path on Linux.
+// AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX=1, the portable (macOS) code path on Linux;
+// code-path.test.mjs checks that the run really takes that path.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,7 +13,6 @@ import { after, describe, test } from './harness.mjs'
 import { assertRejectsCode, assertThrowsCode, expectedOutput, makeFixture } from './helpers.mjs'
 
 const { readFile, readFileSync, createAgentToolkit } = pkg
-const PORTABLE = process.env.AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX === '1'
 
 const fx = makeFixture()
 after(() => fx.cleanup())
@@ -61,27 +61,5 @@ describe('a symlink text ending in / or /. must lead to a directory', () => {
     const out = readFileSync(fx.ws, { path: 'abs-dir-slash/b.txt' })
     assert.equal(out.content, 'inside b\n')
     assert.equal(out.path, 'abs-dir-slash/b.txt')
-  })
-})
-
-describe('the sandbox code path is the one the environment asks for', () => {
-  // The portable path holds the root open for reading; Linux's own holds an O_PATH handle.
-  const onLinux = process.platform === 'linux'
-  ;(onLinux ? test : test.skip)('the root handle is O_PATH exactly when not portable (Linux, via /proc)', () => {
-    const O_PATH = 0o10000000
-    readFileSync(fx.ws, { path: 'a.txt' }) // the root stays cached, open, for a few seconds
-    const real = fs.realpathSync(fx.ws)
-    const flags = fs
-      .readdirSync('/proc/self/fd')
-      .filter((fd) => {
-        try {
-          return fs.readlinkSync(`/proc/self/fd/${fd}`) === real
-        } catch {
-          return false
-        }
-      })
-      .map((fd) => parseInt(/flags:\s*([0-7]+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))[1], 8))
-    assert.ok(flags.length > 0, 'no open handle on the root')
-    for (const flag of flags) assert.equal((flag & O_PATH) !== 0, !PORTABLE, `flags ${flag.toString(8)}`)
   })
 })
