@@ -4,10 +4,10 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import * as namespace from '../index.js'
-import { readFile as namedReadFile, TOOL_DEFINITIONS as namedDefinitions } from '../index.js'
-import { after, describe, test } from './harness.mjs'
+import pkg from '../../index.js'
+import * as namespace from '../../index.js'
+import { readFile as namedReadFile, TOOL_DEFINITIONS as namedDefinitions } from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
 import {
   SPEC_DEFINITION,
   assertRejectsCode,
@@ -18,7 +18,7 @@ import {
   objectsIn,
   rejection,
   runChild,
-} from './helpers.mjs'
+} from '../helpers.mjs'
 
 const { readFile, readFileSync, MAX_FILE_BYTES, TOOL_DEFINITIONS, ToolCatalog, createAgentToolkit } =
   pkg

@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
 import {
   assertRejectsCode,
   assertThrowsCode,
@@ -17,7 +17,7 @@ import {
   expectedWindow,
   makeFixture,
   splitLines,
-} from './helpers.mjs'
+} from '../helpers.mjs'
 
 const { readFile, readFileSync, MAX_FILE_BYTES } = pkg
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
 import {
   assertRejectsCode,
   assertThrowsCode,
@@ -12,7 +12,7 @@ import {
   makeFixture,
   settle,
   thrown,
-} from './helpers.mjs'
+} from '../helpers.mjs'
 
 const { readFile, readFileSync } = pkg
 
