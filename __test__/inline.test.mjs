@@ -204,7 +204,7 @@ print('dropped')`,
     assert.equal(missing.value.success, false)
     // Forge's head read takes a part of the file, which only the pool reads.
     const head = await counted(() => forge.execute({ path: 'dialect/five.txt', head: 2 }, ctx))
-    assert.equal(head.value.content, '     1\talpha\n     2\tbeta') // cat -n lines, joined (forge.test.mjs)
+    assert.equal(head.value.content, '     1\talpha\n     2\tbeta') // cat -n lines, joined (dialects/forge.test.mjs)
     assert.deepEqual([head.inline, head.pool], [0, 1])
   })
 

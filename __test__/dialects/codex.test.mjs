@@ -3,9 +3,9 @@
 // and the fixture written here, never taken from the addon's output.
 import assert from 'node:assert/strict'
 import path from 'node:path'
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { checkFrozenDialect, dialectWorkspace, objectsIn, resolution } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { checkFrozenDialect, dialectWorkspace, objectsIn, resolution } from '../helpers.mjs'
 
 const { codex } = pkg.dialects
 const { fx, ctx, abs } = dialectWorkspace(after)

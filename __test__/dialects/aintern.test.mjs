@@ -4,9 +4,9 @@
 // from the addon's output.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { checkFrozenDialect, dialectWorkspace, expectedMtimeMs, resolution } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { checkFrozenDialect, dialectWorkspace, expectedMtimeMs, resolution } from '../helpers.mjs'
 
 const { aintern } = pkg.dialects
 const { fx, ctx, abs } = dialectWorkspace(after)

@@ -3,9 +3,9 @@
 // Forge's rules and the fixture written here, never taken from the addon's output.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { checkFrozenDialect, dialectWorkspace, rejection } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { checkFrozenDialect, dialectWorkspace, rejection } from '../helpers.mjs'
 
 const { forge } = pkg.dialects
 const { fx, ctx, abs } = dialectWorkspace(after)
