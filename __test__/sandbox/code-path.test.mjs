@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
 
 const { readFileSync } = pkg
 const PORTABLE = process.env.AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX === '1'

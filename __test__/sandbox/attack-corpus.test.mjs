@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
-import pkg from '../index.js'
-import { after, before, describe, test } from './harness.mjs'
-import { INDEX_PATH, makeFixture, runChild } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, before, describe, test } from '../harness.mjs'
+import { INDEX_PATH, makeFixture, runChild } from '../helpers.mjs'
 
 const { readFile, readFileSync } = pkg
 const SENTINEL = 'TOP SECRET: outside the workspace'

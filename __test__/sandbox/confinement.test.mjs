@@ -7,8 +7,8 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import { after, before, describe, test } from './harness.mjs'
+import pkg from '../../index.js'
+import { after, before, describe, test } from '../harness.mjs'
 import {
   INDEX_PATH,
   assertRejectsCode,
@@ -19,7 +19,7 @@ import {
   runChild,
   thrown,
   unreadableFileWorkspace,
-} from './helpers.mjs'
+} from '../helpers.mjs'
 
 const { readFile, readFileSync, createAgentToolkit } = pkg
 

@@ -6,9 +6,9 @@ import { execFile, execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { INDEX_PATH, assertRejectsCode, assertThrowsCode, makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH, assertRejectsCode, assertThrowsCode, makeFixture } from '../helpers.mjs'
 
 const { readFile, readFileSync, dialects } = pkg
 

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
 
 const { readFile, readFileSync } = pkg
 const SWAP_MS = 3000
