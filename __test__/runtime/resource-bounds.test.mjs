@@ -2,9 +2,9 @@
 // flat over many reads, and an abort settles every pending read.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
 
 const { readFile, MAX_FILE_BYTES } = pkg
 const isBun = typeof Bun !== 'undefined'

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { INDEX_PATH, checkError, expectedOutput, makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH, checkError, expectedOutput, makeFixture } from '../helpers.mjs'
 
 const { readFile, createAgentToolkit } = pkg
 

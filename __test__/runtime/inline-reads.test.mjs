@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { expectedOutput, makeFixture, testHooks } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { expectedOutput, makeFixture, testHooks } from '../helpers.mjs'
 
 const { readPathCounts } = testHooks()
 const { readFile, createAgentToolkit } = pkg

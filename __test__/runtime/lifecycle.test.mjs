@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { after, describe, test } from './harness.mjs'
-import { INDEX_PATH, makeFixture, runChild } from './helpers.mjs'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH, makeFixture, runChild } from '../helpers.mjs'
 
 const fx = makeFixture()
 after(() => fx.cleanup())
@@ -156,7 +156,7 @@ const describe = (error) => ({ own: Object.keys(error).sort(), name: error.name,
 
 describe('abort messages', () => {
   test('repeat at most 256 characters of the requested path, like every other message', async () => {
-    const { readFile } = await import('../index.js').then((module) => module.default)
+    const { readFile } = await import('../../index.js').then((module) => module.default)
     const long = `${'d/'.repeat(2000)}a.txt`
     const preAborted = await readFile(fx.ws, { path: long }, AbortSignal.abort()).catch((error) => error)
     const controller = new AbortController()
