@@ -4,11 +4,11 @@
 // synchronous ones), names the option, and reads each option once.
 import assert from 'node:assert/strict'
 
-import pkg from '../index.js'
-import { readFileTool } from '../adapters/ai.mjs'
-import { createMcpServer } from '../adapters/mcp.mjs'
-import { after, describe, test } from './harness.mjs'
-import { assertRejectsCode, assertThrowsCode, makeFixture, rejection, thrown } from './helpers.mjs'
+import pkg from '../../index.js'
+import { readFileTool } from '../../adapters/ai.mjs'
+import { createMcpServer } from '../../adapters/mcp.mjs'
+import { after, describe, test } from '../harness.mjs'
+import { assertRejectsCode, assertThrowsCode, makeFixture, rejection, thrown } from '../helpers.mjs'
 
 const { createAgentToolkit, ToolCatalog, runToolCall, dialects } = pkg
 

@@ -1,9 +1,9 @@
 // maxContentBytes: an output budget the model cannot blow.
 import assert from 'node:assert/strict'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { assertRejectsCode, assertThrowsCode, makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { assertRejectsCode, assertThrowsCode, makeFixture } from '../helpers.mjs'
 
 const { createAgentToolkit, ToolCatalog, readFile, MAX_FILE_BYTES } = pkg
 

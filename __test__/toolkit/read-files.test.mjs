@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { INDEX_PATH, assertRejectsCode, expectedOutput, makeFixture, rejection, runChild } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH, assertRejectsCode, expectedOutput, makeFixture, rejection, runChild } from '../helpers.mjs'
 
 const { readFiles, createAgentToolkit, fileVersion, MAX_BATCH_FILES, MAX_BATCH_CONTENT_BYTES, MAX_FILE_BYTES } = pkg
 

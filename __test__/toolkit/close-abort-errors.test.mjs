@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
 import {
   ERROR_CODES,
   assertRejectsCode,
@@ -13,7 +13,7 @@ import {
   makeFixture,
   rejection,
   thrown,
-} from './helpers.mjs'
+} from '../helpers.mjs'
 
 const { createAgentToolkit, ToolCatalog, isReadFileError, readFile, readFileSync } = pkg
 

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { assertRejectsCode, assertThrowsCode, checkError, makeFixture, rejection, thrown } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { assertRejectsCode, assertThrowsCode, checkError, makeFixture, rejection, thrown } from '../helpers.mjs'
 
 const { createAgentToolkit, ToolCatalog, DEFAULT_DENY, isToolkitError, isReadFileError, readFile, readFileSync } = pkg
 

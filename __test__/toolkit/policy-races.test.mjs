@@ -6,9 +6,9 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
-import pkg from '../index.js'
-import { after, describe, test } from './harness.mjs'
-import { makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
 
 const { createAgentToolkit, readFileSync } = pkg
 const LOOP_MS = 2500
