@@ -5,11 +5,11 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import pkg from '../index.js'
-import openaiAdapter from '../adapters/openai.js'
-import anthropicAdapter from '../adapters/anthropic.js'
-import { after, describe, test } from './harness.mjs'
-import { INDEX_PATH, SPEC_DEFINITION, expectedOutput, makeFixture, runChild } from './helpers.mjs'
+import pkg from '../../index.js'
+import openaiAdapter from '../../adapters/openai.js'
+import anthropicAdapter from '../../adapters/anthropic.js'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH, SPEC_DEFINITION, expectedOutput, makeFixture, runChild } from '../helpers.mjs'
 
 const { createAgentToolkit, runToolCall, TOOL_DEFINITIONS } = pkg
 const { openaiTool, openaiResponsesTool } = openaiAdapter

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { after, describe, test } from './harness.mjs'
-import { makeFixture } from './helpers.mjs'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
 
-const CLI = fileURLToPath(new URL('../bin/agent-read-file.js', import.meta.url))
+const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
 
 // JSON-RPC 2.0's codes, written out here rather than taken from the SDK.
 const PARSE_ERROR = -32700

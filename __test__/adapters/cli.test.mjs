@@ -4,11 +4,11 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { after, describe, test } from './harness.mjs'
-import { makeFixture } from './helpers.mjs'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
 
-const CLI = fileURLToPath(new URL('../bin/agent-read-file.js', import.meta.url))
-const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
+const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
 
 function run(args, options = {}) {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 10_000, ...options })

@@ -13,12 +13,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import * as z from 'zod'
-import pkg from '../index.js'
-import { createMcpServer, registerReadFile } from '../adapters/mcp.mjs'
-import { after, before, describe, test } from './harness.mjs'
-import { SPEC_DEFINITION, expectedOutput, makeFixture, unreadableFileWorkspace } from './helpers.mjs'
+import pkg from '../../index.js'
+import { createMcpServer, registerReadFile } from '../../adapters/mcp.mjs'
+import { after, before, describe, test } from '../harness.mjs'
+import { SPEC_DEFINITION, expectedOutput, makeFixture, unreadableFileWorkspace } from '../helpers.mjs'
 
-const CLI = fileURLToPath(new URL('../bin/agent-read-file.js', import.meta.url))
+const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
 
 const fx = makeFixture()
 after(() => fx.cleanup())
@@ -316,9 +316,9 @@ describe('agent-read-file mcp: PERMISSION_DENIED', () => {
     const script = path.join(base, 'as-nobody.cjs')
     const require = createRequire(import.meta.url)
     const modules = [
-      require.resolve('../bin/mcp.js'),
-      require.resolve('../adapters/mcp.js'),
-      require.resolve('../bin/stdio-transport.js'),
+      require.resolve('../../bin/mcp.js'),
+      require.resolve('../../adapters/mcp.js'),
+      require.resolve('../../bin/stdio-transport.js'),
     ]
     fs.writeFileSync(
       script,
@@ -361,7 +361,7 @@ describe('agent-read-file/mcp in process', () => {
 
   test('the CommonJS entry makes a server of the CommonJS SDK', () => {
     const require = createRequire(import.meta.url)
-    const cjs = require('../adapters/mcp.js')
+    const cjs = require('../../adapters/mcp.js')
     const { McpServer: CjsMcpServer } = require('@modelcontextprotocol/sdk/server/mcp.js')
     assert.ok(cjs.createMcpServer({ workspaceRoot: fx.ws }) instanceof CjsMcpServer)
   })

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { generateText, stepCountIs } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
-import pkg from '../index.js'
-import { readFileTool } from '../adapters/ai.mjs'
-import { after, describe, test } from './harness.mjs'
-import { SPEC_DEFINITION, expectedOutput, makeFixture } from './helpers.mjs'
+import pkg from '../../index.js'
+import { readFileTool } from '../../adapters/ai.mjs'
+import { after, describe, test } from '../harness.mjs'
+import { SPEC_DEFINITION, expectedOutput, makeFixture } from '../helpers.mjs'
 
 const fx = makeFixture()
 after(() => fx.cleanup())
@@ -57,7 +57,7 @@ describe('agent-read-file/ai', () => {
       { read_file: readFileTool({ workspaceRoot: fx.ws }) },
       { read_file: readFileTool(pkg.createAgentToolkit({ workspaceRoot: fx.ws })) },
       // The CommonJS entry, which `require`s the SDK (an ES module: Node 20.19+, Bun).
-      { read_file: createRequire(import.meta.url)('../adapters/ai.js').readFileTool({ workspaceRoot: fx.ws }) },
+      { read_file: createRequire(import.meta.url)('../../adapters/ai.js').readFileTool({ workspaceRoot: fx.ws }) },
     ]) {
       const { model, result } = await run({ path: 'src/a.txt', max_lines: 2 }, tools)
       const expected = expectedOutput(file, 'src/a.txt', 1, 2)
