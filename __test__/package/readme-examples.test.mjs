@@ -9,8 +9,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { after, describe, test } from './harness.mjs'
-import { INDEX_PATH } from './helpers.mjs'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH } from '../helpers.mjs'
 
 const ROOT = path.dirname(INDEX_PATH)
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')

@@ -3,9 +3,9 @@
 // Anthropic's `required: string[]`).
 import type OpenAI from 'openai'
 import type Anthropic from '@anthropic-ai/sdk'
-import { openaiTool, openaiResponsesTool } from '../adapters/openai.js'
-import { anthropicTool } from '../adapters/anthropic.js'
-import { TOOL_DEFINITIONS, createAgentToolkit, runToolCall, type RunToolCallResult } from '../index.js'
+import { openaiTool, openaiResponsesTool } from '../../adapters/openai.js'
+import { anthropicTool } from '../../adapters/anthropic.js'
+import { TOOL_DEFINITIONS, createAgentToolkit, runToolCall, type RunToolCallResult } from '../../index.js'
 
 const chatTools: OpenAI.Chat.Completions.ChatCompletionTool[] = [openaiTool(), openaiTool({ strict: true })]
 const chatRequest: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
@@ -44,9 +44,9 @@ void [chatRequest, responsesRequest, anthropicRequest, sameName, harness]
 // The AI SDK: typed input and output, and a tool set generateText takes.
 import { generateText, type Tool, type ToolSet } from 'ai'
 import type { LanguageModel } from 'ai'
-import { readFileTool } from '../adapters/ai.mjs'
-import { readFileTool as readFileToolCjs } from '../adapters/ai.js'
-import type { ReadFileInput, ReadFileOutput } from '../index.js'
+import { readFileTool } from '../../adapters/ai.mjs'
+import { readFileTool as readFileToolCjs } from '../../adapters/ai.js'
+import type { ReadFileInput, ReadFileOutput } from '../../index.js'
 
 const aiTool: Tool<ReadFileInput, ReadFileOutput> = readFileTool({ workspaceRoot: '/w' })
 const aiTools: ToolSet = { read_file: aiTool, again: readFileTool(createAgentToolkit({ workspaceRoot: '/w' })) }
@@ -57,12 +57,12 @@ void generateText({ model, tools: aiTools, prompt: 'read it' })
 
 // MCP: the servers are the SDK's own `McpServer`, from options or from a toolkit.
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { createMcpServer, registerReadFile } from '../adapters/mcp.js'
+import { createMcpServer, registerReadFile } from '../../adapters/mcp.js'
 
 const mcpServer: McpServer = createMcpServer({ workspaceRoot: '/w', deny: [], maxContentBytes: 4096 })
 const ownServer = new McpServer({ name: 'mine', version: '1.0.0' })
 const registered: RegisteredTool = registerReadFile(ownServer, createAgentToolkit({ workspaceRoot: '/w' }))
 registered.disable()
-import { createMcpServer as createMcpServerEsm } from '../adapters/mcp.mjs'
+import { createMcpServer as createMcpServerEsm } from '../../adapters/mcp.mjs'
 const esmServer: McpServer = createMcpServerEsm({ workspaceRoot: "/w" })
 void [mcpServer, esmServer]

@@ -8,9 +8,9 @@ import type {
   ReadFileInput,
   ReadFileMeta,
   ReadFileOutput,
-} from '../index.js'
-import * as pkg from '../index.js'
-import * as binding from '../binding.js'
+} from '../../index.js'
+import * as pkg from '../../index.js'
+import * as binding from '../../binding.js'
 
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false
 type Expect<T extends true> = T

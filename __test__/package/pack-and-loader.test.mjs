@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { after, describe, test } from './harness.mjs'
-import { INDEX_PATH, runChild } from './helpers.mjs'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH, runChild } from '../helpers.mjs'
 
 const ROOT = path.dirname(INDEX_PATH)
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
