@@ -1,0 +1,163 @@
+// The `agent-read-file` CLI, run as a child process of the current runtime.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
+
+const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
+const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+
+function run(args, options = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 10_000, ...options })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** A shell command line word, quoted. */
+const quote = (word) => `'${word.replaceAll("'", "'\\''")}'`
+
+describe('agent-read-file CLI', () => {
+  const fx = makeFixture()
+  after(() => fs.rmSync(fx.base, { recursive: true, force: true }))
+  const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`)
+  fx.write('src/ten.txt', lines.join(''))
+  fx.write('long.txt', Array.from({ length: 1234 }, (_, i) => `row ${i + 1}\n`).join(''))
+  // 500 lines of 200 bytes: one window is larger than a pipe's buffer.
+  fx.write('wide.txt', `${'w'.repeat(199)}\n`.repeat(500))
+
+  describe('json, the default for a pipe', () => {
+    test('prints the output object', () => {
+      const { status, stdout } = run(['src/ten.txt', '--root', fx.ws, '--start-line', '3', '--max-lines', '2'])
+      assert.equal(status, 0)
+      const output = JSON.parse(stdout)
+      assert.equal(output.path, 'src/ten.txt')
+      assert.equal(output.content, lines.slice(2, 4).join(''))
+      assert.equal(output.truncated, true)
+      assert.equal(output.next_start_line, 5)
+      assert.equal(output.meta.line_count, 10)
+      assert.equal(output.meta.returned_line_count, 2)
+    })
+
+    test('the root defaults to the current directory', () => {
+      const { status, stdout } = run(['ten.txt'], { cwd: path.join(fx.ws, 'src') })
+      assert.equal(status, 0)
+      assert.equal(JSON.parse(stdout).content, lines.join(''))
+    })
+
+    test('an empty --root is an error naming --root, never the current directory', () => {
+      // What `--root "$UNSET"` gives; run where the file exists, so a read would succeed.
+      for (const args of [['ten.txt', '--root', ''], ['ten.txt', '--root=']]) {
+        for (const format of ['json', 'text']) {
+          const { status, stdout, stderr } = run([...args, '--format', format], { cwd: path.join(fx.ws, 'src') })
+          assert.equal(status, 1, `${args.join(' ')} ${format}: ${stdout}`)
+          assert.equal(stdout, '')
+          const message = format === 'json' ? JSON.parse(stderr).error.message : stderr.replace(/\n$/, '')
+          if (format === 'json') assert.equal(JSON.parse(stderr).error.code, 'INVALID_ARGUMENT')
+          assert.ok(message.startsWith('INVALID_ARGUMENT: ') && message.includes('--root'), message)
+          assert.ok(!message.includes('\n'), message)
+        }
+      }
+    })
+
+    test("a failed read is the error object on stderr, exit 1", () => {
+      for (const [args, code] of [
+        [['missing.txt', '--root', fx.ws], 'NOT_FOUND'],
+        [['../outside/secret.txt', '--root', fx.ws], 'OUTSIDE_WORKSPACE'],
+        [['src/ten.txt', '--root', fx.ws, '--max-lines', '501'], 'INVALID_ARGUMENT'],
+        [['src/ten.txt', '--root', fx.ws, '--start-line', '0'], 'INVALID_ARGUMENT'],
+      ]) {
+        const { status, stdout, stderr } = run(args)
+        assert.equal(status, 1, args.join(' '))
+        assert.equal(stdout, '')
+        const { error } = JSON.parse(stderr)
+        assert.equal(error.code, code)
+        assert.ok(error.message.startsWith(`${code}: `), error.message)
+      }
+    })
+  })
+
+  describe('text, the default at a terminal', () => {
+    test('prints the lines as they are, and where the window is on stderr', () => {
+      const { status, stdout, stderr } = run(['src/ten.txt', '--root', fx.ws, '--start-line', '3', '--max-lines', '2', '--format', 'text'])
+      assert.equal(status, 0)
+      assert.equal(stdout, 'line 3\nline 4\n')
+      assert.equal(stderr, 'lines 3-4 of 10; next: --start-line 5\n')
+    })
+
+    test('the footer counts with separators and says when there is no next window', () => {
+      assert.equal(run(['long.txt', '--root', fx.ws, '--format', 'text']).stderr, 'lines 1-200 of 1,234; next: --start-line 201\n')
+      const last = run(['long.txt', '--root', fx.ws, '--format', 'text', '--start-line', '1201'])
+      assert.equal(last.stderr, 'lines 1,201-1,234 of 1,234\n')
+      assert.equal(last.stdout.split('\n')[0], 'row 1201')
+      const past = run(['long.txt', '--root', fx.ws, '--format', 'text', '--start-line', '5000'])
+      assert.deepEqual([past.status, past.stdout, past.stderr], [0, '', 'no lines there (the file has 1,234)\n'])
+    })
+
+    test('a failed read is one line, CODE: message, on stderr, exit 1', () => {
+      const { status, stdout, stderr } = run(['missing.txt', '--root', fx.ws, '--format', 'text'])
+      assert.deepEqual([status, stdout], [1, ''])
+      assert.match(stderr, /^NOT_FOUND: missing\.txt: [^\n]+\n$/)
+    })
+
+    test('is what a terminal gets when --format is not given', { skip: !fs.existsSync('/usr/bin/script') && 'no script(1) for a pseudo-terminal' }, () => {
+      // script(1) runs the CLI with a pseudo-terminal as its stdout.
+      const command = [process.execPath, CLI, 'src/ten.txt', '--root', fx.ws, '--max-lines', '2'].map(quote).join(' ')
+      const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 10_000 })
+      assert.equal(result.status, 0, result.stderr)
+      const shown = result.stdout.replaceAll('\r\n', '\n')
+      assert.ok(shown.startsWith('line 1\nline 2\n'), JSON.stringify(shown))
+      assert.ok(shown.includes('lines 1-2 of 10; next: --start-line 3'), JSON.stringify(shown))
+    })
+  })
+
+  describe('the command line itself', () => {
+    test('--help explains the options and shows examples; --version prints the version', () => {
+      const help = run(['--help'])
+      assert.equal(help.status, 0)
+      assert.match(help.stdout, /^usage: agent-read-file <path>/)
+      for (const word of ['--root', '--start-line', '--max-lines', '--format', 'examples:', 'exit status']) {
+        assert.ok(help.stdout.includes(word), word)
+      }
+      assert.deepEqual(run(['--version']), { status: 0, stdout: `${version}\n`, stderr: '' })
+      assert.equal(run(['-v']).stdout, `${version}\n`)
+    })
+
+    test('numbers are whole decimal numbers only; anything else exits 2 with the usage', () => {
+      for (const bad of ['abc', '1e2', '0x10', '1.5', '-1', '', ' 3', '+3', '٣']) {
+        for (const option of ['--start-line', '--max-lines']) {
+          // `--option=value`, so that a value starting with `-` reaches the CLI's own check.
+          const { status, stdout, stderr } = run(['src/ten.txt', '--root', fx.ws, `${option}=${bad}`])
+          assert.equal(status, 2, `${option} ${JSON.stringify(bad)}`)
+          assert.equal(stdout, '')
+          assert.ok(stderr.includes(`${option} takes a whole decimal number`), stderr)
+          assert.ok(stderr.includes('usage: agent-read-file <path>'), stderr)
+        }
+      }
+    })
+
+    test('every malformed command line exits 2 with the usage on stderr', () => {
+      for (const args of [[], ['a', 'b'], ['a', '--bogus'], ['a', '--format', 'yaml'], ['a', '--root']]) {
+        const { status, stdout, stderr } = run(args)
+        assert.equal(status, 2, JSON.stringify(args))
+        assert.equal(stdout, '')
+        assert.match(stderr, /^agent-read-file: .+\nusage: agent-read-file <path>/, JSON.stringify(args))
+      }
+    })
+
+    test('a reader that closes the pipe early ends the CLI quietly with 0', () => {
+      for (const format of ['text', 'json']) {
+        const command = [process.execPath, CLI, 'wide.txt', '--root', fx.ws, '--max-lines', '500', '--format', format]
+        const script = `${command.map(quote).join(' ')} 2>"$1" | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`
+        const stderrFile = path.join(fx.base, `epipe-${format}.txt`)
+        const result = spawnSync('bash', ['-c', script, 'epipe', stderrFile], { encoding: 'utf8', timeout: 10_000 })
+        assert.equal(result.stdout.trim(), '0', `${format}: exit status`)
+        // Quietly: no error, no stack trace. The text footer may or may not have been written
+        // before the reader went away.
+        const said = fs.readFileSync(stderrFile, 'utf8')
+        assert.ok(said === '' || said === 'lines 1-500 of 500\n', `${format}: ${said}`)
+      }
+    })
+  })
+})

@@ -1,0 +1,302 @@
+// `agent-read-file mcp` spoken to line by line, as a raw JSON-RPC client: malformed and
+// oversized messages, invalid parameters, and many large answers to a client that reads
+// late. Expected codes are JSON-RPC 2.0's; expected contents come from the bytes written.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
+
+const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
+
+// JSON-RPC 2.0's codes, written out here rather than taken from the SDK.
+const PARSE_ERROR = -32700
+const INVALID_REQUEST = -32600
+const INVALID_PARAMS = -32602
+/** The largest message the server takes, as the README states it (1 MiB). */
+const MAX_MESSAGE_BYTES = 1024 * 1024
+
+const fx = makeFixture()
+after(() => fx.cleanup())
+fx.write('small.txt', 'one\ntwo\n')
+// 200 lines filling 1 MiB (the largest file read_file returns): one default window is all of it.
+const bigLine = `${'b'.repeat(5240)}\n`
+fx.write('big.txt', bigLine.repeat(200))
+
+/**
+ * `agent-read-file mcp --root <fixture>` under this runtime, spoken to in lines. `messages`
+ * are the lines it wrote, parsed and passed through `keep`; `next(predicate)` waits for one;
+ * `readLate()` stops taking its stdout until `readNow()`.
+ */
+function rawServer({ args = ['--root', fx.ws], keep = (message) => message } = {}) {
+  const child = spawn(process.execPath, [CLI, 'mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const messages = []
+  const waiters = new Set()
+  let stderr = ''
+  let parts = []
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  child.stdin.on('error', () => {})
+  child.stdout.on('data', (chunk) => {
+    let start = 0
+    let end
+    while ((end = chunk.indexOf(10, start)) !== -1) {
+      parts.push(chunk.subarray(start, end))
+      messages.push(keep(JSON.parse(Buffer.concat(parts).toString('utf8'))))
+      parts = []
+      start = end + 1
+    }
+    if (start < chunk.length) parts.push(chunk.subarray(start))
+    for (const waiter of waiters) waiter()
+  })
+  const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
+  let status
+  exited.then((s) => {
+    status = s
+    for (const waiter of waiters) waiter()
+  })
+  return {
+    child,
+    messages,
+    stderr: () => stderr,
+    exited,
+    writeLine: (text) => child.stdin.write(`${text}\n`),
+    send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
+    /** The first message written that satisfies `predicate`; fails after `ms` or at exit. */
+    next(predicate, what, ms = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = messages.find(predicate)
+          if (found !== undefined) return done(() => resolve(found))
+          if (status) done(() => reject(new Error(`server ended (${JSON.stringify(status)}) before ${what}: ${stderr}`)))
+        }
+        const timer = setTimeout(() => done(() => reject(new Error(`not within ${ms} ms: ${what}`))), ms)
+        const done = (settle) => {
+          clearTimeout(timer)
+          waiters.delete(check)
+          settle()
+        }
+        waiters.add(check)
+        check()
+      })
+    },
+    readLate: () => child.stdout.pause(),
+    readNow: () => child.stdout.resume(),
+    async close() {
+      child.stdin.end()
+      return exited
+    },
+  }
+}
+
+/** A server past `initialize`, ready for calls (`options` as for `rawServer`). */
+async function readyServer(options) {
+  const server = rawServer(options)
+  server.send({ id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+  await server.next((m) => m.id === 'init', 'the initialize answer')
+  server.send({ method: 'notifications/initialized' })
+  return server
+}
+
+const answerTo = (id) => (m) => m.id === id
+const pingAnswered = async (server, id) => assert.deepEqual((await server.next(answerTo(id), `ping ${id}`)).result, {})
+
+/** Checks that `message` is a JSON-RPC error with `code` and a one-line message; returns it. */
+function assertError(message, code, id) {
+  assert.equal(message.jsonrpc, '2.0')
+  assert.deepEqual(message.id, id)
+  assert.equal(message.error?.code, code, JSON.stringify(message))
+  assert.equal(typeof message.error.message, 'string')
+  assert.ok(message.error.message.length > 0 && !message.error.message.includes('\n'), JSON.stringify(message.error.message))
+  return message.error.message
+}
+
+describe('agent-read-file mcp: malformed messages are answered, and the server goes on', () => {
+  test('a line that is not JSON: -32700 with id null', async () => {
+    const server = await readyServer()
+    try {
+      server.writeLine('this is not json')
+      server.writeLine('{"jsonrpc":"2.0","id":1,')
+      server.send({ id: 2, method: 'ping' })
+      await pingAnswered(server, 2)
+      const parseErrors = server.messages.filter((m) => m.error?.code === PARSE_ERROR)
+      assert.equal(parseErrors.length, 2, JSON.stringify(server.messages))
+      for (const error of parseErrors) assertError(error, PARSE_ERROR, null)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('a request with an id but an invalid shape: -32600 for that id, naming what is wrong', async () => {
+    const server = await readyServer()
+    try {
+      const cases = [
+        [{ jsonrpc: '2.0', id: 11, method: 5 }, 'method'],
+        [{ jsonrpc: '1.0', id: 12, method: 'ping' }, 'jsonrpc'],
+        [{ id: 13, method: 'ping' }, 'jsonrpc'],
+        [{ jsonrpc: '2.0', id: 'fourteen', method: 'ping', params: 5 }, 'params'],
+        [{ jsonrpc: '2.0', id: 15 }, 'method'],
+      ]
+      for (const [message] of cases) server.writeLine(JSON.stringify(message))
+      server.send({ id: 16, method: 'ping' })
+      await pingAnswered(server, 16)
+      for (const [message, field] of cases) {
+        const said = assertError(await server.next(answerTo(message.id), `the answer to ${message.id}`, 2_000), INVALID_REQUEST, message.id)
+        assert.ok(said.includes(field), `${JSON.stringify(message)}: ${said}`)
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('an invalid message with no usable id, a batch, a bare value: -32600 with id null', async () => {
+    const server = await readyServer()
+    try {
+      for (const line of ['{"jsonrpc":"2.0","method":5}', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', '[]', '[{"jsonrpc":"2.0","id":21,"method":"ping"}]', '5', 'null']) {
+        server.writeLine(line)
+      }
+      server.send({ id: 22, method: 'ping' })
+      await pingAnswered(server, 22)
+      const invalid = server.messages.filter((m) => m.error?.code === INVALID_REQUEST)
+      assert.equal(invalid.length, 6, JSON.stringify(server.messages))
+      for (const error of invalid) assertError(error, INVALID_REQUEST, null)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('tools/call with invalid params: -32602 in one readable line, not -32603 with a dump', async () => {
+    const server = await readyServer()
+    try {
+      const cases = [
+        [31, { name: 'read_file', arguments: 'src/main.ts' }, 'arguments'],
+        [32, { name: 5, arguments: { path: 'small.txt' } }, 'name'],
+        [33, { arguments: { path: 'small.txt' } }, 'name'],
+      ]
+      for (const [id, params] of cases) server.send({ id, method: 'tools/call', params })
+      for (const [id, , field] of cases) {
+        const said = assertError(await server.next(answerTo(id), `the answer to ${id}`), INVALID_PARAMS, id)
+        assert.ok(said.includes(field), said)
+      }
+      // The same tool, called well, still reads.
+      server.send({ id: 34, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'small.txt' } } })
+      assert.equal((await server.next(answerTo(34), 'the read')).result.structuredContent.content, 'one\ntwo\n')
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('a message over 1 MiB is answered with its id and the limit; one under it is served', async () => {
+    const server = await readyServer()
+    try {
+      const pad = 'p'.repeat(11 * 1024 * 1024)
+      // The id after the 11 MiB, and before it: both are found.
+      server.writeLine(`{"jsonrpc":"2.0","method":"ping","params":{"_meta":{"pad":"${pad}"}},"id":41}`)
+      server.writeLine(`{"jsonrpc":"2.0","id":"forty-two","method":"ping","params":{"_meta":{"pad":"${pad}"}}}`)
+      const near = 'n'.repeat(MAX_MESSAGE_BYTES - 200)
+      server.send({ id: 43, method: 'ping', params: { _meta: { pad: near } } })
+      server.send({ id: 44, method: 'ping' })
+      for (const id of [41, 'forty-two']) {
+        const said = assertError(await server.next(answerTo(id), `the answer to ${id}`), INVALID_REQUEST, id)
+        assert.ok(said.includes(String(MAX_MESSAGE_BYTES)), said)
+      }
+      await pingAnswered(server, 43)
+      await pingAnswered(server, 44)
+      const { code } = await server.close()
+      assert.equal(code, 0, server.stderr())
+    } finally {
+      server.child.kill()
+    }
+  })
+})
+
+describe('agent-read-file mcp: stdout failing', () => {
+  // /dev/full fails every write with ENOSPC: a stdout that is there but cannot be written.
+  test('a write error other than a closed pipe: one line on stderr, status 1, no stack trace', async () => {
+    if (!fs.existsSync('/dev/full')) return
+    const full = fs.openSync('/dev/full', 'w')
+    try {
+      const child = spawn(process.execPath, [CLI, 'mcp', '--root', fx.ws], { stdio: ['pipe', full, 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
+      child.stdin.on('error', () => {})
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ping' })}\n`)
+      const status = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))])
+      child.kill()
+      assert.deepEqual(status, { code: 1, signal: null }, stderr)
+      assert.equal(stderr, 'agent-read-file mcp: cannot write to stdout: ENOSPC\n')
+    } finally {
+      fs.closeSync(full)
+    }
+  })
+})
+
+/** The peak resident set of process `pid` in MiB (Linux's /proc), or null where there is none. */
+function peakRssMiB(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+  } catch {
+    return null
+  }
+}
+
+const callBig = (id) => ({ id, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'big.txt' } } })
+const bigContent = bigLine.repeat(200)
+// Each answer is checked as it comes and only the verdict kept: the test holds no 1 MiB.
+const keep = ({ id, result, error }) => ({ id, read: result?.structuredContent?.content === bigContent, result: result && {}, error })
+
+describe('agent-read-file mcp under load', () => {
+  test('200 concurrent reads of a 1 MiB file, read late: every one answered, memory bounded', async () => {
+    const calls = 200
+    const server = await readyServer({ keep })
+    try {
+      let peak = 0
+      const sampler = setInterval(() => (peak = Math.max(peak, peakRssMiB(server.child.pid) ?? 0)), 50)
+      server.readLate()
+      for (let id = 1; id <= calls; id++) server.send(callBig(id))
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      server.readNow()
+      await server.next(() => server.messages.length === calls + 1, `${calls} answers`, 30_000)
+      clearInterval(sampler)
+      peak = Math.max(peak, peakRssMiB(server.child.pid) ?? 0)
+      for (let id = 1; id <= calls; id++) {
+        const answer = server.messages.find(answerTo(id))
+        assert.equal(answer?.read, true, `call ${id}: ${JSON.stringify(answer)}`)
+      }
+      // 200 answers held at once would be over 1 GiB (each is over 5 MiB in memory).
+      if (peakRssMiB(process.pid) !== null) assert.ok(peak < 768, `peak RSS ${Math.round(peak)} MiB`)
+      const { code } = await server.close()
+      assert.equal(code, 0, server.stderr())
+    } finally {
+      server.child.kill()
+    }
+  })
+
+  test('calls cancelled before they are answered are dropped, and the rest still answered', async () => {
+    const server = await readyServer({ keep })
+    try {
+      server.readLate()
+      for (let id = 1; id <= 50; id++) server.send(callBig(id))
+      for (let id = 1; id <= 40; id++) server.send({ method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } })
+      server.send({ id: 'after', method: 'ping' })
+      server.readNow()
+      for (const id of [...Array.from({ length: 10 }, (_, i) => 41 + i), 'after']) await server.next(answerTo(id), `the answer to ${id}`, 15_000)
+      for (let id = 41; id <= 50; id++) assert.equal(server.messages.find(answerTo(id)).read, true, `call ${id}`)
+      // A cancelled call may have been answered before its cancellation came; most were not.
+      const cancelledAnswered = server.messages.filter((m) => typeof m.id === 'number' && m.id <= 40)
+      assert.ok(cancelledAnswered.length < 40, `${cancelledAnswered.length} cancelled calls answered`)
+      assert.ok(cancelledAnswered.every((m) => m.read), JSON.stringify(cancelledAnswered.find((m) => !m.read)))
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('a client that closes stdin right after its calls still gets every answer, then status 0', async () => {
+    const server = await readyServer({ keep })
+    for (let id = 1; id <= 40; id++) server.send(callBig(id))
+    const { code } = await server.close()
+    assert.equal(code, 0, server.stderr())
+    for (let id = 1; id <= 40; id++) assert.equal(server.messages.find(answerTo(id))?.read, true, `call ${id}`)
+  })
+})

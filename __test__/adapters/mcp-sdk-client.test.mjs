@@ -1,0 +1,422 @@
+// agent-read-file/mcp and `agent-read-file mcp`, driven by the MCP SDK's real Client: over
+// stdio (StdioClientTransport spawning the command, as an MCP client application does) and
+// in process (InMemoryTransport). Expected outputs come from helpers.mjs, not the addon.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import * as z from 'zod'
+import pkg from '../../index.js'
+import { createMcpServer, registerReadFile } from '../../adapters/mcp.mjs'
+import { after, before, describe, test } from '../harness.mjs'
+import { SPEC_DEFINITION, expectedOutput, makeFixture, unreadableFileWorkspace } from '../helpers.mjs'
+
+const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
+
+const fx = makeFixture()
+after(() => fx.cleanup())
+const lines450 = Array.from({ length: 450 }, (_, i) => `line ${i + 1}\n`).join('')
+const longFile = fx.write('src/long.txt', lines450)
+const mainFile = fx.write('src/main.ts', 'export const a = 1\nexport const b = 2\n')
+fx.write('.env', 'API_KEY=sk-secret\n')
+fx.write('.env.example', 'API_KEY=\n')
+fx.write('notes.txt', 'notes\n')
+fx.write('keys/id_rsa', 'PRIVATE KEY\n')
+fx.link('alias.txt', '.env')
+fx.link('escape.txt', fx.secret)
+fx.write('bin.dat', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]))
+fs.mkdirSync(path.join(fx.ws, 'dir'))
+fs.truncateSync(fx.write('huge.log', ''), pkg.MAX_FILE_BYTES + 1)
+
+/** The text of a tool result's single text block. */
+function textOf(result) {
+  assert.equal(result.content.length, 1, JSON.stringify(result))
+  assert.equal(result.content[0].type, 'text')
+  return result.content[0].text
+}
+
+/** Checks a successful result: `structuredContent` is `expected`, the text is it as JSON. */
+function assertRead(result, expected) {
+  assert.notEqual(result.isError, true, JSON.stringify(result))
+  assert.deepEqual(result.structuredContent, expected)
+  assert.deepEqual(JSON.parse(textOf(result)), expected)
+}
+
+/** Checks a failed result: `isError`, a text starting with `code: `. */
+function assertFailed(result, code) {
+  assert.equal(result.isError, true, JSON.stringify(result))
+  assert.equal(result.structuredContent, undefined)
+  const text = textOf(result)
+  assert.ok(text.startsWith(`${code}: `), `${code} expected: ${text}`)
+  return text
+}
+
+/** A client connected to `agent-read-file mcp ARGS` run by this runtime (node or bun). */
+async function stdioClient(args, { command = process.execPath, prefix = [CLI, 'mcp'] } = {}) {
+  const transport = new StdioClientTransport({ command, args: [...prefix, ...args], stderr: 'pipe' })
+  let stderr = ''
+  transport.stderr.on('data', (chunk) => (stderr += chunk))
+  const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })
+  await client.connect(transport)
+  return { client, transport, stderr: () => stderr }
+}
+
+/** Waits until `condition()` holds, failing after `ms`. */
+async function until(condition, what, ms = 10_000) {
+  const deadline = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`not within ${ms} ms: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+const call = (client, args) => client.callTool({ name: 'read_file', arguments: args })
+
+describe('agent-read-file mcp, over stdio with the SDK Client', () => {
+  let server
+  before(async () => {
+    server = await stdioClient(['--root', fx.ws])
+  })
+  after(() => server?.client.close())
+
+  test('tools/list: read_file with the spec description and input schema, and an output schema', async () => {
+    const { tools } = await server.client.listTools()
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      ['read_file'],
+    )
+    const [tool] = tools
+    assert.equal(tool.description, SPEC_DEFINITION.description)
+    const { $schema, ...inputSchema } = tool.inputSchema
+    assert.equal($schema, 'http://json-schema.org/draft-07/schema#')
+    assert.deepEqual(inputSchema, SPEC_DEFINITION.parameters)
+    assert.deepEqual(tool.outputSchema.required, ['path', 'content', 'truncated', 'next_start_line', 'meta'])
+    assert.equal(tool.annotations.readOnlyHint, true)
+  })
+
+  test('a read: structuredContent is the ReadFileOutput, the text is the same as JSON', async () => {
+    assertRead(await call(server.client, { path: 'src/main.ts' }), expectedOutput(mainFile, 'src/main.ts'))
+    assertRead(
+      await call(server.client, { path: './src/../src/main.ts', max_lines: 1 }),
+      expectedOutput(mainFile, 'src/main.ts', 1, 1),
+    )
+  })
+
+  test('paging with next_start_line reads the whole file, window by window', async () => {
+    let text = ''
+    let start = 1
+    const starts = []
+    while (start !== null) {
+      starts.push(start)
+      const result = await call(server.client, { path: 'src/long.txt', start_line: start })
+      assertRead(result, expectedOutput(longFile, 'src/long.txt', start))
+      text += result.structuredContent.content
+      start = result.structuredContent.next_start_line
+    }
+    assert.deepEqual(starts, [1, 201, 401])
+    assert.equal(text, lines450)
+  })
+
+  test('every error code a model can reach is an isError result starting with the code', async () => {
+    const cases = [
+      [{ path: 5 }, 'INVALID_ARGUMENT'],
+      [{}, 'INVALID_ARGUMENT'],
+      [{ path: 'src/main.ts', max_lines: 0 }, 'INVALID_ARGUMENT'],
+      [{ path: 'src/main.ts', start_line: 1.5 }, 'INVALID_ARGUMENT'],
+      [{ path: 'src/nope.ts' }, 'NOT_FOUND'],
+      [{ path: 'dir' }, 'NOT_FILE'],
+      [{ path: 'bin.dat' }, 'BINARY_NOT_SUPPORTED'],
+      [{ path: 'huge.log' }, 'SIZE_LIMIT_EXCEEDED'],
+      [{ path: '../outside/secret.txt' }, 'OUTSIDE_WORKSPACE'],
+      [{ path: fx.secret }, 'OUTSIDE_WORKSPACE'],
+      [{ path: 'escape.txt' }, 'OUTSIDE_WORKSPACE'],
+      [{ path: '.env' }, 'POLICY_DENIED'],
+    ]
+    for (const [args, code] of cases) assertFailed(await call(server.client, args), code)
+    // PERMISSION_DENIED has its own test below (it needs a user chmod binds); INTERNAL is
+    // what no input reaches by design.
+  })
+
+  test('a denied secret stays denied under another spelling or a symlink; .env.example is read', async () => {
+    for (const spelling of ['.env', './.env', 'src/../.env', path.join(fx.ws, '.env'), 'alias.txt']) {
+      const text = assertFailed(await call(server.client, { path: spelling }), 'POLICY_DENIED')
+      assert.ok(!text.includes('sk-secret'), text)
+    }
+    const example = path.join(fx.ws, '.env.example')
+    assertRead(await call(server.client, { path: '.env.example' }), expectedOutput(example, '.env.example'))
+  })
+
+  test('50 concurrent calls each get their own window', async () => {
+    const starts = Array.from({ length: 50 }, (_, i) => 1 + i * 9)
+    const results = await Promise.all(starts.map((start) => call(server.client, { path: 'src/long.txt', start_line: start, max_lines: 3 })))
+    results.forEach((result, i) => assertRead(result, expectedOutput(longFile, 'src/long.txt', starts[i], 3)))
+  })
+})
+
+describe('agent-read-file mcp: options', () => {
+  test('--deny adds to the default rules, --allow re-admits, --no-default-deny drops them', async () => {
+    const denying = await stdioClient(['--root', fx.ws, '--deny', 'src/*.ts', '--allow', '.env'])
+    try {
+      assertFailed(await call(denying.client, { path: 'src/main.ts' }), 'POLICY_DENIED')
+      assertRead(await call(denying.client, { path: '.env' }), expectedOutput(path.join(fx.ws, '.env'), '.env'))
+      assertFailed(await call(denying.client, { path: 'keys/id_rsa' }), 'POLICY_DENIED')
+    } finally {
+      await denying.client.close()
+    }
+    const open = await stdioClient(['--root', fx.ws, '--no-default-deny'])
+    try {
+      assertRead(await call(open.client, { path: 'alias.txt' }), expectedOutput(path.join(fx.ws, '.env'), 'alias.txt'))
+    } finally {
+      await open.client.close()
+    }
+  })
+
+  test('--max-content-bytes bounds content; the root defaults to the current directory', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--max-content-bytes', '128'],
+      cwd: fx.ws,
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const { structuredContent: out } = await call(client, { path: 'src/long.txt' })
+      assert.ok(Buffer.byteLength(out.content) <= 128, out.content)
+      assert.equal(out.content, lines450.slice(0, out.content.length))
+      assert.equal(out.next_start_line, out.meta.returned_line_count + 1)
+      assert.equal(out.truncated, true)
+    } finally {
+      await client.close()
+    }
+  })
+
+  test('a malformed command line exits 2 with the usage; a root that is no directory exits 1', async () => {
+    for (const [args, status, said] of [
+      [['--max-content-bytes', '1e3'], 2, 'usage: agent-read-file mcp'],
+      [['--root', fx.ws, 'extra'], 2, 'usage: agent-read-file mcp'],
+      [['--bogus'], 2, 'usage: agent-read-file mcp'],
+      [['--root', path.join(fx.ws, 'missing')], 1, 'INVALID_ARGUMENT: '],
+      // What `--root "$UNSET"` gives: an error, not the current directory served.
+      [['--root', ''], 1, 'INVALID_ARGUMENT: --root'],
+      [['--root='], 1, 'INVALID_ARGUMENT: --root'],
+      [['--root', fx.ws, '--max-content-bytes', '10'], 1, 'INVALID_ARGUMENT: '],
+    ]) {
+      const { code, stderr } = await runToExit([CLI, 'mcp', ...args], { cwd: fx.ws })
+      assert.equal(code, status, `${args.join(' ')}: ${stderr}`)
+      assert.ok(stderr.includes(said), stderr)
+      // An unusable root or option is one line, `CODE: message`.
+      if (status === 1) assert.match(stderr, /^agent-read-file mcp: [A-Z_]+: [^\n]+\n$/)
+    }
+  })
+})
+
+/** Runs this runtime with `args`, stdin closed; resolves with the status and stderr. */
+function runToExit(args, { stdin = 'ignore', cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: [stdin, 'ignore', 'pipe'], cwd })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code, signal) => resolve({ code, signal, stderr }))
+  })
+}
+
+/**
+ * A script that runs `agent-read-file mcp ARGS` as its child, with its stdio, and writes the
+ * child's pid, then how it ended, into `statusFile`: so a test can tell a clean exit from one
+ * the client's SIGTERM forced, and see that no process is left behind.
+ */
+function writeSupervisor(dir) {
+  const script = path.join(dir, 'mcp-supervisor.cjs')
+  fs.writeFileSync(
+    script,
+    `const { spawn } = require('node:child_process')
+const fs = require('node:fs')
+const [statusFile, ...args] = process.argv.slice(2)
+const child = spawn(process.execPath, [${JSON.stringify(CLI)}, 'mcp', ...args], { stdio: 'inherit' })
+fs.writeFileSync(statusFile + '.pid', String(child.pid))
+let terminated = false
+process.on('SIGTERM', () => { terminated = true; child.kill('SIGTERM') })
+child.on('exit', (code, signal) => {
+  fs.writeFileSync(statusFile, JSON.stringify({ code, signal, terminated }))
+  process.exit(0)
+})
+`,
+  )
+  return script
+}
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('agent-read-file mcp: a client that goes away', () => {
+  test('closing the client mid-call: the server exits by itself with status 0, nothing left', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-exit-'))
+    try {
+      const statusFile = path.join(dir, 'status.json')
+      const server = await stdioClient([statusFile, '--root', fx.ws], { prefix: [writeSupervisor(dir)] })
+      const pid = Number(fs.readFileSync(`${statusFile}.pid`, 'utf8'))
+      assert.ok(alive(pid))
+      const calls = Array.from({ length: 50 }, () => call(server.client, { path: 'src/long.txt' }).catch((err) => err))
+      await server.client.close()
+      const outcomes = await Promise.all(calls)
+      assert.equal(outcomes.length, 50)
+      const status = JSON.parse(fs.readFileSync(statusFile, 'utf8'))
+      assert.deepEqual(status, { code: 0, signal: null, terminated: false }, server.stderr())
+      assert.equal(alive(pid), false)
+      assert.equal(server.stderr(), '')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('a client that dies (both pipes cut mid-call): status 0, no stack trace', async () => {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--root', fx.ws], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const ended = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
+    const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
+    send({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'crash', version: '1' } },
+    })
+    // The first answer shows the server up; then calls, and the client is gone.
+    await new Promise((resolve) => child.stdout.once('data', resolve))
+    send({ method: 'notifications/initialized' })
+    for (let id = 1; id <= 50; id++) {
+      send({ id, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'src/long.txt' } } })
+    }
+    child.stdout.destroy()
+    child.stdin.destroy()
+    assert.deepEqual(await ended, { code: 0, signal: null }, stderr)
+    assert.equal(stderr, '')
+  })
+})
+
+// Root reads anything, so as root the server runs as `nobody`, dropped after its modules are
+// loaded (the checkout may be in a directory `nobody` cannot read).
+describe('agent-read-file mcp: PERMISSION_DENIED', () => {
+  test('a file the server may not read is PERMISSION_DENIED', async () => {
+    const { base, ws, cleanup } = unreadableFileWorkspace('mcp-perm-')
+    const script = path.join(base, 'as-nobody.cjs')
+    const require = createRequire(import.meta.url)
+    const modules = [
+      require.resolve('../../bin/mcp.js'),
+      require.resolve('../../adapters/mcp.js'),
+      require.resolve('../../bin/stdio-transport.js'),
+    ]
+    fs.writeFileSync(
+      script,
+      `const modules = ${JSON.stringify(modules)}
+const [mcp] = modules.map((m) => require(m))
+if (process.getuid() === 0) { process.setgid(65534); process.setuid(65534) }
+mcp.mcpCommand(process.argv.slice(2))
+`,
+    )
+    const server = await stdioClient(['--root', ws], { prefix: [script] })
+    try {
+      assertRead(await call(server.client, { path: 'open.txt' }), expectedOutput(path.join(ws, 'open.txt'), 'open.txt'))
+      const text = assertFailed(await call(server.client, { path: 'locked.txt' }), 'PERMISSION_DENIED')
+      assert.ok(text.startsWith('PERMISSION_DENIED: locked.txt: '), text)
+    } finally {
+      await server.client.close()
+      cleanup()
+    }
+  })
+})
+
+/** A client connected in process to `server`. */
+async function inProcessClient(server) {
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
+
+describe('agent-read-file/mcp in process', () => {
+  test('createMcpServer: an McpServer of the SDK, read_file answering', async () => {
+    const server = createMcpServer({ workspaceRoot: fx.ws })
+    assert.ok(server instanceof McpServer)
+    const client = await inProcessClient(server)
+    assertRead(await call(client, { path: 'src/main.ts' }), expectedOutput(mainFile, 'src/main.ts'))
+    assertFailed(await call(client, { path: '.env' }), 'POLICY_DENIED')
+    await client.close()
+  })
+
+  test('the CommonJS entry makes a server of the CommonJS SDK', () => {
+    const require = createRequire(import.meta.url)
+    const cjs = require('../../adapters/mcp.js')
+    const { McpServer: CjsMcpServer } = require('@modelcontextprotocol/sdk/server/mcp.js')
+    assert.ok(cjs.createMcpServer({ workspaceRoot: fx.ws }) instanceof CjsMcpServer)
+  })
+
+  test('registerReadFile adds read_file beside a zod tool of your own', async () => {
+    const server = new McpServer({ name: 'mine', version: '1.0.0' })
+    server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }))
+    const registered = registerReadFile(server, pkg.createAgentToolkit({ workspaceRoot: fx.ws, deny: [] }))
+    const client = await inProcessClient(server)
+    const { tools } = await client.listTools()
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['echo', 'read_file'])
+    assert.deepEqual((await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).content, [{ type: 'text', text: 'hi' }])
+    assertRead(await call(client, { path: '.env' }), expectedOutput(path.join(fx.ws, '.env'), '.env'))
+    registered.remove()
+    assert.deepEqual(
+      (await client.listTools()).tools.map((tool) => tool.name),
+      ['echo'],
+    )
+    await client.close()
+    assert.throws(() => registerReadFile({}, { workspaceRoot: fx.ws }), TypeError)
+  })
+
+  test("the client's cancellation aborts the read", async () => {
+    let seen
+    const stalled = {
+      readFile: (input, options) =>
+        new Promise((resolve, reject) => {
+          seen = options?.signal
+          seen?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { code: 'ABORT_ERR' })))
+        }),
+    }
+    const client = await inProcessClient(createMcpServer(stalled))
+    const controller = new AbortController()
+    const pending = client.callTool({ name: 'read_file', arguments: { path: 'a' } }, undefined, { signal: controller.signal })
+    await until(() => seen !== undefined, 'readFile called with a signal')
+    assert.equal(seen.aborted, false)
+    controller.abort()
+    await assert.rejects(pending)
+    await until(() => seen.aborted, 'the signal aborted')
+    await client.close()
+  })
+
+  test('a toolkit made from options closes with the server; a toolkit given stays open', async () => {
+    const given = pkg.createAgentToolkit({ workspaceRoot: fx.ws })
+    const fromOptions = createMcpServer({ workspaceRoot: fx.ws, deny: [] })
+    const fromToolkit = createMcpServer(given)
+    for (const server of [fromOptions, fromToolkit]) await (await inProcessClient(server)).close()
+    assert.equal(given.readFileSync({ path: 'notes.txt' }).content, 'notes\n')
+    // The closed toolkit answers the spec's closed-toolkit error through the server's tool.
+    const reopened = await inProcessClient(fromOptions)
+    const text = assertFailed(await call(reopened, { path: 'notes.txt' }), 'INVALID_ARGUMENT')
+    assert.match(text, /closed/)
+    await reopened.close()
+    given.close()
+  })
+})

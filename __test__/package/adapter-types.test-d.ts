@@ -1,0 +1,68 @@
+// The adapters' tools against the SDKs' own request types, with no casts: this file fails to
+// compile if one stops being assignable (as the frozen `readonly ['path']` once was for
+// Anthropic's `required: string[]`).
+import type OpenAI from 'openai'
+import type Anthropic from '@anthropic-ai/sdk'
+import { openaiTool, openaiResponsesTool } from '../../adapters/openai.js'
+import { anthropicTool } from '../../adapters/anthropic.js'
+import { TOOL_DEFINITIONS, createAgentToolkit, runToolCall, type RunToolCallResult } from '../../index.js'
+
+const chatTools: OpenAI.Chat.Completions.ChatCompletionTool[] = [openaiTool(), openaiTool({ strict: true })]
+const chatRequest: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+  model: 'gpt-5',
+  messages: [{ role: 'user', content: 'read src/main.ts' }],
+  tools: chatTools,
+}
+const responsesTools: OpenAI.Responses.Tool[] = [openaiResponsesTool(), openaiResponsesTool({ strict: true })]
+const responsesRequest: OpenAI.Responses.ResponseCreateParamsNonStreaming = {
+  model: 'gpt-5',
+  input: 'read src/main.ts',
+  tools: responsesTools,
+}
+const anthropicRequest: Anthropic.Messages.MessageCreateParamsNonStreaming = {
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  messages: [{ role: 'user', content: 'read src/main.ts' }],
+  tools: [anthropicTool()],
+}
+
+// The name stays the specification's.
+const sameName: typeof TOOL_DEFINITIONS.read_file.name = anthropicTool().name
+
+async function harness(): Promise<RunToolCallResult> {
+  const toolkit = createAgentToolkit({ workspaceRoot: '/w' })
+  const result = await runToolCall(toolkit, '{"path":"a.ts"}')
+  if (!result.isError && result.output) {
+    const lines: number = result.output.meta.line_count
+    void lines
+  }
+  return runToolCall(toolkit, { path: 'a.ts', start_line: null })
+}
+
+void [chatRequest, responsesRequest, anthropicRequest, sameName, harness]
+
+// The AI SDK: typed input and output, and a tool set generateText takes.
+import { generateText, type Tool, type ToolSet } from 'ai'
+import type { LanguageModel } from 'ai'
+import { readFileTool } from '../../adapters/ai.mjs'
+import { readFileTool as readFileToolCjs } from '../../adapters/ai.js'
+import type { ReadFileInput, ReadFileOutput } from '../../index.js'
+
+const aiTool: Tool<ReadFileInput, ReadFileOutput> = readFileTool({ workspaceRoot: '/w' })
+const aiTools: ToolSet = { read_file: aiTool, again: readFileTool(createAgentToolkit({ workspaceRoot: '/w' })) }
+const aiToolCjs: Tool<ReadFileInput, ReadFileOutput> = readFileToolCjs({ workspaceRoot: '/w' })
+void aiToolCjs
+declare const model: LanguageModel
+void generateText({ model, tools: aiTools, prompt: 'read it' })
+
+// MCP: the servers are the SDK's own `McpServer`, from options or from a toolkit.
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { createMcpServer, registerReadFile } from '../../adapters/mcp.js'
+
+const mcpServer: McpServer = createMcpServer({ workspaceRoot: '/w', deny: [], maxContentBytes: 4096 })
+const ownServer = new McpServer({ name: 'mine', version: '1.0.0' })
+const registered: RegisteredTool = registerReadFile(ownServer, createAgentToolkit({ workspaceRoot: '/w' }))
+registered.disable()
+import { createMcpServer as createMcpServerEsm } from '../../adapters/mcp.mjs'
+const esmServer: McpServer = createMcpServerEsm({ workspaceRoot: "/w" })
+void [mcpServer, esmServer]

@@ -1,0 +1,181 @@
+// The package as a user gets it: what `npm pack` puts in it, and what `require` says on a
+// machine it has no native build for (a child process pretends to be that machine).
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH, runChild } from '../helpers.mjs'
+
+const ROOT = path.dirname(INDEX_PATH)
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-read-file-package-'))
+after(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+const PLATFORM_PACKAGES = [
+  'linux-x64-gnu',
+  'linux-arm64-gnu',
+  'linux-x64-musl',
+  'linux-arm64-musl',
+  'darwin-x64',
+  'darwin-arm64',
+]
+
+/** What `require(<the package>)` does in a child that pretends to be `platform`/`arch`. */
+function requireAs(platform, arch, name) {
+  return runChild(
+    dir,
+    name,
+    `Object.defineProperty(process, 'platform', { value: ${JSON.stringify(platform)} })
+Object.defineProperty(process, 'arch', { value: ${JSON.stringify(arch)} })
+try {
+  const { readFileSync } = require(${JSON.stringify(INDEX_PATH)})
+  console.log(JSON.stringify({ loaded: typeof readFileSync }))
+} catch (error) {
+  console.log(JSON.stringify({ code: error.code, message: error.message, cause: Boolean(error.cause) }))
+}`,
+  )
+}
+
+describe('the loader says the truth', () => {
+  for (const [platform, arch] of [
+    ['win32', 'x64'],
+    ['freebsd', 'x64'],
+    ['linux', 'riscv64'],
+    ['darwin', 'ia32'],
+  ]) {
+    test(`${platform} ${arch}: ERR_UNSUPPORTED_PLATFORM naming it and every supported platform`, async () => {
+      const result = await requireAs(platform, arch, `unsupported-${platform}-${arch}.cjs`)
+      assert.equal(result.code, 'ERR_UNSUPPORTED_PLATFORM', JSON.stringify(result))
+      assert.match(result.message, new RegExp(`platform ${platform}, arch ${arch}\\b`))
+      if (platform === 'linux') assert.match(result.message, /libc (gnu|musl)\)/)
+      for (const supported of PLATFORM_PACKAGES) assert.ok(result.message.includes(supported), supported)
+      if (platform === 'win32') assert.match(result.message, /WSL/)
+    })
+  }
+
+  test('a supported platform whose package is missing: the error names the package to install', async () => {
+    const result = await requireAs('darwin', 'arm64', 'missing-darwin-arm64.cjs')
+    assert.equal(result.code, 'ERR_PLATFORM_PACKAGE_MISSING', JSON.stringify(result))
+    assert.match(result.message, /install the package agent-read-file-darwin-arm64 \(npm install agent-read-file-darwin-arm64\)/)
+    assert.equal(result.cause, true, 'the failed load is kept as the cause')
+  })
+
+  test('this machine loads its build', async () => {
+    assert.deepEqual(await requireAs(process.platform, process.arch, 'this-machine.cjs'), { loaded: 'function' })
+  })
+})
+
+describe('npm pack', () => {
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
+  )[0]
+  const files = packed.files.map((file) => file.path).sort()
+
+  test('the main package holds the README and the documents it links for users, LICENSE, JS, types, adapters and CLI, and nothing else', () => {
+    assert.equal(packed.name, 'agent-read-file')
+    assert.deepEqual(files, [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'SECURITY.md',
+      'adapters/ai-core.js',
+      'adapters/ai.d.mts',
+      'adapters/ai.d.ts',
+      'adapters/ai.js',
+      'adapters/ai.mjs',
+      'adapters/anthropic.d.ts',
+      'adapters/anthropic.js',
+      'adapters/mcp-core.js',
+      'adapters/mcp.d.mts',
+      'adapters/mcp.d.ts',
+      'adapters/mcp.js',
+      'adapters/mcp.mjs',
+      'adapters/openai.d.ts',
+      'adapters/openai.js',
+      'adapters/schemas.js',
+      'adapters/toolkit.js',
+      'bin/agent-read-file.js',
+      'bin/command-line.js',
+      'bin/json-rpc-lines.js',
+      'bin/mcp.js',
+      'bin/stdio-transport.js',
+      'binding.d.ts',
+      'binding.js',
+      'dialects.js',
+      'docs/contract.md',
+      'docs/dialects.md',
+      'errors.js',
+      'index.d.ts',
+      'index.js',
+      'native.js',
+      'options.js',
+      'package.json',
+      'tool-call.js',
+    ])
+  })
+
+  test('every JS and JSON file the package requires at run time is in it, and every export', () => {
+    const targets = (entry) => (typeof entry === 'string' ? [entry] : Object.values(entry).flatMap(targets))
+    for (const target of targets(pkg.exports)) {
+      assert.ok(files.includes(path.normalize(target)), `exports names ${target}, which is not packed`)
+    }
+    // `.node` files come from a development build or from the platform's package.
+    for (const file of files.filter((file) => file.endsWith('.js'))) {
+      const source = fs.readFileSync(path.join(ROOT, file), 'utf8')
+      for (const [, required] of source.matchAll(/require\('(\.\.?\/[^']+\.js(?:on)?)'\)/g)) {
+        const resolved = path.relative(ROOT, path.resolve(ROOT, path.dirname(file), required))
+        assert.ok(files.includes(resolved), `${file} requires ${required}, which is not packed`)
+      }
+    }
+  })
+
+  test('one package per built target under npm/, each with its binary and its os, cpu and libc', () => {
+    assert.deepEqual(fs.readdirSync(path.join(ROOT, 'npm')).sort(), [...PLATFORM_PACKAGES].sort())
+    for (const platform of PLATFORM_PACKAGES) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'npm', platform, 'package.json'), 'utf8'))
+      const [osName, cpu, libc] = platform.split('-')
+      assert.equal(manifest.name, `agent-read-file-${platform}`)
+      assert.equal(manifest.version, pkg.version)
+      assert.deepEqual(manifest.os, [osName])
+      assert.deepEqual(manifest.cpu, [cpu])
+      // npm's own spelling of the libc field.
+      assert.deepEqual(manifest.libc, libc ? [{ gnu: 'glibc', musl: 'musl' }[libc]] : undefined)
+      assert.deepEqual(manifest.files, [`agent-read-file.${platform}.node`])
+      assert.equal(manifest.main, `agent-read-file.${platform}.node`)
+    }
+  })
+})
+
+describe('test hooks', () => {
+  /** The addon's export names, and its test hooks' names, in a child with `env`. */
+  function exportsWith(env) {
+    const source = `const addon = require(${JSON.stringify(path.join(ROOT, 'native.js'))})
+console.log(JSON.stringify({ names: Object.keys(addon), hooks: addon.testHooks && Object.keys(addon.testHooks) }))`
+    const childEnv = { ...process.env, ...env }
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name]
+    const out = execFileSync(process.execPath, ['-e', source], { env: childEnv, encoding: 'utf8' })
+    return JSON.parse(out.trim().split('\n').pop())
+  }
+
+  test('are not among the addon a user loads', () => {
+    const { names, hooks } = exportsWith({ AGENT_READ_FILE_TEST_HOOKS: undefined })
+    assert.equal(hooks, undefined)
+    for (const hidden of ['testHooks', 'readFloorNs', 'readPathCounts']) assert.ok(!names.includes(hidden), hidden)
+    assert.ok(names.includes('readFileSync'))
+  })
+
+  test('are added, and work, when the addon is loaded with AGENT_READ_FILE_TEST_HOOKS=1', () => {
+    const { names, hooks } = exportsWith({ AGENT_READ_FILE_TEST_HOOKS: '1' })
+    assert.ok(!names.includes('readFloorNs') && !names.includes('readPathCounts'))
+    assert.deepEqual(hooks.sort(), ['readFloorNs', 'readPathCounts'])
+    const source = `process.env.AGENT_READ_FILE_TEST_HOOKS = '1'
+const { testHooks } = require(${JSON.stringify(path.join(ROOT, 'native.js'))})
+const counts = testHooks.readPathCounts()
+console.log(JSON.stringify({ counts, floor: testHooks.readFloorNs(${JSON.stringify(INDEX_PATH)}, 10) }))`
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', source], { encoding: 'utf8' }).trim())
+    assert.deepEqual(out.counts, { inline: 0, pool: 0 })
+    assert.ok(out.floor > 0 && Number.isFinite(out.floor), JSON.stringify(out))
+  })
+})

@@ -1,0 +1,150 @@
+// The documents' examples, run as they are written. Every ```js block of README.md,
+// SECURITY.md, CONTRIBUTING.md, benchmark/README.md and docs/*.md runs as an ES module in a
+// child of the current runtime (node or bun), in a small workspace where `agent-read-file`
+// resolves to this package (one workspace per document, its blocks run in order); each
+// `console.log(...) // → expected` line must print exactly `expected`, in order. So the
+// examples cannot drift from the code.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { after, describe, test } from '../harness.mjs'
+import { INDEX_PATH } from '../helpers.mjs'
+
+const ROOT = path.dirname(INDEX_PATH)
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+
+/** The documents whose examples run, relative to the package root. */
+const DOCUMENTS = [
+  'README.md',
+  'SECURITY.md',
+  'CONTRIBUTING.md',
+  'benchmark/README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+]
+
+/** A document's ```js blocks, each with the line it starts on. */
+function examples(document) {
+  const text = fs.readFileSync(path.join(ROOT, document), 'utf8')
+  const blocks = []
+  const pattern = /^```js\n([\s\S]*?)^```$/gm
+  for (const match of text.matchAll(pattern)) {
+    const line = text.slice(0, match.index).split('\n').length
+    blocks.push({ line, source: match[1] })
+  }
+  return blocks
+}
+
+/** What the block says its `console.log` calls print, in order. */
+function expectedOutput(source) {
+  return source
+    .split('\n')
+    .filter((line) => line.includes('console.log(') && line.includes('// → '))
+    .map((line) => line.slice(line.indexOf('// → ') + '// → '.length))
+}
+
+// One line of Japanese in Shift_JIS: "これは日本語で書かれた説明書です。文字コードの判定を確かめます。\n"
+const SJIS_LINE = Buffer.from(
+  '82b182ea82cd93fa967b8cea82c58f9182a982ea82bd90e096be8f9182c582b78142' +
+    '95b68e9a8352815b836882cc94bb92e882f08a6d82a982df82dc82b781420a',
+  'hex',
+)
+
+/** The workspace the examples assume, beside a file outside it. */
+function makeWorkspace() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-read-file-readme-'))
+  const ws = path.join(base, 'ws')
+  const write = (rel, data) => {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true })
+    fs.writeFileSync(path.join(ws, rel), data)
+  }
+  write('src/main.ts', Array.from({ length: 120 }, (_, i) => `line ${i + 1}\n`).join(''))
+  const lib = Array.from({ length: 9 }, (_, i) => `// ${i + 1}\n`).join('') + 'fn main() {\n    run();\n}\n'
+  write('src/lib.rs', lib)
+  // 40 lines by AIntern's count, which splits on `\n`: no newline after the last one.
+  const japanese = Buffer.concat(Array(40).fill(SJIS_LINE))
+  write('docs/readme-ja.txt', japanese.subarray(0, japanese.length - 1))
+  fs.writeFileSync(path.join(base, 'outside.txt'), 'outside\n')
+  fs.mkdirSync(path.join(ws, 'node_modules'))
+  fs.symlinkSync(ROOT, path.join(ws, 'node_modules', 'agent-read-file'), 'dir')
+  // The MCP recipe's client comes from the SDK, as an application has it installed.
+  fs.mkdirSync(path.join(ws, 'node_modules', '@modelcontextprotocol'))
+  const sdk = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk')
+  fs.symlinkSync(sdk, path.join(ws, 'node_modules', '@modelcontextprotocol', 'sdk'), 'dir')
+  return { base, ws }
+}
+
+function run(file, cwd) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [file], { cwd, timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${path.basename(file)} failed: ${error.message}\n${stderr}`))
+      else resolve(stdout)
+    })
+  })
+}
+
+for (const document of DOCUMENTS) {
+  describe(`${document} examples`, () => {
+    const { base, ws } = makeWorkspace()
+    after(() => fs.rmSync(base, { recursive: true, force: true }))
+
+    test(`${document}: each example says what it prints`, () => {
+      const blocks = examples(document)
+      if (document === 'README.md') assert.ok(blocks.length >= 3, `${blocks.length} js blocks`)
+      for (const block of blocks) {
+        assert.ok(expectedOutput(block.source).length > 0, `${document}:${block.line} checks nothing`)
+      }
+    })
+
+    for (const { line, source } of examples(document)) {
+      test(`${document}:${line} runs and prints what its comments say`, async () => {
+        const file = path.join(ws, `example-${line}.mjs`)
+        fs.writeFileSync(file, source)
+        const printed = (await run(file, ws)).trimEnd().split('\n')
+        assert.deepEqual(printed, expectedOutput(source))
+      })
+    }
+  })
+}
+
+describe('README examples', () => {
+  const { base, ws } = makeWorkspace()
+  after(() => fs.rmSync(base, { recursive: true, force: true }))
+
+  test('the fixture is what the examples say it is (checked independently)', () => {
+    const japanese = new TextDecoder('shift_jis', { fatal: true }).decode(SJIS_LINE)
+    assert.equal(japanese, 'これは日本語で書かれた説明書です。文字コードの判定を確かめます。\n')
+    assert.equal(fs.readFileSync(path.join(ws, 'src/lib.rs'), 'utf8').split('\n')[9], 'fn main() {')
+  })
+
+  test('the MCP client configuration starts a server that answers read_file', async () => {
+    const [config] = [...README.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => JSON.parse(match[1]))
+    const { command, args } = config.mcpServers.read_file
+    // `npx -y agent-read-file` runs the package's bin: this checkout's, here (no network).
+    assert.equal(command, 'npx')
+    assert.deepEqual(args.slice(0, 2), ['-y', 'agent-read-file'])
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin, {
+      'agent-read-file': 'bin/agent-read-file.js',
+    })
+    const serverArgs = args.slice(2).map((arg) => (arg === '/path/to/project' ? ws : arg))
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'bin/agent-read-file.js'), ...serverArgs],
+    })
+    const client = new Client({ name: 'readme', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/lib.rs', start_line: 10, max_lines: 1 } })
+      assert.equal(read.structuredContent.content, 'fn main() {\n')
+    } finally {
+      await client.close()
+    }
+  })
+})

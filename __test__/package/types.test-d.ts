@@ -1,0 +1,236 @@
+// Compile-time test (`tsc -p __test__`): the declared types are the specification's shapes.
+// Each `Expect<Equal<...>>` fails to compile when the two types differ in any way.
+import type {
+  AInternValidationError,
+  DialectName,
+  DialectResults,
+  ReadFileErrorCode,
+  ReadFileInput,
+  ReadFileMeta,
+  ReadFileOutput,
+} from '../../index.js'
+import * as pkg from '../../index.js'
+import * as binding from '../../binding.js'
+
+type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false
+type Expect<T extends true> = T
+
+// §4.1 and §4.2 of the specification, copied.
+type SpecInput = {
+  path: string
+  start_line?: number
+  max_lines?: number
+}
+type SpecOutput = {
+  path: string
+  content: string
+  truncated: boolean
+  next_start_line: number | null
+  meta: {
+    byte_length: number
+    line_count: number
+    returned_line_count: number
+    mtime_ms: number
+  }
+}
+type SpecCode =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'NOT_FILE'
+  | 'BINARY_NOT_SUPPORTED'
+  | 'SIZE_LIMIT_EXCEEDED'
+  | 'OUTSIDE_WORKSPACE'
+  | 'PERMISSION_DENIED'
+  | 'INTERNAL'
+
+// §4.4, with `as const`.
+const READ_FILE_DEFINITION = {
+  name: 'read_file',
+  description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: {
+        type: 'string',
+        description: 'Workspace-root-relative file path to read (e.g., "src/main.ts").',
+      },
+      start_line: {
+        type: 'number',
+        default: 1,
+        description: '1-based start line of the returned window (default: 1).',
+      },
+      max_lines: {
+        type: 'number',
+        default: 200,
+        description: 'Maximum number of lines to return (default: 200).',
+      },
+    },
+    required: ['path'],
+  },
+} as const
+
+/** Structural view, so an interface and the literal type it spells compare equal. */
+type Deep<T> = T extends object ? { [K in keyof T]: Deep<T[K]> } : T
+
+export type Checks = [
+  Expect<Equal<ReadFileInput, SpecInput>>,
+  Expect<Equal<Deep<ReadFileOutput>, Deep<SpecOutput>>>,
+  Expect<Equal<ReadFileMeta, SpecOutput['meta']>>,
+  Expect<Equal<ReadFileErrorCode, SpecCode>>,
+  Expect<Equal<typeof pkg.TOOL_DEFINITIONS.read_file, typeof READ_FILE_DEFINITION>>,
+  Expect<Equal<typeof pkg.MAX_FILE_BYTES, number>>,
+  Expect<
+    Equal<
+      typeof pkg.readFile,
+      (workspaceRoot: string, input: SpecInput, signal?: AbortSignal) => Promise<SpecOutput>
+    >
+  >,
+  Expect<Equal<typeof pkg.readFileSync, (workspaceRoot: string, input: SpecInput) => SpecOutput>>,
+  Expect<
+    Equal<
+      ReturnType<typeof pkg.createAgentToolkit>['readFile'],
+      (input: SpecInput, options?: { signal?: AbortSignal }) => Promise<SpecOutput>
+    >
+  >,
+  Expect<
+    Equal<
+      typeof pkg.ToolCatalog.read_file.execute,
+      (input: SpecInput, ctx: pkg.ToolkitOptions & { signal?: AbortSignal }) => Promise<SpecOutput>
+    >
+  >,
+  Expect<
+    Equal<ReturnType<typeof pkg.createAgentToolkit>['readFileSync'], (input: SpecInput) => SpecOutput>
+  >,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['close'], () => void>>,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>[typeof Symbol.dispose], () => void>>,
+  Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
+  Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
+  Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED'>>,
+  Expect<Equal<typeof pkg.MAX_BATCH_FILES, number>>,
+  Expect<Equal<typeof pkg.MAX_BATCH_CONTENT_BYTES, number>>,
+  Expect<
+    Equal<
+      typeof pkg.readFiles,
+      (
+        workspaceRoot: string,
+        inputs: readonly SpecInput[],
+        signal?: AbortSignal,
+      ) => Promise<Array<{ ok: true; output: SpecOutput } | { ok: false; error: { code: SpecCode; message: string } }>>
+    >
+  >,
+  Expect<
+    Equal<
+      ReturnType<typeof pkg.createAgentToolkit>['readFiles'],
+      (
+        inputs: readonly SpecInput[],
+        options?: { signal?: AbortSignal },
+      ) => Promise<
+        Array<
+          | { ok: true; output: SpecOutput }
+          | { ok: false; error: { code: SpecCode | 'POLICY_DENIED'; message: string } }
+        >
+      >
+    >
+  >,
+  Expect<
+    Equal<
+      pkg.FileVersion,
+      {
+        path: string
+        hash: string
+        byte_length: number
+        mtime_ms: number
+        line_ending: 'lf' | 'crlf' | 'mixed' | 'none'
+        bom: boolean
+        valid_utf8: boolean
+      }
+    >
+  >,
+  Expect<
+    Equal<typeof pkg.fileVersion, (workspaceRoot: string, path: string, signal?: AbortSignal) => Promise<pkg.FileVersion>>
+  >,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['lastRead'], (path: string) => pkg.FileVersion | undefined>>,
+  Expect<
+    Equal<
+      ReturnType<typeof pkg.createAgentToolkit>['checkFreshness'],
+      (path: string) => Promise<'unchanged' | 'changed' | 'deleted' | 'unread'>
+    >
+  >,
+  Expect<Equal<typeof pkg.isToolkitError, (error: unknown) => error is pkg.ToolkitError>>,
+  Expect<Equal<typeof pkg.DEFAULT_DENY, readonly string[]>>,
+  Expect<
+    Equal<
+      pkg.ToolkitOptions,
+      {
+        workspaceRoot: string
+        deny?: readonly string[]
+        allow?: readonly string[]
+        maxContentBytes?: number
+      }
+    >
+  >,
+  Expect<Equal<typeof pkg.ToolCatalog.read_file.definition, typeof READ_FILE_DEFINITION>>,
+  // The generated binding declares the same functions the hand-written index does.
+  Expect<Equal<typeof binding.readFile, typeof pkg.readFile>>,
+  Expect<Equal<typeof binding.readFileSync, typeof pkg.readFileSync>>,
+  // The dialect names come from the binding; every typed list of dialects has exactly them.
+  Expect<Equal<DialectName, 'codex' | 'forge' | 'aintern'>>,
+  Expect<Equal<ReturnType<typeof binding.dialectNames>, DialectName[]>>,
+  Expect<Equal<keyof DialectResults, DialectName>>,
+  Expect<Equal<keyof typeof pkg.dialects, DialectName>>,
+  // The binding's dialect functions are typed as precisely as the package's (no any).
+  Expect<Equal<ReturnType<typeof binding.ainternValidate>, AInternValidationError[]>>,
+  Expect<Equal<ReturnType<typeof pkg.dialects.aintern.validate>['errors'], AInternValidationError[]>>,
+  Expect<
+    Equal<
+      ReturnType<typeof binding.executeDialect<'codex'>>,
+      ReturnType<typeof pkg.dialects.codex.execute>
+    >
+  >,
+  Expect<
+    Equal<
+      ReturnType<typeof binding.executeDialect<'forge'>>,
+      ReturnType<typeof pkg.dialects.forge.execute>
+    >
+  >,
+  Expect<
+    Equal<
+      ReturnType<typeof binding.executeDialect<'aintern'>>,
+      ReturnType<typeof pkg.dialects.aintern.execute>
+    >
+  >,
+]
+
+// What the package does not accept.
+// @ts-expect-error path is required
+pkg.readFileSync('/ws', {})
+// @ts-expect-error start_line is a number
+pkg.readFileSync('/ws', { path: 'a', start_line: '1' })
+
+// The dialects are typed as their answers are shaped.
+async function dialectTypes() {
+  const ctx = { workspaceRoot: '/ws' }
+  const codex = await pkg.dialects.codex.execute({ file_path: '/ws/a' }, ctx)
+  const ok: boolean = codex.success
+  const forge = await pkg.dialects.forge.execute('{"path":"a"}', ctx)
+  const text: string = forge.binary ? forge.base64 : forge.content
+  const aintern = await pkg.dialects.aintern.execute({ path: 'a' }, ctx)
+  const lines: number = aintern.success ? aintern.data.totalLines : 0
+  // @ts-expect-error the context needs a workspace root
+  await pkg.dialects.codex.execute({}, {})
+  // @ts-expect-error no such dialect
+  await binding.executeDialect('claude', {}, ctx)
+  return [ok, text, lines]
+}
+void dialectTypes
+
+// A toolkit is disposable, and an error narrows to its code.
+function toolkitTypes(e: unknown) {
+  using toolkit = pkg.createAgentToolkit({ workspaceRoot: '/ws' })
+  const out: SpecOutput = toolkit.readFileSync({ path: 'a' })
+  // @ts-expect-error the options of a call are an object
+  void toolkit.readFile({ path: 'a' }, 'signal')
+  const code: SpecCode | undefined = pkg.isReadFileError(e) ? e.code : undefined
+  return [out, code]
+}
+void toolkitTypes

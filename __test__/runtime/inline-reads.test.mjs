@@ -1,0 +1,225 @@
+// readFile answered on the JS thread when the kernel proves the read cannot wait, and on
+// the pool otherwise: which path a call took is read from the binding's own counters
+// (`testHooks.readPathCounts`, see `testHooks()` in helpers.mjs). Files and directories are made cold with the kernel's own tools
+// (fsync + posix_fadvise(DONTNEED); vm.drop_caches as root), and checked cold with
+// RWF_NOWAIT before the read, by Python's os module, independently of the addon.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { expectedOutput, makeFixture, testHooks } from '../helpers.mjs'
+
+const { readPathCounts } = testHooks()
+const { readFile, createAgentToolkit } = pkg
+
+const PORTABLE = process.env.AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX === '1'
+
+const fx = makeFixture()
+after(() => fx.cleanup())
+
+/** ext2/3/4, XFS, Btrfs, tmpfs, F2FS, bcachefs, ZFS, overlayfs (`statfs` magic numbers). */
+const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0xca451a4e, 0x2fc12fc1, 0x794c7630])
+
+/**
+ * Whether reads can be answered on the JS thread here: Linux 5.12+ (`RESOLVE_CACHED`), the
+ * openat2 path (not the portable switch), and a workspace on a local file system, told by
+ * coreutils' `stat -f`, independently of the addon.
+ */
+function inlineExpectedHere() {
+  if (process.platform !== 'linux' || PORTABLE) return false
+  const [major, minor] = os.release().split('.').map(Number)
+  if (major < 5 || (major === 5 && minor < 12)) return false
+  const magic = Number.parseInt(execFileSync('stat', ['-f', '-c', '%t', fx.ws], { encoding: 'utf8' }).trim(), 16)
+  return LOCAL_FILE_SYSTEMS.has(magic)
+}
+const INLINE_HERE = inlineExpectedHere()
+if (!INLINE_HERE) console.log('# reads are expected on the pool here (not Linux 5.12+ on a local file system)')
+const small = fx.write('src/small.ts', 'export const a = 1\n'.repeat(100))
+const big = fx.write('big.txt', 'x'.repeat(100) + '\n'.repeat(1) + 'y\n'.repeat(150_000))
+
+/**
+ * What `call` did: its value, and how many calls it sent to each path. It starts after a
+ * pause longer than the JS thread's streak gap (1 ms), so a read before it that a loaded
+ * machine made slow cannot send it to the pool.
+ */
+async function counted(call) {
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  const before = readPathCounts()
+  const value = await call()
+  const after = readPathCounts()
+  return { value, inline: after.inline - before.inline, pool: after.pool - before.pool }
+}
+
+/** Runs Python (for fadvise and RWF_NOWAIT, which Node lacks); `null` without python3. */
+function python(source, ...args) {
+  try {
+    return execFileSync('python3', ['-c', source, ...args], { encoding: 'utf8' }).trim()
+  } catch (error) {
+    if (error.code === 'ENOENT') return null
+    throw error
+  }
+}
+
+/**
+ * Drops `file`'s pages from the page cache; `true` if it is cold now (`RWF_NOWAIT`: EAGAIN).
+ * The check reads the last byte: a miss starts readahead there, and the start of the file,
+ * which the read under test needs first, must stay cold.
+ */
+function makeCold(file) {
+  const said = python(
+    `import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.fsync(fd)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+try:
+    os.preadv(fd, [bytearray(1)], os.fstat(fd).st_size - 1, os.RWF_NOWAIT)
+    print('warm')
+except BlockingIOError:
+    print('cold')`,
+    file,
+  )
+  return said === 'cold'
+}
+
+describe('readFile answers cached reads on the JS thread', () => {
+  test('a warm small file: read here, the same output as the pool gives', async () => {
+    const first = await counted(() => readFile(fx.ws, { path: 'src/small.ts' }))
+    assert.deepEqual(first.value, expectedOutput(small, 'src/small.ts'))
+    const second = await counted(() => readFile(fx.ws, { path: 'src/small.ts', start_line: 50, max_lines: 3 }))
+    assert.deepEqual(second.value, expectedOutput(small, 'src/small.ts', 50, 3))
+    assert.deepEqual([second.inline, second.pool], INLINE_HERE ? [1, 0] : [0, 1])
+  })
+
+  test('errors known from memory are answered here too, with the same codes', async () => {
+    await readFile(fx.ws, { path: 'src/missing.ts' }).catch(() => {}) // caches the absence
+    const missing = await counted(() => readFile(fx.ws, { path: 'src/missing.ts' }).catch((error) => error))
+    assert.equal(missing.value.code, 'NOT_FOUND')
+    assert.equal(missing.value.message, 'NOT_FOUND: src/missing.ts: no such file in the workspace')
+    const directory = await counted(() => readFile(fx.ws, { path: 'src' }).catch((error) => error))
+    assert.equal(directory.value.code, 'NOT_FILE')
+    assert.deepEqual([missing.inline + directory.inline, missing.pool + directory.pool], INLINE_HERE ? [2, 0] : [0, 2])
+  })
+
+  test('a file of more than 256 KiB is read on the pool', async () => {
+    await readFile(fx.ws, { path: 'big.txt' })
+    const read = await counted(() => readFile(fx.ws, { path: 'big.txt', start_line: 150_000 }))
+    assert.deepEqual(read.value, expectedOutput(big, 'big.txt', 150_000))
+    assert.deepEqual([read.inline, read.pool], [0, 1])
+  })
+
+  test('a file whose pages are not in memory is read on the pool, never here', async () => {
+    const cold = fx.write('cold.txt', 'cold line\n'.repeat(10_000)) // 100 KB: first and last pages far apart
+    await readFile(fx.ws, { path: 'cold.txt' }) // the path is cached; only the pages go
+    if (!makeCold(cold)) {
+      console.log('# not run: the file could not be made cold here (tmpfs, or no python3)')
+      return
+    }
+    const read = await counted(() => readFile(fx.ws, { path: 'cold.txt', max_lines: 2 }))
+    assert.deepEqual(read.value, expectedOutput(cold, 'cold.txt', 1, 2))
+    assert.deepEqual([read.inline, read.pool], [0, 1])
+  })
+
+  test('a path whose directories are not in the dentry cache is read on the pool', async () => {
+    const file = fx.write('deep/er/f.txt', 'f\n')
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, deny: [] })
+    after(() => toolkit.close())
+    await toolkit.readFile({ path: 'deep/er/f.txt' })
+    // Only root may drop the dentry cache (2: dentries and inodes nothing holds).
+    const dropped = python(
+      `import os, sys
+try:
+    open('/proc/sys/vm/drop_caches', 'w').write('2')
+except OSError:
+    print('no'); sys.exit()
+print('dropped')`,
+    )
+    if (dropped !== 'dropped') {
+      console.log('# not run: the dentry cache cannot be dropped here (not root, or no python3)')
+      return
+    }
+    const read = await counted(() => toolkit.readFile({ path: 'deep/er/f.txt' }))
+    assert.deepEqual(read.value, expectedOutput(file, 'deep/er/f.txt'))
+    assert.deepEqual([read.inline, read.pool], [0, 1])
+  })
+
+  test('a burst of concurrent calls goes to the pool whole; a few are read here', async () => {
+    const inputs = Array.from({ length: 64 }, (_, i) => ({ path: 'src/small.ts', start_line: i + 1, max_lines: 2 }))
+    const burst = await counted(() => Promise.all(inputs.map((input) => readFile(fx.ws, input))))
+    burst.value.forEach((output, i) => assert.deepEqual(output, expectedOutput(small, 'src/small.ts', i + 1, 2)))
+    assert.deepEqual([burst.inline, burst.pool], [0, 64])
+    const few = await counted(() => Promise.all(inputs.slice(0, 3).map((input) => readFile(fx.ws, input))))
+    assert.deepEqual([few.inline, few.pool], INLINE_HERE ? [3, 0] : [0, 3])
+  })
+
+  test('reads awaited one after another still let the event loop turn', async () => {
+    // Reads here hold the loop for 0.5 ms in a row at most (some 35 small reads), then one
+    // goes to the pool and the loop turns: immediates, timers and I/O callbacks all run
+    // well before 2,000 reads.
+    for (const kind of ['an immediate', 'a timer', 'an I/O callback']) {
+      let turned = false
+      if (kind === 'an immediate') setImmediate(() => (turned = true))
+      if (kind === 'a timer') setTimeout(() => (turned = true), 0)
+      if (kind === 'an I/O callback') fs.stat(fx.ws, () => (turned = true))
+      let reads = 0
+      while (!turned && reads < 2000) {
+        await readFile(fx.ws, { path: 'src/small.ts', max_lines: 1 })
+        reads++
+      }
+      assert.ok(turned, `${kind} queued before 2,000 awaited reads never ran among them`)
+    }
+  })
+
+  test('reads settle under fake timers: nothing here waits for setImmediate or queueMicrotask', async () => {
+    const saved = ['setImmediate', 'setTimeout', 'queueMicrotask'].map((name) => [name, globalThis[name]])
+    for (const [name] of saved) globalThis[name] = () => {} // a fake timer nobody advances
+    try {
+      const outputs = []
+      for (let i = 1; i <= 100; i++) outputs.push(await readFile(fx.ws, { path: 'src/small.ts', start_line: i, max_lines: 1 }))
+      outputs.forEach((output, i) => assert.equal(output.next_start_line, i + 2 > 100 ? null : i + 2))
+    } finally {
+      for (const [name, original] of saved) globalThis[name] = original
+    }
+  })
+
+  test('an abort in the same run of JS rejects, and the read is not done', async () => {
+    const controller = new AbortController()
+    const before = readPathCounts()
+    const pending = readFile(fx.ws, { path: 'src/small.ts' }, controller.signal)
+    controller.abort()
+    await assert.rejects(pending, (error) => error.code === 'ABORT_ERR' && error.name === 'AbortError')
+    const after = readPathCounts()
+    assert.deepEqual([after.inline - before.inline, after.pool - before.pool], [0, 0])
+    // An already-aborted signal rejects as before.
+    await assert.rejects(readFile(fx.ws, { path: 'src/small.ts' }, AbortSignal.abort()), { code: 'ABORT_ERR' })
+  })
+
+  test("a dialect's call is answered here when its whole file is in memory", async () => {
+    const { codex, forge } = pkg.dialects
+    const ctx = { workspaceRoot: fx.ws }
+    fx.write('dialect/five.txt', 'alpha\nbeta\ngamma\ndelta\nepsilon\n')
+    const file = path.join(fx.ws, 'dialect/five.txt')
+    await codex.execute({ file_path: file }, ctx) // the root and the path are cached now
+    const window = await counted(() => codex.execute({ file_path: file, offset: 2, limit: 2 }, ctx))
+    assert.deepEqual(window.value, { success: true, content: 'L2: beta\nL3: gamma' })
+    assert.deepEqual([window.inline, window.pool], INLINE_HERE ? [1, 0] : [0, 1])
+    const missing = await counted(() => codex.execute({ file_path: path.join(fx.ws, 'dialect/none.txt') }, ctx))
+    assert.equal(missing.value.success, false)
+    // Forge's head read takes a part of the file, which only the pool reads.
+    const head = await counted(() => forge.execute({ path: 'dialect/five.txt', head: 2 }, ctx))
+    assert.equal(head.value.content, '     1\talpha\n     2\tbeta') // cat -n lines, joined (dialects/forge.test.mjs)
+    assert.deepEqual([head.inline, head.pool], [0, 1])
+  })
+
+  test('a toolkit read here is recorded in its ledger', async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    await toolkit.readFile({ path: 'src/small.ts' })
+    const read = await counted(() => toolkit.readFile({ path: './src/small.ts', max_lines: 1 }))
+    assert.deepEqual([read.inline, read.pool], INLINE_HERE ? [1, 0] : [0, 1])
+    assert.equal(toolkit.lastRead('src/small.ts').byte_length, fs.statSync(small).size)
+    assert.equal(await toolkit.checkFreshness('src/small.ts'), 'unchanged')
+  })
+})
