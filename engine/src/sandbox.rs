@@ -9,14 +9,16 @@
 //!    directory", as the OS says.
 //! 2. [`Root::open_file`] opens that path relative to the root handle, refusing without
 //!    opening it whatever is not a regular file (opening a FIFO releases a blocked writer;
-//!    opening a device runs its driver). Each OS family has a fast path where the kernel
-//!    resolves beneath the handle in one call (`linux`: `openat2`; `freebsd`:
-//!    `O_RESOLVE_BENEATH`; `macos`: `O_NOFOLLOW_ANY` for the parent directory); what the
-//!    fast path refuses but the contract allows (an absolute symlink that points back
-//!    inside the workspace), or cannot decide, goes to the shared walker ([`Root::walk`]),
-//!    which resolves one component at a time relative to directory handles it holds,
-//!    reading symlinks itself. No path ever hands the kernel a name that could resolve
-//!    outside the handle it is relative to.
+//!    opening a device runs its driver). Linux and macOS have a fast path where the kernel
+//!    resolves beneath the handle, through no symlink, in one call (`linux`: `openat2`;
+//!    `macos`: `O_NOFOLLOW_ANY` for the parent directory); a symlink (which the contract
+//!    allows while it stays inside the workspace), or what the fast path cannot decide,
+//!    goes to the shared walker ([`Root::walk`]), which resolves one component at a time
+//!    relative to directory handles it holds, reading symlinks itself. No path ever hands
+//!    the kernel a name that could resolve outside the handle it is relative to.
+//! 3. The file opened comes with the path it was opened by ([`OpenedFile::path`]): the
+//!    request itself on a fast path, the names the walker entered otherwise. A toolkit's
+//!    policy judges that path.
 //!
 //! The walker's steps come in two kinds ([`Lookup`]): `linux` looks names up as `O_PATH`
 //! handles; `portable` (macOS, FreeBSD, and Linux under
