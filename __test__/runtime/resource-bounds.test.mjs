@@ -43,11 +43,12 @@ describe('resource bounds', () => {
 
   // A stall the addon causes (settling too much content in one turn) comes back in every
   // attempt; one the machine causes (other processes on the cores) comes and goes. So the
-  // bound holds for the best of up to three attempts.
+  // bound holds for the best of up to five attempts (three were seen all stalled once, under
+  // Bun, while two other test suites ran on the same two cores).
   test(`64 concurrent reads returning 1 MiB each never stall the event loop over ${lagBoundMs} ms`, async () => {
     assert.ok(bigText.length <= MAX_FILE_BYTES && bigText.length > 0.99 * MAX_FILE_BYTES)
     const lags = []
-    while (lags.length < 3 && !lags.some((lag) => lag < lagBoundMs)) {
+    while (lags.length < 5 && !lags.some((lag) => lag < lagBoundMs)) {
       lags.push(
         await maxEventLoopLag(async () => {
           for (let round = 0; round < 3; round++) {
