@@ -6,7 +6,7 @@
 // a package is built for, then rewords a failed load into what to do about it.
 
 const fs = require('node:fs')
-const { name, napi } = require('./package.json')
+const { name, version, napi } = require('./package.json')
 
 /** `x86_64-unknown-linux-gnu` -> `linux-x64-gnu`, the key napi-rs names packages by. */
 function platformKeyOf(target) {
@@ -58,16 +58,47 @@ function loadNative() {
   try {
     return require('./binding.js')
   } catch (cause) {
-    const pkg = `${name}-${platform}`
-    throw codedError(
-      'ERR_PLATFORM_PACKAGE_MISSING',
-      `${name} could not load its native addon for ${platform}: install the package ${pkg} ` +
-        `(npm install ${pkg}). It is an optional dependency of ${name}, so an install made with ` +
-        `--omit=optional, --no-optional or on another machine (a lockfile or node_modules copied ` +
-        `from macOS to Linux) leaves it out.`,
-      cause,
-    )
+    throw loadError(platform, cause)
   }
+}
+
+/**
+ * Why the addon for `platform` did not load, in one paragraph a person can act on: its
+ * platform package is not installed (the exact, version-pinned command that installs it), or
+ * it is but would not load (the loader's first line). The loader's whole report stays on the
+ * error as `loaderError`, not as its printed `cause`: napi-rs's loader chains every place it
+ * looked, dozens of lines that bury the one that matters.
+ */
+function loadError(platform, loaderError) {
+  const pkg = `${name}-${platform}`
+  const installed = isInstalled(pkg, platform)
+  const message = installed
+    ? `${name} ${version} could not load its native addon from ${pkg}: ${firstLine(loaderError)}. ` +
+      `Reinstall it with: npm install ${pkg}@${version}`
+    : `${name} ${version} has no native addon for ${platform} here: the package ${pkg} is not ` +
+      `installed. Install it with: npm install ${pkg}@${version} (it is an optional dependency ` +
+      `of ${name}, so an install with --omit=optional or --no-optional, or a node_modules or ` +
+      `lockfile made on another platform, leaves it out).`
+  const error = codedError(installed ? 'ERR_PLATFORM_PACKAGE_BROKEN' : 'ERR_PLATFORM_PACKAGE_MISSING', message)
+  Object.defineProperty(error, 'loaderError', { value: loaderError, configurable: true, writable: true })
+  return error
+}
+
+/** Whether `pkg` resolves from here (this platform's development build next to binding.js counts). */
+function isInstalled(pkg, platform) {
+  if (fs.existsSync(`${__dirname}/${napi.binaryName}.${platform}.node`)) return true
+  try {
+    require.resolve(`${pkg}/package.json`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The first line of what was thrown. */
+function firstLine(thrown) {
+  const text = thrown instanceof Error ? thrown.message : String(thrown)
+  return text.split('\n')[0]
 }
 
 module.exports = loadNative()

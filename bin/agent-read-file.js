@@ -4,7 +4,17 @@
 // the tool to an MCP client, in mcp.js). Exit 0 on a read, 1 when the read failed (the
 // tool's error), 2 for a malformed command line; a closed pipe (`| head`) ends quietly with 0.
 
-const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
+const {
+  UsageError,
+  parseOptions,
+  decimal,
+  workspaceRoot,
+  parseOrExit,
+  print,
+  endQuietlyOnClosedStdout,
+  loadPackage,
+  rootError,
+} = require('./command-line.js')
 const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
@@ -36,7 +46,8 @@ examples:
   agent-read-file ./mcp                             a file named mcp
   agent-read-file mcp --root ~/project              an MCP server for that project
 
-exit status: 0 read, 1 the read failed (CODE: message on stderr), 2 a malformed command line.`
+exit status: 0 read, 1 the read failed (CODE: message on stderr), 2 a malformed command line
+(a number out of its range included).`
 
 function parseCommandLine(argv) {
   const { values, positionals } = parseOptions(argv, {
@@ -53,11 +64,29 @@ function parseCommandLine(argv) {
   const format = values.format ?? (process.stdout.isTTY ? 'text' : 'json')
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format is text or json (got ${JSON.stringify(format)})`)
   const input = { path: positionals[0] }
-  const startLine = decimal('start-line', values['start-line'])
-  const maxLines = decimal('max-lines', values['max-lines'])
+  const startLine = decimal('start-line', values['start-line'], 1, Number.MAX_SAFE_INTEGER)
+  const maxLines = decimal('max-lines', values['max-lines'], 1, 500)
   if (startLine !== undefined) input.start_line = startLine
   if (maxLines !== undefined) input.max_lines = maxLines
   return { action: 'read', root: values.root, input, format }
+}
+
+/**
+ * `input` read beneath `root` as the bare `readFileSync` reads it (no policy), through a
+ * toolkit so that an unusable root is told as such, by the flag that named it.
+ */
+function readWith(createAgentToolkit, root, input) {
+  let toolkit
+  try {
+    toolkit = createAgentToolkit({ workspaceRoot: root, deny: [] })
+  } catch (err) {
+    throw rootError(err, root)
+  }
+  try {
+    return toolkit.readFileSync(input)
+  } finally {
+    toolkit.close()
+  }
 }
 
 /** Where the window is and how to read on, for a person: `lines 1-200 of 1,234; next: …`. */
@@ -78,10 +107,11 @@ function main() {
   const command = parseOrExit(parseCommandLine, argv, USAGE)
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
-  const { readFileSync } = require('../index.js')
+  const { createAgentToolkit } = loadPackage()
   let output
   try {
-    output = readFileSync(workspaceRoot(command.root), command.input)
+    const root = workspaceRoot(command.root)
+    output = readWith(createAgentToolkit, root, command.input)
   } catch (err) {
     const code = err.code ?? 'INTERNAL'
     const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : err.message

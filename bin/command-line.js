@@ -28,11 +28,41 @@ function parseOptions(argv, options) {
   }
 }
 
-/** A whole decimal number, as typed: `12`, not `1e2`, `0x10`, `1.5`, `-1` or ``. */
-function decimal(option, text) {
+/**
+ * A whole decimal number, as typed (`12`, not `1e2`, `0x10`, `1.5`, `-1` or ``), from `min`
+ * to `max`: anything else is a malformed command line naming `--<option>`.
+ */
+function decimal(option, text, min, max) {
   if (text === undefined) return undefined
   if (!/^[0-9]+$/.test(text)) throw new UsageError(`--${option} takes a whole decimal number (got ${JSON.stringify(text)})`)
-  return Number(text)
+  const number = Number(text)
+  if (number < min || number > max) throw new UsageError(`--${option} is from ${min} to ${max} (got ${text})`)
+  return number
+}
+
+/**
+ * The package, or, when its native addon cannot be had here (no build for this platform, its
+ * platform package not installed), that one paragraph on stderr and exit 1: a person running
+ * a command needs what to do, not a stack.
+ */
+function loadPackage() {
+  try {
+    return require('../index.js')
+  } catch (err) {
+    if (!/^ERR_(UNSUPPORTED_PLATFORM|PLATFORM_PACKAGE_)/.test(err.code ?? '')) throw err
+    process.stderr.write(`agent-read-file: ${err.message}\n`)
+    process.exit(1)
+  }
+}
+
+/**
+ * A root error from opening `--root` (`INVALID_ARGUMENT: <root>: workspaceRoot does not
+ * exist`), said with the flag's name: `INVALID_ARGUMENT: --root <root>: does not exist`.
+ */
+function rootError(err, root) {
+  const prefix = `${err.code}: ${root}: workspaceRoot `
+  if (typeof err.message !== 'string' || !err.message.startsWith(prefix)) return err
+  return codedError(err.code, `--root ${root}`, err.message.slice(prefix.length))
 }
 
 /** `parse(argv)`; a `UsageError` is said with `usage` on stderr, and the program exits 2. */
@@ -64,4 +94,14 @@ function endQuietlyOnClosedStdout() {
   })
 }
 
-module.exports = { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout }
+module.exports = {
+  UsageError,
+  parseOptions,
+  decimal,
+  workspaceRoot,
+  parseOrExit,
+  print,
+  endQuietlyOnClosedStdout,
+  loadPackage,
+  rootError,
+}

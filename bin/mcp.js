@@ -2,7 +2,17 @@
 // `agent-read-file mcp`: the read_file tool as an MCP server over stdio, for MCP clients
 // that launch servers as commands. Loaded only for that command: it loads the MCP SDK.
 
-const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
+const {
+  UsageError,
+  parseOptions,
+  decimal,
+  workspaceRoot,
+  parseOrExit,
+  print,
+  endQuietlyOnClosedStdout,
+  loadPackage,
+  rootError,
+} = require('./command-line.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--no-default-deny]`
@@ -17,7 +27,7 @@ options:
                           repeatable; added to the default rules
   --allow GLOB            re-admit files a deny rule covers; repeatable
   --no-default-deny       drop the default rules (.env, private keys, .ssh/, .git/, ...)
-  --max-content-bytes N   the most bytes of content one result carries (128 or more)
+  --max-content-bytes N   the most bytes of content one result carries (128 to 4294967295)
   -h, --help              this help
 
 An MCP client's configuration:
@@ -36,15 +46,15 @@ function parseMcpCommandLine(argv) {
   })
   if (values.help) return { action: 'help' }
   if (positionals.length !== 0) throw new UsageError(`mcp takes no path (got ${JSON.stringify(positionals[0])})`)
+  const budget = decimal('max-content-bytes', values['max-content-bytes'], 128, 0xffffffff)
   // Loaded after the command line is checked: a usage error needs no native addon.
-  const { DEFAULT_DENY } = require('../index.js')
+  const { DEFAULT_DENY } = loadPackage()
   const options = {
     // Resolved when serving: an unusable root is `CODE: message`, exit 1, not a usage error.
     workspaceRoot: values.root,
     deny: [...(values['no-default-deny'] ? [] : DEFAULT_DENY), ...(values.deny ?? [])],
     allow: values.allow ?? [],
   }
-  const budget = decimal('max-content-bytes', values['max-content-bytes'])
   if (budget !== undefined) options.maxContentBytes = budget
   return { action: 'serve', options }
 }
@@ -58,7 +68,12 @@ async function serve(options) {
   const { BoundedStdioTransport } = require('./stdio-transport.js')
   let server
   try {
-    server = createMcpServer({ ...options, workspaceRoot: workspaceRoot(options.workspaceRoot) })
+    const root = workspaceRoot(options.workspaceRoot)
+    try {
+      server = createMcpServer({ ...options, workspaceRoot: root })
+    } catch (err) {
+      throw rootError(err, root)
+    }
   } catch (err) {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exit(1)

@@ -65,8 +65,6 @@ describe('agent-read-file CLI', () => {
       for (const [args, code] of [
         [['missing.txt', '--root', fx.ws], 'NOT_FOUND'],
         [['../outside/secret.txt', '--root', fx.ws], 'OUTSIDE_WORKSPACE'],
-        [['src/ten.txt', '--root', fx.ws, '--max-lines', '501'], 'INVALID_ARGUMENT'],
-        [['src/ten.txt', '--root', fx.ws, '--start-line', '0'], 'INVALID_ARGUMENT'],
       ]) {
         const { status, stdout, stderr } = run(args)
         assert.equal(status, 1, args.join(' '))
@@ -133,6 +131,32 @@ describe('agent-read-file CLI', () => {
           assert.equal(stdout, '')
           assert.ok(stderr.includes(`${option} takes a whole decimal number`), stderr)
           assert.ok(stderr.includes('usage: agent-read-file <path>'), stderr)
+        }
+      }
+    })
+
+    test('a number out of its range is a malformed command line: exit 2, naming the flag', () => {
+      for (const [option, bad, range] of [
+        ['--max-lines', '0', '1 to 500'],
+        ['--max-lines', '501', '1 to 500'],
+        ['--start-line', '0', '1 to'],
+      ]) {
+        const { status, stdout, stderr } = run(['src/ten.txt', '--root', fx.ws, option, bad])
+        assert.deepEqual([status, stdout], [2, ''], `${option} ${bad}`)
+        assert.ok(stderr.startsWith(`agent-read-file: ${option} is from ${range}`), stderr)
+        assert.ok(stderr.includes('usage: agent-read-file'), stderr)
+      }
+    })
+
+    test('a root that does not exist, or is a file, is named with --root: exit 1', () => {
+      const missing = path.join(fx.base, 'no-such-dir')
+      const file = path.join(fx.ws, 'src', 'ten.txt')
+      for (const [root, reason] of [[missing, 'does not exist'], [file, 'is not a directory']]) {
+        for (const format of ['json', 'text']) {
+          const { status, stdout, stderr } = run(['src/main.ts', '--root', root, '--format', format])
+          assert.deepEqual([status, stdout], [1, ''], stderr)
+          const message = format === 'json' ? JSON.parse(stderr).error.message : stderr.trimEnd()
+          assert.equal(message, `INVALID_ARGUMENT: --root ${root}: ${reason}`)
         }
       }
     })

@@ -198,16 +198,16 @@ describe('agent-read-file mcp: options', () => {
     }
   })
 
-  test('a malformed command line exits 2 with the usage; a root that is no directory exits 1', async () => {
+  test('a malformed command line (a number out of range too) exits 2 with the usage; a root that is no directory exits 1, named with --root', async () => {
     for (const [args, status, said] of [
       [['--max-content-bytes', '1e3'], 2, 'usage: agent-read-file mcp'],
       [['--root', fx.ws, 'extra'], 2, 'usage: agent-read-file mcp'],
       [['--bogus'], 2, 'usage: agent-read-file mcp'],
-      [['--root', path.join(fx.ws, 'missing')], 1, 'INVALID_ARGUMENT: '],
+      [['--root', path.join(fx.ws, 'missing')], 1, `INVALID_ARGUMENT: --root ${path.join(fx.ws, 'missing')}: does not exist`],
       // What `--root "$UNSET"` gives: an error, not the current directory served.
       [['--root', ''], 1, 'INVALID_ARGUMENT: --root'],
       [['--root='], 1, 'INVALID_ARGUMENT: --root'],
-      [['--root', fx.ws, '--max-content-bytes', '10'], 1, 'INVALID_ARGUMENT: '],
+      [['--root', fx.ws, '--max-content-bytes', '10'], 2, '--max-content-bytes is from 128 to 4294967295 (got 10)'],
     ]) {
       const { code, stderr } = await runToExit([CLI, 'mcp', ...args], { cwd: fx.ws })
       assert.equal(code, status, `${args.join(' ')}: ${stderr}`)

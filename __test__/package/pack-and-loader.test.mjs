@@ -1,7 +1,7 @@
 // The package as a user gets it: what `npm pack` puts in it, and what `require` says on a
 // machine it has no native build for (a child process pretends to be that machine).
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -33,7 +33,7 @@ try {
   const { readFileSync } = require(${JSON.stringify(INDEX_PATH)})
   console.log(JSON.stringify({ loaded: typeof readFileSync }))
 } catch (error) {
-  console.log(JSON.stringify({ code: error.code, message: error.message, cause: Boolean(error.cause) }))
+  console.log(JSON.stringify({ code: error.code, message: error.message, cause: Boolean(error.cause), loaderError: Boolean(error.loaderError) }))
 }`,
   )
 }
@@ -55,11 +55,37 @@ describe('the loader says the truth', () => {
     })
   }
 
-  test('a supported platform whose package is missing: the error names the package to install', async () => {
+  test('a supported platform whose package is missing: one paragraph with the version-pinned install command', async () => {
     const result = await requireAs('darwin', 'arm64', 'missing-darwin-arm64.cjs')
     assert.equal(result.code, 'ERR_PLATFORM_PACKAGE_MISSING', JSON.stringify(result))
-    assert.match(result.message, /install the package agent-read-file-darwin-arm64 \(npm install agent-read-file-darwin-arm64\)/)
-    assert.equal(result.cause, true, 'the failed load is kept as the cause')
+    assert.ok(result.message.includes(`Install it with: npm install agent-read-file-darwin-arm64@${pkg.version} `), result.message)
+    assert.ok(!result.message.includes('\n'), 'one paragraph')
+    // The loader's report (dozens of lines, advice that does not apply) is kept off the
+    // printed error, as `loaderError`.
+    assert.deepEqual([result.cause, result.loaderError], [false, true])
+  })
+
+  test('an uncaught missing-package error prints one paragraph, not the loader\'s report', () => {
+    const preload = path.join(dir, 'pretend-darwin-arm64.cjs')
+    fs.writeFileSync(
+      preload,
+      `Object.defineProperty(process, 'platform', { value: 'darwin' })\nObject.defineProperty(process, 'arch', { value: 'arm64' })\n`,
+    )
+    const child = spawnSync(process.execPath, ['-r', preload, '-e', `require(${JSON.stringify(INDEX_PATH)})`], { encoding: 'utf8' })
+    assert.notEqual(child.status, 0)
+    assert.ok(child.stderr.includes('ERR_PLATFORM_PACKAGE_MISSING'), child.stderr)
+    assert.ok(!child.stderr.includes('Cannot find native binding') && !child.stderr.includes('wasm32'), child.stderr)
+    assert.ok(child.stderr.split('\n').length < 30, child.stderr)
+  })
+
+  test('the CLI and the MCP command say that paragraph alone and exit 1', () => {
+    const preload = path.join(dir, 'pretend-darwin-arm64.cjs')
+    const cli = path.join(ROOT, 'bin', 'agent-read-file.js')
+    for (const args of [['package.json', '--root', ROOT], ['mcp', '--root', ROOT]]) {
+      const child = spawnSync(process.execPath, ['-r', preload, cli, ...args], { encoding: 'utf8', input: '' })
+      assert.equal(child.status, 1, `${args[0]}: ${child.stderr}`)
+      assert.match(child.stderr, /^agent-read-file: agent-read-file [0-9.]+ has no native addon for darwin-arm64 here: [^\n]*npm install agent-read-file-darwin-arm64@[0-9.]+ [^\n]*\n$/)
+    }
   })
 
   test('this machine loads its build', async () => {
