@@ -218,27 +218,39 @@ export declare function createAgentToolkit(options: ToolkitOptions): AgentToolki
 /** What `runToolCall` needs of a toolkit: its `readFile`. */
 export type ToolCallToolkit = { readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput> }
 
-/** One tool call's result, ready for any harness: the text for the model and the facts. */
-export interface RunToolCallResult {
-  /** The output as JSON on success; the error's `CODE: path: reason` message on failure. */
-  content: string
-  isError: boolean
-  output?: ReadFileOutput
-  /**
-   * `POLICY_DENIED` too, for a toolkit with a policy; `ABORT_ERR` when `options.signal`
-   * fired first; `INTERNAL` for anything else thrown that has no code of this package.
-   */
-  code?: ToolkitErrorCode | 'ABORT_ERR'
-}
+/**
+ * One tool call's result, ready for any harness: the text for the model and the facts.
+ * `isError` tells which: `if (!result.isError) result.output` needs no check of its own.
+ */
+export type RunToolCallResult =
+  | {
+      isError: false
+      /** The output as JSON. */
+      content: string
+      output: ReadFileOutput
+      code?: undefined
+    }
+  | {
+      isError: true
+      /** The error's `CODE: path: reason` message. */
+      content: string
+      output?: undefined
+      /**
+       * `POLICY_DENIED` too, for a toolkit with a policy; `ABORT_ERR` when `options.signal`
+       * fired first; `INTERNAL` for anything else thrown that has no code of this package.
+       */
+      code: ToolkitErrorCode | 'ABORT_ERR'
+    }
 
 /**
  * Runs one model tool call through `toolkit.readFile`: `args` as the model sent them, a JSON
- * text or an object; `options.signal` is passed on. Never throws: a malformed JSON text is an
- * `INVALID_ARGUMENT` result.
+ * text or an object, checked at run time (so an SDK's `unknown` goes as it is);
+ * `options.signal` is passed on. Never throws: a malformed JSON text or arguments that are
+ * not an object are an `INVALID_ARGUMENT` result.
  */
 export declare function runToolCall(
   toolkit: ToolCallToolkit,
-  args: string | object,
+  args: unknown,
   options?: CallOptions,
 ): Promise<RunToolCallResult>
 

@@ -18,7 +18,7 @@ const {
 const { dialects } = require('./dialects.js')
 const { runToolCall } = require('./tool-call.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
-const { readOption, stringList, rejectingThrows } = require('./options.js')
+const { argumentsInput, readOption, stringList, rejectingThrows } = require('./options.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -248,8 +248,9 @@ function compiledPolicy(rules) {
 const ToolCatalog = deepFreeze({
   read_file: {
     definition: TOOL_DEFINITIONS.read_file,
-    execute(input, ctx) {
+    execute(args, ctx) {
       return rejectingThrows(() => {
+        const input = argumentsInput(args)
         const signal = signalOf(ctx, 'ctx', () => pathOf(input))
         if (ctx === undefined || ctx === null) return readFile(undefined, input, signal)
         const workspaceRoot = readOption(ctx, 'workspaceRoot', 'ctx')

@@ -74,6 +74,21 @@ function lengthOf(list, label, path) {
   return length
 }
 
+/**
+ * A model's arguments as the call's input: a JSON text parsed (what tool-calling APIs hand
+ * over), anything else as it is, for the read to check. The one rule of `runToolCall` and
+ * `ToolCatalog.read_file.execute`, as of the dialects. A text that is not JSON is
+ * INVALID_ARGUMENT.
+ */
+function argumentsInput(args) {
+  if (typeof args !== 'string') return args
+  try {
+    return JSON.parse(args)
+  } catch (error) {
+    throw codedError('INVALID_ARGUMENT', 'arguments', `not a JSON text (${error.message})`)
+  }
+}
+
 /** What `start()` returns, or a promise rejected with what it threw. */
 function rejectingThrows(start) {
   try {
@@ -83,4 +98,4 @@ function rejectingThrows(start) {
   }
 }
 
-module.exports = { readOption, stringList, rejectingThrows }
+module.exports = { readOption, stringList, rejectingThrows, argumentsInput }

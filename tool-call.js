@@ -3,19 +3,18 @@
 // harness hands back. It never throws, so a harness needs no try/catch of its own.
 
 const { isToolkitError } = require('./errors.js')
-const { readOption } = require('./options.js')
+const { argumentsInput, readOption } = require('./options.js')
 
 function failure(code, message) {
   return { content: message, isError: true, code }
 }
 
-/** The call's input: a JSON text parsed, an object as it is. */
+/** The call's input (see `argumentsInput`), or the INVALID_ARGUMENT result of bad JSON. */
 function inputOf(args) {
-  if (typeof args !== 'string') return { input: args }
   try {
-    return { input: JSON.parse(args) }
+    return { input: argumentsInput(args) }
   } catch (error) {
-    return { error: failure('INVALID_ARGUMENT', `INVALID_ARGUMENT: arguments: not a JSON text (${error.message})`) }
+    return { error: failure(error.code, error.message) }
   }
 }
 

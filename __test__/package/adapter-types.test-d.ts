@@ -32,10 +32,17 @@ const sameName: typeof TOOL_DEFINITIONS.read_file.name = anthropicTool().name
 async function harness(): Promise<RunToolCallResult> {
   const toolkit = createAgentToolkit({ workspaceRoot: '/w' })
   const result = await runToolCall(toolkit, '{"path":"a.ts"}')
-  if (!result.isError && result.output) {
+  // A discriminated union: the flag alone narrows, no `&& result.output`, no cast.
+  if (!result.isError) {
     const lines: number = result.output.meta.line_count
     void lines
+  } else {
+    const code: string = result.code
+    void code
   }
+  // What an SDK hands over untyped (Anthropic's `tool_use.input` is `unknown`) goes as it is.
+  const fromAnthropic: unknown = JSON.parse('{"path":"a.ts"}')
+  await runToolCall(toolkit, fromAnthropic)
   return runToolCall(toolkit, { path: 'a.ts', start_line: null })
 }
 

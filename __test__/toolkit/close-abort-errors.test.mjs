@@ -15,7 +15,7 @@ import {
   thrown,
 } from '../helpers.mjs'
 
-const { createAgentToolkit, ToolCatalog, isReadFileError, readFile, readFileSync } = pkg
+const { createAgentToolkit, ToolCatalog, isReadFileError, readFile, readFileSync, runToolCall } = pkg
 
 const fx = makeFixture()
 after(() => fx.cleanup())
@@ -108,6 +108,21 @@ describe('abort', () => {
     controller.abort()
     assert.equal((await rejection(() => pending)).name, 'AbortError')
     assert.equal((await execute({ path: 'notes.txt' }, { workspaceRoot: fx.ws })).content, 'one\ntwo\nthree\n')
+  })
+
+  test('ToolCatalog.read_file.execute takes the JSON text a model sent, as runToolCall does', async () => {
+    const execute = ToolCatalog.read_file.execute
+    const ctx = { workspaceRoot: fx.ws }
+    const text = await execute('{"path":"notes.txt","start_line":2,"max_lines":1}', ctx)
+    assert.deepEqual([text.content, text.next_start_line], ['two\n', 3])
+    assert.deepEqual(text, await execute({ path: 'notes.txt', start_line: 2, max_lines: 1 }, ctx))
+    const notJson = await rejection(() => execute('{"path":', ctx))
+    assert.equal(notJson.code, 'INVALID_ARGUMENT')
+    assert.match(notJson.message, /^INVALID_ARGUMENT: arguments: not a JSON text \(/)
+    const ran = await runToolCall(createAgentToolkit({ workspaceRoot: fx.ws }), '{"path":')
+    assert.deepEqual([ran.code, ran.content], [notJson.code, notJson.message], 'one rule for both')
+    // A JSON text that is not an object is the read's own INVALID_ARGUMENT.
+    assert.equal((await rejection(() => execute('42', ctx))).code, 'INVALID_ARGUMENT')
   })
 })
 
