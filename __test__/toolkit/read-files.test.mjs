@@ -123,7 +123,7 @@ describe('toolkit.readFiles', () => {
 
   test('64 files of 1 MiB: peak memory bounded by what the call returns, not by what it reads', async () => {
     // The call returns at most 4 MiB of content; before the bound, all 64 windows were read
-    // and decoded at once (66 MiB of peak RSS here, Node and Bun; 12-17 MiB after).
+    // and decoded at once (66 MiB of peak RSS here, Node and Bun; about 20 MiB after).
     const line = `${'é'.repeat(1300)}\n`
     const text = line.repeat(Math.floor(MAX_FILE_BYTES / Buffer.byteLength(line)))
     for (let i = 0; i < 64; i++) fx.write(`wide/w${i}.txt`, text)
