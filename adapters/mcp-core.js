@@ -1,7 +1,8 @@
 'use strict'
 // The read_file tool on an MCP server, written once for both module systems: `mcp.js`
 // (CommonJS) and `mcp.mjs` (ES module) hand in the SDK's `McpServer` and `zod` as each
-// system loads them, so a server made here is an instance of the class the caller imports.
+// system loads them, so a server made here is an instance of the class the caller imports;
+// a server handed in may come from any copy of the SDK.
 
 const { runToolCall } = require('../tool-call.js')
 const { toolkitOf } = require('./toolkit.js')
@@ -29,6 +30,19 @@ function toolResult({ content, isError, output }) {
   return result
 }
 
+/**
+ * Whether `server` is an `McpServer`, of any copy or build of the SDK: an app's own pinned SDK,
+ * or its CommonJS build handed to this ES module, is not an instance of this package's class.
+ */
+function isMcpServer(server) {
+  return (
+    server !== null &&
+    typeof server === 'object' &&
+    typeof server.registerTool === 'function' &&
+    typeof server.connect === 'function'
+  )
+}
+
 /** `createMcpServer` and `registerReadFile` over the SDK's `McpServer` and `zod` given. */
 function mcpAdapter({ McpServer, z }) {
   function register(server, toolkit) {
@@ -51,7 +65,7 @@ function mcpAdapter({ McpServer, z }) {
    * toolkit, its lifetime stays the caller's.
    */
   function registerReadFile(server, toolkitOrOptions) {
-    if (!(server instanceof McpServer)) {
+    if (!isMcpServer(server)) {
       throw new TypeError('registerReadFile: server must be an McpServer of @modelcontextprotocol/sdk')
     }
     return register(server, toolkitOf(toolkitOrOptions).toolkit)

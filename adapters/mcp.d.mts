@@ -1,3 +1,25 @@
-// `agent-read-file/mcp` as an ES module: the same declarations (the SDK declares one
-// `McpServer` type for both of its builds).
-export { createMcpServer, registerReadFile } from './mcp.js'
+/**
+ * `agent-read-file/mcp` as an ES module: the read_file tool on an MCP server
+ * (`@modelcontextprotocol/sdk`). The same declarations as `mcp.d.ts`, written again because
+ * here `@modelcontextprotocol/sdk/server/mcp.js` resolves to the SDK's ES module
+ * declarations, whose `McpServer` TypeScript does not take for its CommonJS one.
+ */
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { AgentToolkit, ToolkitOptions } from '../index.js'
+
+/**
+ * An `McpServer` named `agent-read-file` with read_file registered: the specification's
+ * description and input schema, an output schema for `ReadFileOutput`. A read answers the
+ * output as `structuredContent` and as JSON text; a failed read is an `isError: true` result
+ * whose text is the error's message, starting with its code (`NOT_FOUND: src/a.ts: …`). The
+ * client's cancellation aborts the read. A toolkit made from `options` is closed when the
+ * server closes; a toolkit given stays the caller's to close.
+ */
+export declare function createMcpServer(toolkitOrOptions: ToolkitOptions | AgentToolkit): McpServer
+
+/**
+ * Adds read_file, as `createMcpServer` has it, to a server of your own (other tools
+ * registered with `registerTool` stay as they are); returns the SDK's handle to it. Throws a
+ * `TypeError` when `server` is not an `McpServer`.
+ */
+export declare function registerReadFile(server: McpServer, toolkitOrOptions: ToolkitOptions | AgentToolkit): RegisteredTool

@@ -366,6 +366,24 @@ describe('agent-read-file/mcp in process', () => {
     assert.ok(cjs.createMcpServer({ workspaceRoot: fx.ws }) instanceof CjsMcpServer)
   })
 
+  test("registerReadFile takes a server of another copy of the SDK: here the CommonJS build's, handed to the ES module entry", async () => {
+    const require = createRequire(import.meta.url)
+    const { McpServer: CjsMcpServer } = require('@modelcontextprotocol/sdk/server/mcp.js')
+    const { InMemoryTransport: CjsInMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js')
+    const server = new CjsMcpServer({ name: 'mine', version: '1.0.0' })
+    assert.ok(!(server instanceof McpServer), 'a class the ES module entry did not load')
+    registerReadFile(server, { workspaceRoot: fx.ws })
+    const [serverSide, clientSide] = CjsInMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })
+    await client.connect(clientSide)
+    assertRead(await call(client, { path: 'src/main.ts' }), expectedOutput(mainFile, 'src/main.ts'))
+    await client.close()
+    for (const notAServer of [{}, null, 'server', { registerTool() {} }]) {
+      assert.throws(() => registerReadFile(notAServer, { workspaceRoot: fx.ws }), TypeError)
+    }
+  })
+
   test('registerReadFile adds read_file beside a zod tool of your own', async () => {
     const server = new McpServer({ name: 'mine', version: '1.0.0' })
     server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({

@@ -70,6 +70,5 @@ const mcpServer: McpServer = createMcpServer({ workspaceRoot: '/w', deny: [], ma
 const ownServer = new McpServer({ name: 'mine', version: '1.0.0' })
 const registered: RegisteredTool = registerReadFile(ownServer, createAgentToolkit({ workspaceRoot: '/w' }))
 registered.disable()
-import { createMcpServer as createMcpServerEsm } from '../../adapters/mcp.mjs'
-const esmServer: McpServer = createMcpServerEsm({ workspaceRoot: "/w" })
-void [mcpServer, esmServer]
+// (The ES module entry returns the SDK's ES module `McpServer`: adapter-types-esm.test-d.mts.)
+void mcpServer
