@@ -14,8 +14,8 @@ use agent_read_file_engine::request::{Argument, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{
-    FileVersion, Ledger, ReadFileOutput, ReadOptions, answered, file_version, read_file,
-    read_file_from_memory,
+    FileVersion, Ledger, ReadFileOutput, ReadOptions, answered, file_version, file_version_within,
+    read_file, read_file_from_memory,
 };
 
 use crate::convert::{request_from_js, string_or_type, type_of};
@@ -31,11 +31,13 @@ pub(crate) enum RootArg {
 }
 
 /// What a toolkit (or a `ToolCatalog` context) adds to its reads: its compiled deny and
-/// allow rules and its content budget. A bare read has none.
+/// allow rules, its content budget and its file size limit. A bare read has none.
 #[derive(Debug, Default)]
 pub(crate) struct Rules {
     pub(crate) policy: Option<Policy>,
     pub(crate) max_content_bytes: Option<usize>,
+    /// `None`: the specification's `MAX_FILE_BYTES`.
+    pub(crate) max_file_bytes: Option<u64>,
 }
 
 /// One validated call, ready to run on any thread.
@@ -219,6 +221,7 @@ impl ReadCall {
             policy: self.rules.policy.as_ref(),
             max_content_bytes: self.rules.max_content_bytes,
             versioned: self.ledger.is_some(),
+            max_file_bytes: self.rules.max_file_bytes,
         }
     }
 
@@ -263,7 +266,12 @@ impl ReadCall {
             }
             CallKind::Version => {
                 let policy = self.rules.policy.as_ref();
-                file_version(&root, &self.request.path, policy).map(Reply::Version)
+                let path = &self.request.path;
+                let version = match self.rules.max_file_bytes {
+                    None => file_version(&root, path, policy),
+                    Some(max) => file_version_within(&root, path, policy, max),
+                };
+                version.map(Reply::Version)
             }
             CallKind::Many(requests) => {
                 let (results, seen) = self.read_many(&root, requests);

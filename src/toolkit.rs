@@ -27,7 +27,8 @@ pub struct Workspace {
     ledger: Arc<Ledger>,
 }
 
-/// A toolkit's compiled read options: its deny and allow rules.
+/// A toolkit's compiled read options: its deny and allow rules, content budget and file
+/// size limit.
 #[napi]
 pub struct ReadPolicy {
     rules: Arc<Rules>,
@@ -37,23 +38,50 @@ pub struct ReadPolicy {
 impl ReadPolicy {
     /// Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
     /// throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
-    /// by the caller to be an integer of at least 128) bounds every `content`.
+    /// by the caller to be an integer of at least 128) bounds every `content`;
+    /// `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
+    /// the largest file read, the specification's `MAX_FILE_BYTES` when absent.
     #[napi(constructor)]
     pub fn new(
         env: Env,
         deny: Vec<String>,
         allow: Vec<String>,
         max_content_bytes: Option<u32>,
+        max_file_bytes: Option<f64>,
     ) -> napi::Result<Self> {
         let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
+        let max_file_bytes = max_file_bytes
+            .map(file_size_limit)
+            .transpose()
+            .map_err(|error| throwable(&env, error))?;
         let rules = Rules {
             policy: Some(policy),
             max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
+            max_file_bytes,
         };
         Ok(ReadPolicy {
             rules: Arc::new(rules),
         })
     }
+}
+
+/// The largest safe integer of JavaScript, `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// `maxFileBytes` as a limit in bytes: `Infinity` is no limit; anything but a positive
+/// safe integer is `INVALID_ARGUMENT`.
+fn file_size_limit(bytes: f64) -> Result<u64, ReadFileError> {
+    if bytes == f64::INFINITY {
+        return Ok(u64::MAX);
+    }
+    if bytes.fract() != 0.0 || !(1.0..=MAX_SAFE_INTEGER).contains(&bytes) {
+        return Err(ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            "maxFileBytes",
+            format!("maxFileBytes must be a positive safe integer or Infinity (got {bytes})"),
+        ));
+    }
+    Ok(bytes as u64)
 }
 
 /// `readFile` under a toolkit's `policy` (`ToolCatalog.read_file.execute`).
@@ -146,7 +174,7 @@ impl Workspace {
     /// `readFiles` beneath this workspace's root, under its policy, recorded in its ledger.
     #[napi(
         ts_args_type = "inputs: readonly ReadFileInput[], signal?: AbortSignal",
-        ts_return_type = "Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED'; message: string } }>>"
+        ts_return_type = "Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED' | 'FILE_CHANGED'; message: string } }>>"
     )]
     pub fn read_files<'env>(
         &self,
