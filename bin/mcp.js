@@ -5,7 +5,8 @@
 const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
-                           [--max-content-bytes N] [--no-default-deny]`
+                           [--max-content-bytes N] [--max-file-bytes N|Infinity]
+                           [--no-default-deny]`
 
 const MCP_HELP = `${MCP_USAGE}
 
@@ -18,6 +19,8 @@ options:
   --allow GLOB            re-admit files a deny rule covers; repeatable
   --no-default-deny       drop the default rules (.env, private keys, .ssh/, .git/, ...)
   --max-content-bytes N   the most bytes of content one result carries (128 or more)
+  --max-file-bytes N      the largest file read, in bytes, or Infinity (default: 1048576,
+                          as the specification); a larger file is scanned, never read whole
   -h, --help              this help
 
 An MCP client's configuration:
@@ -32,6 +35,7 @@ function parseMcpCommandLine(argv) {
     allow: { type: 'string', multiple: true },
     'no-default-deny': { type: 'boolean' },
     'max-content-bytes': { type: 'string' },
+    'max-file-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) return { action: 'help' }
@@ -46,6 +50,8 @@ function parseMcpCommandLine(argv) {
   }
   const budget = decimal('max-content-bytes', values['max-content-bytes'])
   if (budget !== undefined) options.maxContentBytes = budget
+  const limit = values['max-file-bytes']
+  if (limit !== undefined) options.maxFileBytes = limit === 'Infinity' ? Infinity : decimal('max-file-bytes', limit)
   return { action: 'serve', options }
 }
 
