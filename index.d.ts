@@ -160,8 +160,10 @@ export interface ToolkitOptions {
    * any size (else `INVALID_ARGUMENT`). Default: the specification's
    * {@link MAX_FILE_BYTES} (1 MiB); a larger file is `SIZE_LIMIT_EXCEEDED`. A file over
    * 1 MiB is never read whole: its window is found by scanning it in 256 KiB chunks, so a
-   * read costs one chunk and its output in memory, and time proportional to the file's
-   * size; `meta` is exact. Its `content` is at most 1 MiB (or `maxContentBytes`), cut as
+   * read costs one chunk and its output in memory; `meta` is exact. The first read of such a
+   * file scans all of it; the toolkit then keeps its line index (the 16 such files read
+   * last, keyed by device, inode, size, mtime and ctime in ns), so a later page of the file
+   * unchanged reads from the chunk its window starts in to the window's end only. Its `content` is at most 1 MiB (or `maxContentBytes`), cut as
    * `maxContentBytes` cuts it. Its version in the ledger hashes the file's identity and
    * times (device, inode, size, mtime and ctime in ns), not its bytes. A file that changes
    * during such a read is read once more, then rejected with `FILE_CHANGED`.

@@ -208,6 +208,51 @@ describe('maxFileBytes: files over 1 MiB', () => {
   })
 })
 
+describe('maxFileBytes: the line index of a toolkit', () => {
+  slowTest('a later page of an unchanged file costs its window, not the file; a change is seen', 30_000, async () => {
+    const rel = 'indexed.log'
+    const file = path.join(fx.ws, rel)
+    const fd = fs.openSync(file, 'w')
+    const block = numberedLines(10_000, 100)
+    for (let i = 0; i < 150; i++) fs.writeSync(fd, block) // 151.5 MB, 1.5 million lines
+    fs.closeSync(fd)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: Infinity })
+    const timed = async (input) => {
+      const started = process.hrtime.bigint()
+      const out = await toolkit.readFile({ path: rel, ...input })
+      return [Number(process.hrtime.bigint() - started) / 1e6, out]
+    }
+    const [first, head] = await timed({ max_lines: 2 })
+    assert.equal(head.meta.line_count, 1_500_000)
+    let later = Infinity
+    for (const start of [1_499_990, 750_001, 3, 1_234_567, 1_499_990]) {
+      const [ms, out] = await timed({ start_line: start, max_lines: 5 })
+      later = Math.min(later, ms)
+      assert.deepEqual(out, expectedPage(start, 5, out.meta.mtime_ms))
+    }
+    assert.ok(later * 4 < first, `a later page took ${later.toFixed(2)} ms, the first read ${first.toFixed(2)} ms`)
+    fs.appendFileSync(file, 'appended\n')
+    const [, grown] = await timed({ start_line: 1_500_001 })
+    assert.deepEqual([grown.content, grown.meta.line_count], ['appended\n', 1_500_001])
+    toolkit.close()
+    fs.rmSync(file)
+
+    /** The page of the 1.5-million-line log `numberedLines` wrote, in blocks of 10,000. */
+    function expectedPage(start, max, mtimeMs) {
+      const lines = []
+      for (let n = start; n < start + max && n <= 1_500_000; n++) lines.push(`line ${((n - 1) % 10_000) + 1} `.padEnd(100, 'x') + '\n')
+      return {
+        path: rel,
+        content: lines.join(''),
+        truncated: start + max <= 1_500_000,
+        next_start_line: start + max <= 1_500_000 ? start + max : null,
+        meta: { byte_length: 151_500_000, line_count: 1_500_000, returned_line_count: lines.length, mtime_ms: mtimeMs },
+      }
+    }
+  })
+})
+
 describe('maxFileBytes: memory and races', () => {
   slowTest('paging through a 60 MB log grows RSS by less than 32 MiB', 60_000, async () => {
     const rel = 'sixty.log'

@@ -14,8 +14,8 @@ use agent_read_file_engine::request::{Argument, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{
-    FileVersion, Ledger, ReadFileOutput, ReadOptions, answered, file_version, file_version_within,
-    read_file, read_file_from_memory,
+    FileVersion, Ledger, LineIndexCache, ReadFileOutput, ReadOptions, answered, file_version,
+    file_version_within, read_file, read_file_from_memory,
 };
 
 use crate::convert::{request_from_js, string_or_type, type_of};
@@ -48,6 +48,8 @@ pub(crate) struct ReadCall {
     kind: CallKind,
     /// Where a toolkit's successful reads are recorded.
     ledger: Option<Arc<Ledger>>,
+    /// Where a toolkit keeps the line indexes of the large files it read.
+    line_indexes: Option<Arc<LineIndexCache>>,
 }
 
 /// What a call asks for.
@@ -140,6 +142,7 @@ impl ReadCall {
             rules: no_rules(),
             kind: CallKind::Read,
             ledger: None,
+            line_indexes: None,
         })
     }
 
@@ -157,6 +160,7 @@ impl ReadCall {
             rules: no_rules(),
             kind: CallKind::Version,
             ledger: None,
+            line_indexes: None,
         })
     }
 
@@ -207,6 +211,7 @@ impl ReadCall {
             rules: no_rules(),
             kind: CallKind::Many(requests),
             ledger: None,
+            line_indexes: None,
         })
     }
 
@@ -222,12 +227,21 @@ impl ReadCall {
             max_content_bytes: self.rules.max_content_bytes,
             versioned: self.ledger.is_some(),
             max_file_bytes: self.rules.max_file_bytes,
+            line_indexes: self.line_indexes.as_deref(),
         }
     }
 
     pub(crate) fn with_ledger(self, ledger: Arc<Ledger>) -> ReadCall {
         let ledger = Some(ledger);
         ReadCall { ledger, ..self }
+    }
+
+    pub(crate) fn with_line_indexes(self, line_indexes: Arc<LineIndexCache>) -> ReadCall {
+        let line_indexes = Some(line_indexes);
+        ReadCall {
+            line_indexes,
+            ..self
+        }
     }
 
     /// `readFileSync`: its answer is delivered as it returns.
@@ -269,7 +283,10 @@ impl ReadCall {
                 let path = &self.request.path;
                 let version = match self.rules.max_file_bytes {
                     None => file_version(&root, path, policy),
-                    Some(max) => file_version_within(&root, path, policy, max),
+                    Some(max) => {
+                        let indexes = self.line_indexes.as_deref();
+                        file_version_within(&root, path, policy, max, indexes)
+                    }
                 };
                 version.map(Reply::Version)
             }

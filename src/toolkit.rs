@@ -1,16 +1,17 @@
 //! The toolkit's native side (`createAgentToolkit`, `ToolCatalog`): a workspace root
-//! held open, its compiled deny and allow rules and content budget, and its read ledger.
+//! held open, its compiled deny and allow rules and content budget, its read ledger, and
+//! the line indexes of the large files it read.
 
 use std::sync::Arc;
 
 use napi::{Env, Unknown};
 use napi_derive::napi;
 
-use agent_read_file_engine::Ledger;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::{Ledger, LineIndexCache};
 
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
@@ -25,6 +26,8 @@ pub struct Workspace {
     rules: Arc<Rules>,
     /// What this toolkit's successful reads saw, by path.
     ledger: Arc<Ledger>,
+    /// The line indexes of the files over 1 MiB it read last.
+    line_indexes: Arc<LineIndexCache>,
 }
 
 /// A toolkit's compiled read options: its deny and allow rules, content budget and file
@@ -117,6 +120,7 @@ impl Workspace {
             root: Some(Arc::new(root)),
             rules: policy.rules.clone(),
             ledger: Arc::default(),
+            line_indexes: Arc::default(),
         })
     }
 
@@ -187,6 +191,7 @@ impl Workspace {
                 ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs).map(|call| {
                     call.with_rules(self.rules.clone())
                         .with_ledger(self.ledger.clone())
+                        .with_line_indexes(self.line_indexes.clone())
                 })
             }
             None => Err(closed_error("readFiles")),
@@ -206,8 +211,12 @@ impl Workspace {
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
         let call = match &self.root {
-            Some(root) => ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path)
-                .map(|call| call.with_rules(self.rules.clone())),
+            Some(root) => {
+                ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path).map(|call| {
+                    call.with_rules(self.rules.clone())
+                        .with_line_indexes(self.line_indexes.clone())
+                })
+            }
             None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
         };
         schedule::enqueue(env, call, signal)
@@ -229,6 +238,7 @@ impl Workspace {
             Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
                 call.with_rules(self.rules.clone())
                     .with_ledger(self.ledger.clone())
+                    .with_line_indexes(self.line_indexes.clone())
             }),
             None => Err(closed_error(&requested_path(&input))),
         }

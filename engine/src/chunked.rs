@@ -13,6 +13,7 @@
 
 use std::fs::File;
 use std::io;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::Stat;
@@ -109,25 +110,39 @@ impl From<io::Error> for ScanError {
 
 /// Scans `file_len` bytes of `source` in chunks of `chunk` bytes for the window `ask`.
 /// A binary file is told after its first [`BINARY_SCAN_BYTES`] only.
-pub fn scan(
+#[cfg(test)]
+fn scan(
     source: &(impl ReadAt + ?Sized),
     file_len: u64,
     ask: WindowAsk,
     chunk: usize,
 ) -> Result<Scanned, ScanError> {
+    scan_indexing(source, file_len, ask, chunk).map(|(scanned, _)| scanned)
+}
+
+/// [`scan`], and the [`LineIndex`] of the file it scanned.
+pub fn scan_indexing(
+    source: &(impl ReadAt + ?Sized),
+    file_len: u64,
+    ask: WindowAsk,
+    chunk: usize,
+) -> Result<(Scanned, LineIndex), ScanError> {
+    let chunk = chunk.max(1);
     let head_len = file_len.min(BINARY_SCAN_BYTES as u64) as usize;
     let mut head = vec![0u8; head_len];
     read_exactly(source, &mut head, 0)?;
     let bom = head.starts_with(UTF8_BOM);
     let binary = is_binary(&head);
     drop(head);
-    let mut finder = WindowFinder::new(ask);
+    let mut finder = WindowFinder::new(ask, 0);
     let mut text = TextStream::default();
+    let mut newlines_before_chunk = Vec::new();
     if !binary {
-        let mut buffer = vec![0u8; chunk.max(1)];
+        let mut buffer = vec![0u8; chunk];
         let mut offset = if bom { UTF8_BOM.len() as u64 } else { 0 };
         let text_start = offset;
         while offset < file_len {
+            newlines_before_chunk.push(text.newlines);
             let want = buffer.len().min((file_len - offset) as usize);
             let bytes = &mut buffer[..want];
             read_exactly(source, bytes, offset)?;
@@ -139,14 +154,115 @@ pub fn scan(
             return Err(ScanError::Changed);
         }
     }
-    let facts = TextFacts {
-        file_len,
-        binary,
-        bom,
-        line_ending: LineEnding::from_counts(text.newlines, text.crlfs),
-        valid_utf8: text.utf8.valid(),
+    let index = LineIndex {
+        chunk,
+        newlines_before_chunk,
+        line_count: text.newlines + u64::from(text.ends_unterminated()),
+        unterminated: text.ends_unterminated(),
+        facts: TextFacts {
+            file_len,
+            binary,
+            bom,
+            line_ending: LineEnding::from_counts(text.newlines, text.crlfs),
+            valid_utf8: text.utf8.valid(),
+        },
     };
-    Ok(finder.finish(&text, facts))
+    Ok((finder.finish(&index), index))
+}
+
+/// Where a file's lines lie, as a full scan found them: the newlines before each chunk,
+/// and the facts of the whole text. With it, a window is found by reading from the chunk
+/// it starts in to its end only ([`scan_with_index`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineIndex {
+    chunk: usize,
+    /// Newlines before text offset `i * chunk`, for each chunk.
+    newlines_before_chunk: Vec<u64>,
+    line_count: u64,
+    unterminated: bool,
+    facts: TextFacts,
+}
+
+impl LineIndex {
+    /// The facts of the file's whole text.
+    pub fn facts(&self) -> &TextFacts {
+        &self.facts
+    }
+
+    /// Bytes it holds, beside its own size.
+    fn heap_bytes(&self) -> usize {
+        self.newlines_before_chunk.len() * std::mem::size_of::<u64>()
+    }
+}
+
+/// [`scan`] of the file `index` was made from, reading only from the chunk the window
+/// starts in to the window's end. The caller makes sure the file is that one, unchanged.
+pub fn scan_with_index(
+    source: &(impl ReadAt + ?Sized),
+    index: &LineIndex,
+    ask: WindowAsk,
+) -> Result<Scanned, ScanError> {
+    let facts = index.facts;
+    let checkpoints = &index.newlines_before_chunk;
+    // The last chunk before which fewer newlines lie than precede the window: the window
+    // starts in it or after it.
+    let newlines_before_window = ask.start_line.saturating_sub(1);
+    let first = checkpoints
+        .partition_point(|&newlines| newlines < newlines_before_window)
+        .saturating_sub(1);
+    let mut finder = WindowFinder::new(ask, checkpoints.get(first).copied().unwrap_or(0));
+    if !facts.binary {
+        let text_start = if facts.bom { UTF8_BOM.len() as u64 } else { 0 };
+        let mut buffer = vec![0u8; index.chunk];
+        let mut offset = text_start + (first as u64) * index.chunk as u64;
+        while offset < facts.file_len && finder.end.is_none() {
+            let want = buffer.len().min((facts.file_len - offset) as usize);
+            let bytes = &mut buffer[..want];
+            read_exactly(source, bytes, offset)?;
+            finder.feed(bytes, offset - text_start);
+            offset += want as u64;
+        }
+    }
+    Ok(finder.finish(index))
+}
+
+/// The line indexes of the files a toolkit read last, each keyed by the file's
+/// [`identity`] when it was scanned: a file changed since has another key, so its index is
+/// never used again, and is forgotten as the least recently used.
+#[derive(Debug, Default)]
+pub struct LineIndexCache(Mutex<Vec<([i128; 7], Arc<LineIndex>)>>);
+
+/// Files a [`LineIndexCache`] remembers at most.
+pub const LINE_INDEX_CAPACITY: usize = 16;
+
+impl LineIndexCache {
+    /// The index of the file whose status is `stat`, if it is remembered.
+    pub fn get(&self, stat: &Stat) -> Option<Arc<LineIndex>> {
+        let key = identity(stat);
+        let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = entries.iter().position(|(entry, _)| *entry == key)?;
+        let entry = entries.remove(at);
+        let index = entry.1.clone();
+        entries.push(entry);
+        Some(index)
+    }
+
+    /// Remembers `index` as the one of the file whose status is `stat`.
+    pub fn insert(&self, stat: &Stat, index: LineIndex) {
+        let key = identity(stat);
+        let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.retain(|(entry, _)| *entry != key);
+        if entries.len() >= LINE_INDEX_CAPACITY {
+            entries.remove(0);
+        }
+        entries.push((key, Arc::new(index)));
+    }
+
+    /// Bytes its indexes hold.
+    pub fn heap_bytes(&self) -> usize {
+        let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.iter().map(|(_, index)| index.heap_bytes()).sum()
+    }
 }
 
 /// [`scan`] of `file`, whose status was `stat` when it was opened, checked to be the
@@ -163,6 +279,7 @@ pub fn scan_unchanged(
     ask: WindowAsk,
     chunk: usize,
     max_len: u64,
+    indexes: Option<&LineIndexCache>,
 ) -> Result<(Scanned, Stat), ScanUnchangedError> {
     let mut before = *stat;
     for _ in 0..2 {
@@ -171,10 +288,19 @@ pub fn scan_unchanged(
             return Err(ScanUnchangedError::TooLarge(len));
         }
         wait_until_settled(&before);
-        let scanned = scan(file, len, ask, chunk);
+        let known = indexes.and_then(|indexes| indexes.get(&before));
+        let scanned = match &known {
+            Some(index) => scan_with_index(file, index, ask).map(|scanned| (scanned, None)),
+            None => scan_indexing(file, len, ask, chunk).map(|(s, index)| (s, Some(index))),
+        };
         let after = rustix::fs::fstat(file).map_err(io::Error::from)?;
         match scanned {
-            Ok(scanned) if same_version(&before, &after) => return Ok((scanned, after)),
+            Ok((scanned, index)) if same_version(&before, &after) => {
+                if let (Some(indexes), Some(index)) = (indexes, index) {
+                    indexes.insert(&after, index);
+                }
+                return Ok((scanned, after));
+            }
             Ok(_) | Err(ScanError::Changed) => before = after,
             Err(ScanError::Io(err)) => return Err(err.into()),
         }
@@ -358,10 +484,12 @@ struct WindowFinder {
 }
 
 impl WindowFinder {
-    fn new(ask: WindowAsk) -> WindowFinder {
+    /// A finder fed from a point with `newlines_seen` newlines before it, at most as many
+    /// as precede the window.
+    fn new(ask: WindowAsk, newlines_seen: u64) -> WindowFinder {
         WindowFinder {
             ask,
-            newlines_seen: 0,
+            newlines_seen,
             start: (ask.start_line <= 1).then_some(0),
             window_newlines: 0,
             end: None,
@@ -410,16 +538,18 @@ impl WindowFinder {
         self.first_line.feed(part);
     }
 
-    /// The window in the whole text, now that all of it went past.
-    fn finish(self, text: &TextStream, facts: TextFacts) -> Scanned {
+    /// The window in the whole text `index` describes, once the text went past to the
+    /// window's end.
+    fn finish(self, index: &LineIndex) -> Scanned {
+        let facts = index.facts;
         let bom_len = if facts.bom { UTF8_BOM.len() as u64 } else { 0 };
         let text_len = if facts.binary {
             0
         } else {
             facts.file_len - bom_len
         };
-        let unterminated = u64::from(text.ends_unterminated());
-        let line_count = text.newlines + unterminated;
+        let unterminated = u64::from(index.unterminated);
+        let line_count = index.line_count;
         let empty = |kept| Scanned {
             kept,
             whole_window: true,
@@ -581,5 +711,84 @@ mod tests {
                 proptest::prop_assert_eq!(s.first_line_len, first_line.len() as u64);
             }
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_indexed_scan_agrees_with_the_full_scan(
+            text in text_strategy(),
+            start_line in 1u64..30,
+            max_lines in 1u32..8,
+            chunk in 1usize..24,
+            keep in 0usize..40,
+        ) {
+            let len = text.len() as u64;
+            let ask = WindowAsk { start_line, max_lines, keep };
+            let other = WindowAsk { start_line: 1, max_lines: 1, keep: 0 };
+            let (_, index) = scan_indexing(&text[..], len, other, chunk).unwrap();
+            let indexed = scan_with_index(&text[..], &index, ask).unwrap();
+            proptest::prop_assert_eq!(indexed, scan(&text[..], len, ask, chunk).unwrap());
+        }
+    }
+
+    /// Bytes in memory that count what is read of them.
+    struct Counted(Vec<u8>, std::cell::Cell<u64>);
+
+    impl ReadAt for Counted {
+        fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+            let read = self.0.read_at(buffer, offset)?;
+            self.1.set(self.1.get() + read as u64);
+            Ok(read)
+        }
+    }
+
+    #[test]
+    fn with_its_index_a_page_reads_from_its_chunk_to_its_end_only() {
+        let text: String = (0..100_000).map(|i| format!("{i:07}\n")).collect();
+        let source = Counted(text.into_bytes(), std::cell::Cell::new(0));
+        let ask = |start_line| WindowAsk {
+            start_line,
+            max_lines: 10,
+            keep: usize::MAX,
+        };
+        let (_, index) = scan_indexing(&source, 800_000, ask(1), 4096).unwrap();
+        assert_eq!(source.1.replace(0), 800_000 + 8192);
+        let page = scan_with_index(&source, &index, ask(77_777)).unwrap();
+        assert_eq!(page.kept, &source.0[77_776 * 8..77_786 * 8]);
+        assert_eq!(
+            (page.line_count, page.next_start_line),
+            (100_000, Some(77_787))
+        );
+        assert!(source.1.get() <= 2 * 4096, "read {}", source.1.get());
+    }
+
+    #[test]
+    fn the_cache_keeps_the_most_recent_indexes() {
+        let cache = LineIndexCache::default();
+        let file = tempfile::tempfile().unwrap();
+        let stat = |len: i64| {
+            let mut stat = rustix::fs::fstat(&file).unwrap();
+            stat.st_size = len;
+            stat
+        };
+        let ask = WindowAsk {
+            start_line: 1,
+            max_lines: 1,
+            keep: 0,
+        };
+        let index = |text: &[u8]| scan_indexing(text, text.len() as u64, ask, 4).unwrap().1;
+        cache.insert(&stat(0), index(b"a\n"));
+        for len in 1..=LINE_INDEX_CAPACITY as i64 {
+            cache.insert(&stat(len), index(b"b\n"));
+            if len == 5 {
+                assert!(cache.get(&stat(0)).is_some()); // used: now the most recent
+            }
+        }
+        assert!(cache.get(&stat(0)).is_some());
+        assert!(
+            cache.get(&stat(1)).is_none(),
+            "the least recently used is forgotten"
+        );
+        assert_eq!(cache.get(&stat(0)).unwrap().facts().file_len, 2);
     }
 }

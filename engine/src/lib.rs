@@ -35,6 +35,7 @@ mod version;
 mod window;
 
 pub use attempt::{Attempt, Stop, answered};
+pub use chunked::{LINE_INDEX_CAPACITY, LineIndexCache};
 pub use file_guard::{MAX_CACHED_READ_BYTES, Span};
 pub use read_file::{
     Content, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file, read_file_from_memory,

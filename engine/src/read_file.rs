@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::attempt::Attempt;
-use crate::chunked::{CHUNK_BYTES, WindowAsk};
+use crate::chunked::{CHUNK_BYTES, LineIndexCache, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
@@ -95,6 +95,10 @@ pub struct ReadOptions<'p> {
     /// file over [`MAX_FILE_BYTES`] is never read whole: its window is found by a chunked
     /// scan, and its content is never more than [`MAX_FILE_BYTES`] bytes.
     pub max_file_bytes: Option<u64>,
+    /// Where the line indexes of files over [`MAX_FILE_BYTES`] are kept between reads (a
+    /// toolkit's), so that a later page of an unchanged file reads from the chunk the
+    /// window starts in to its end only; `None`: every read scans the whole file.
+    pub line_indexes: Option<&'p LineIndexCache>,
 }
 
 impl ReadOptions<'_> {
@@ -173,8 +177,9 @@ fn large_window_of(
         max_lines: request.max_lines,
         keep,
     };
+    let limits = (chunk, options.max_file_bytes());
     let (scanned, stat) =
-        source::scan_large(opened, &request.path, ask, chunk, options.max_file_bytes())?;
+        source::scan_large(opened, &request.path, ask, limits, options.line_indexes)?;
     if scanned.facts.binary {
         return Err(binary_error(request));
     }

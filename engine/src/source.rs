@@ -14,7 +14,7 @@ use rustix::io::Errno;
 use rustix::fs::Stat;
 
 use crate::attempt::{Attempt, Stop};
-use crate::chunked::{self, ScanUnchangedError, Scanned, WindowAsk};
+use crate::chunked::{self, LineIndexCache, ScanUnchangedError, Scanned, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, FileBytes, GuardError, MAX_CACHED_READ_BYTES, Span};
 use crate::policy::{self, Policy};
@@ -56,26 +56,28 @@ pub fn open(
 }
 
 /// The file `opened` as `read_file` of a large file sees it: scanned chunk by chunk for
-/// the window `ask`, `chunk` bytes at a time, refused when over `max_len` bytes, and the
-/// status the scan is of.
+/// the window `ask`, `chunk` bytes at a time (from its line index in `indexes` when there
+/// is one), refused when over `max_len` bytes, and the status the scan is of.
 pub fn scan_large(
     opened: OpenedFile,
     requested: &str,
     ask: WindowAsk,
-    chunk: usize,
-    max_len: u64,
+    (chunk, max_len): (usize, u64),
+    indexes: Option<&LineIndexCache>,
 ) -> Result<(Scanned, Stat), ReadFileError> {
     let file = std::fs::File::from(opened.file);
-    chunked::scan_unchanged(&file, &opened.stat, ask, chunk, max_len).map_err(|err| match err {
-        ScanUnchangedError::Changed => ReadFileError::new(
-            ErrorCode::FileChanged,
-            requested,
-            "the file changed while it was read, twice; read it again",
-        ),
-        ScanUnchangedError::TooLarge(len) => {
-            guard_error(GuardError::TooLarge { len, max: max_len }, requested)
+    chunked::scan_unchanged(&file, &opened.stat, ask, chunk, max_len, indexes).map_err(|err| {
+        match err {
+            ScanUnchangedError::Changed => ReadFileError::new(
+                ErrorCode::FileChanged,
+                requested,
+                "the file changed while it was read, twice; read it again",
+            ),
+            ScanUnchangedError::TooLarge(len) => {
+                guard_error(GuardError::TooLarge { len, max: max_len }, requested)
+            }
+            ScanUnchangedError::Io(err) => guard_error(GuardError::Io(err), requested),
         }
-        ScanUnchangedError::Io(err) => guard_error(GuardError::Io(err), requested),
     })
 }
 

@@ -20,7 +20,7 @@ use xxhash_rust::xxh3;
 
 use rustix::fs::Stat;
 
-use crate::chunked::{self, CHUNK_BYTES, TextFacts, WindowAsk};
+use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, TextFacts, WindowAsk};
 use crate::error::ReadFileError;
 use crate::file_guard::{self, Span};
 use crate::policy::Policy;
@@ -185,13 +185,14 @@ pub fn file_version(
 
 /// [`file_version`] of a file of at most `max_file_bytes`: one over [`MAX_FILE_BYTES`] has
 /// the version [`FileVersion::of_large_file`] gives, the one a toolkit's read of it
-/// records, found by the same chunked scan (no window kept, nothing hashed but the
-/// identity).
+/// records, from its line index in `indexes` when the file is unchanged since, else found
+/// by the same chunked scan (no window kept, nothing hashed but the identity).
 pub fn file_version_within(
     root: &Root,
     requested: &str,
     policy: Option<&Policy>,
     max_file_bytes: u64,
+    indexes: Option<&LineIndexCache>,
 ) -> Result<FileVersion, ReadFileError> {
     let (relative, opened) = source::open(root, requested, policy)?;
     let len = u64::try_from(opened.stat.st_size).unwrap_or(0);
@@ -203,13 +204,22 @@ pub fn file_version_within(
             .map_err(|err| source::guard_error(err, requested))?;
         return Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms));
     }
+    if len <= max_file_bytes
+        && let Some(index) = indexes.and_then(|indexes| indexes.get(&opened.stat))
+    {
+        return Ok(FileVersion::of_large_file(
+            relative,
+            &opened.stat,
+            index.facts(),
+        ));
+    }
     let nothing = WindowAsk {
         start_line: u64::MAX,
         max_lines: 1,
         keep: 0,
     };
-    let (scanned, stat) =
-        source::scan_large(opened, requested, nothing, CHUNK_BYTES, max_file_bytes)?;
+    let limits = (CHUNK_BYTES, max_file_bytes);
+    let (scanned, stat) = source::scan_large(opened, requested, nothing, limits, indexes)?;
     Ok(FileVersion::of_large_file(relative, &stat, &scanned.facts))
 }
 
