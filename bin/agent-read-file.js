@@ -4,11 +4,12 @@
 // the tool to an MCP client, in mcp.js). Exit 0 on a read, 1 when the read failed (the
 // tool's error), 2 for a malformed command line; a closed pipe (`| head`) ends quietly with 0.
 
-const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
+const { UsageError, parseOptions, decimal, fileLimit, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
 const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--max-lines N] [--format text|json]
+                       [--max-file-bytes N|Infinity]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
@@ -25,6 +26,9 @@ options:
                     window is and how to read on; json: the tool's whole output object.
                     Default: text when stdout is a terminal (a person reading), json when it
                     is a pipe or a file (a script, which wants every field).
+  --max-file-bytes N
+                    the largest file read, in bytes, or Infinity (default: 1048576, as the
+                    specification); a larger file is scanned in chunks, never read whole
   -h, --help        this help
   -v, --version     the version
 
@@ -44,6 +48,7 @@ function parseCommandLine(argv) {
     'start-line': { type: 'string' },
     'max-lines': { type: 'string' },
     format: { type: 'string' },
+    'max-file-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   })
@@ -57,7 +62,7 @@ function parseCommandLine(argv) {
   const maxLines = decimal('max-lines', values['max-lines'])
   if (startLine !== undefined) input.start_line = startLine
   if (maxLines !== undefined) input.max_lines = maxLines
-  return { action: 'read', root: values.root, input, format }
+  return { action: 'read', root: values.root, input, format, maxFileBytes: fileLimit(values['max-file-bytes']) }
 }
 
 /** Where the window is and how to read on, for a person: `lines 1-200 of 1,234; next: …`. */
@@ -70,6 +75,22 @@ function footer(output) {
   return output.next_start_line === null ? range : `${range}; next: --start-line ${output.next_start_line}`
 }
 
+/**
+ * The window the command asks for: the specification's `readFileSync`, or with
+ * `--max-file-bytes` a toolkit's (with no deny rules, as the plain read has none).
+ */
+function read(command) {
+  const { readFileSync, createAgentToolkit } = require('../index.js')
+  const root = workspaceRoot(command.root)
+  if (command.maxFileBytes === undefined) return readFileSync(root, command.input)
+  const toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], maxFileBytes: command.maxFileBytes })
+  try {
+    return toolkit.readFileSync(command.input)
+  } finally {
+    toolkit.close()
+  }
+}
+
 function main() {
   const argv = process.argv.slice(2)
   // The MCP server owns stdout's errors: its transport tells a client gone from a failure.
@@ -78,10 +99,9 @@ function main() {
   const command = parseOrExit(parseCommandLine, argv, USAGE)
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
-  const { readFileSync } = require('../index.js')
   let output
   try {
-    output = readFileSync(workspaceRoot(command.root), command.input)
+    output = read(command)
   } catch (err) {
     const code = err.code ?? 'INTERNAL'
     const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : err.message

@@ -35,6 +35,15 @@ function decimal(option, text) {
   return Number(text)
 }
 
+/** `--max-file-bytes`'s value: `undefined` when absent, a whole decimal number, or `Infinity`. */
+function fileLimit(text) {
+  if (text === undefined || text === 'Infinity') return text && Infinity
+  if (!/^[0-9]+$/.test(text)) {
+    throw new UsageError(`--max-file-bytes takes a whole decimal number or Infinity (got ${JSON.stringify(text)})`)
+  }
+  return Number(text)
+}
+
 /** `parse(argv)`; a `UsageError` is said with `usage` on stderr, and the program exits 2. */
 function parseOrExit(parse, argv, usage) {
   try {
@@ -64,4 +73,4 @@ function endQuietlyOnClosedStdout() {
   })
 }
 
-module.exports = { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout }
+module.exports = { UsageError, parseOptions, decimal, fileLimit, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout }

@@ -2,7 +2,7 @@
 // `agent-read-file mcp`: the read_file tool as an MCP server over stdio, for MCP clients
 // that launch servers as commands. Loaded only for that command: it loads the MCP SDK.
 
-const { UsageError, parseOptions, decimal, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
+const { UsageError, parseOptions, decimal, fileLimit, workspaceRoot, parseOrExit, print, endQuietlyOnClosedStdout } = require('./command-line.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
@@ -50,8 +50,8 @@ function parseMcpCommandLine(argv) {
   }
   const budget = decimal('max-content-bytes', values['max-content-bytes'])
   if (budget !== undefined) options.maxContentBytes = budget
-  const limit = values['max-file-bytes']
-  if (limit !== undefined) options.maxFileBytes = limit === 'Infinity' ? Infinity : decimal('max-file-bytes', limit)
+  const limit = fileLimit(values['max-file-bytes'])
+  if (limit !== undefined) options.maxFileBytes = limit
   return { action: 'serve', options }
 }
 
