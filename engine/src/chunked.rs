@@ -127,6 +127,17 @@ pub fn scan_indexing(
     ask: WindowAsk,
     chunk: usize,
 ) -> Result<(Scanned, LineIndex), ScanError> {
+    scan_indexing_within(source, file_len, ask, chunk, MAX_CHECKPOINTS)
+}
+
+/// [`scan_indexing`] into an index of at most about `max_checkpoints` checkpoints.
+fn scan_indexing_within(
+    source: &(impl ReadAt + ?Sized),
+    file_len: u64,
+    ask: WindowAsk,
+    chunk: usize,
+    max_checkpoints: u64,
+) -> Result<(Scanned, LineIndex), ScanError> {
     let chunk = chunk.max(1);
     let head_len = file_len.min(BINARY_SCAN_BYTES as u64) as usize;
     let mut head = vec![0u8; head_len];
@@ -136,13 +147,16 @@ pub fn scan_indexing(
     drop(head);
     let mut finder = WindowFinder::new(ask, 0);
     let mut text = TextStream::default();
-    let mut newlines_before_chunk = Vec::new();
+    let stride = checkpoint_stride(file_len, chunk, max_checkpoints);
+    let mut checkpoints = Vec::new();
     if !binary {
         let mut buffer = vec![0u8; chunk];
         let mut offset = if bom { UTF8_BOM.len() as u64 } else { 0 };
         let text_start = offset;
         while offset < file_len {
-            newlines_before_chunk.push(text.newlines);
+            if ((offset - text_start) / chunk as u64).is_multiple_of(stride) {
+                checkpoints.push(text.newlines);
+            }
             let want = buffer.len().min((file_len - offset) as usize);
             let bytes = &mut buffer[..want];
             read_exactly(source, bytes, offset)?;
@@ -156,7 +170,8 @@ pub fn scan_indexing(
     }
     let index = LineIndex {
         chunk,
-        newlines_before_chunk,
+        checkpoint_bytes: chunk as u64 * stride,
+        checkpoints,
         line_count: text.newlines + u64::from(text.ends_unterminated()),
         unterminated: text.ends_unterminated(),
         facts: TextFacts {
@@ -170,14 +185,29 @@ pub fn scan_indexing(
     Ok((finder.finish(&index), index))
 }
 
-/// Where a file's lines lie, as a full scan found them: the newlines before each chunk,
-/// and the facts of the whole text. With it, a window is found by reading from the chunk
-/// it starts in to its end only ([`scan_with_index`]).
+/// The most checkpoints one [`LineIndex`] holds: past `MAX_CHECKPOINTS` chunks (16 GiB
+/// of 256 KiB chunks), a checkpoint falls every few chunks, so an index stays within
+/// 512 KiB whatever the file's size.
+const MAX_CHECKPOINTS: u64 = 65_536;
+
+/// Chunks from one checkpoint to the next, for a file of `file_len` bytes.
+fn checkpoint_stride(file_len: u64, chunk: usize, max_checkpoints: u64) -> u64 {
+    file_len
+        .div_ceil(chunk as u64)
+        .div_ceil(max_checkpoints.max(1))
+        .max(1)
+}
+
+/// Where a file's lines lie, as a full scan found them: the newlines before each
+/// checkpoint, and the facts of the whole text. With it, a window is found by reading from
+/// the checkpoint before it to its end only ([`scan_with_index`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     chunk: usize,
-    /// Newlines before text offset `i * chunk`, for each chunk.
-    newlines_before_chunk: Vec<u64>,
+    /// Text bytes from one checkpoint to the next: a whole number of chunks.
+    checkpoint_bytes: u64,
+    /// Newlines before text offset `i * checkpoint_bytes`, for each checkpoint.
+    checkpoints: Vec<u64>,
     line_count: u64,
     unterminated: bool,
     facts: TextFacts,
@@ -191,21 +221,21 @@ impl LineIndex {
 
     /// Bytes it holds, beside its own size.
     fn heap_bytes(&self) -> usize {
-        self.newlines_before_chunk.len() * std::mem::size_of::<u64>()
+        self.checkpoints.len() * std::mem::size_of::<u64>()
     }
 }
 
-/// [`scan`] of the file `index` was made from, reading only from the chunk the window
-/// starts in to the window's end. The caller makes sure the file is that one, unchanged.
+/// [`scan`] of the file `index` was made from, reading only from the checkpoint before the
+/// window to the window's end. The caller makes sure the file is that one, unchanged.
 pub fn scan_with_index(
     source: &(impl ReadAt + ?Sized),
     index: &LineIndex,
     ask: WindowAsk,
 ) -> Result<Scanned, ScanError> {
     let facts = index.facts;
-    let checkpoints = &index.newlines_before_chunk;
-    // The last chunk before which fewer newlines lie than precede the window: the window
-    // starts in it or after it.
+    let checkpoints = &index.checkpoints;
+    // The last checkpoint before which fewer newlines lie than precede the window: the
+    // window starts after it.
     let newlines_before_window = ask.start_line.saturating_sub(1);
     let first = checkpoints
         .partition_point(|&newlines| newlines < newlines_before_window)
@@ -214,7 +244,7 @@ pub fn scan_with_index(
     if !facts.binary {
         let text_start = if facts.bom { UTF8_BOM.len() as u64 } else { 0 };
         let mut buffer = vec![0u8; index.chunk];
-        let mut offset = text_start + (first as u64) * index.chunk as u64;
+        let mut offset = text_start + first as u64 * index.checkpoint_bytes;
         while offset < facts.file_len && finder.end.is_none() {
             let want = buffer.len().min((facts.file_len - offset) as usize);
             let bytes = &mut buffer[..want];
@@ -721,11 +751,13 @@ mod tests {
             max_lines in 1u32..8,
             chunk in 1usize..24,
             keep in 0usize..40,
+            max_checkpoints in 1u64..8,
         ) {
             let len = text.len() as u64;
             let ask = WindowAsk { start_line, max_lines, keep };
             let other = WindowAsk { start_line: 1, max_lines: 1, keep: 0 };
-            let (_, index) = scan_indexing(&text[..], len, other, chunk).unwrap();
+            let (_, index) =
+                scan_indexing_within(&text[..], len, other, chunk, max_checkpoints).unwrap();
             let indexed = scan_with_index(&text[..], &index, ask).unwrap();
             proptest::prop_assert_eq!(indexed, scan(&text[..], len, ask, chunk).unwrap());
         }
@@ -760,6 +792,14 @@ mod tests {
             (100_000, Some(77_787))
         );
         assert!(source.1.get() <= 2 * 4096, "read {}", source.1.get());
+        let (_, coarse) = scan_indexing_within(&source, 800_000, ask(1), 4096, 10).unwrap();
+        assert_eq!(coarse.heap_bytes(), 10 * 8);
+        source.1.set(0);
+        assert_eq!(
+            scan_with_index(&source, &coarse, ask(77_777)).unwrap(),
+            page
+        );
+        assert!(source.1.get() <= 21 * 4096, "read {}", source.1.get());
     }
 
     #[test]
