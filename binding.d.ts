@@ -10,14 +10,19 @@ import type { AInternValidationError, DialectContext, DialectResults } from "./i
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** A toolkit's compiled read options: its deny and allow rules. */
+/**
+ * A toolkit's compiled read options: its deny and allow rules, content budget and file
+ * size limit.
+ */
 export declare class ReadPolicy {
   /**
    * Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
    * throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
-   * by the caller to be an integer of at least 128) bounds every `content`.
+   * by the caller to be an integer of at least 128) bounds every `content`;
+   * `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
+   * the largest file read, the specification's `MAX_FILE_BYTES` when absent.
    */
-  constructor(deny: Array<string>, allow: Array<string>, maxContentBytes?: number | undefined | null)
+  constructor(deny: Array<string>, allow: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null)
 }
 
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */
@@ -43,7 +48,7 @@ export declare class Workspace {
    */
   lastRead(path: string): FileVersion | undefined
   /** `readFiles` beneath this workspace's root, under its policy, recorded in its ledger. */
-  readFiles(inputs: readonly ReadFileInput[], signal?: AbortSignal): Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED'; message: string } }>>
+  readFiles(inputs: readonly ReadFileInput[], signal?: AbortSignal): Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED' | 'FILE_CHANGED'; message: string } }>>
   /** The version of `path` now, under this toolkit's policy (see `fileVersion`). */
   fileVersion(path: string, signal?: AbortSignal): Promise<FileVersion>
 }

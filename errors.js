@@ -2,8 +2,8 @@
 // The package's error vocabulary in JavaScript: which codes are the contract's, and errors
 // made here shaped as the native ones are.
 
-/** The specification's error codes: what `isReadFileError` recognises. (`POLICY_DENIED`,
- * this package's own, is recognised by `isToolkitError`.) */
+/** The specification's error codes: what `isReadFileError` recognises. (`POLICY_DENIED`
+ * and `FILE_CHANGED`, this package's own, are recognised by `isToolkitError`.) */
 const READ_FILE_ERROR_CODES = new Set([
   'INVALID_ARGUMENT',
   'NOT_FOUND',
@@ -20,9 +20,12 @@ function isReadFileError(error) {
   return error instanceof Error && READ_FILE_ERROR_CODES.has(error.code)
 }
 
-/** Whether `error` is an `Error` with a contract code or `POLICY_DENIED`. */
+/** The codes of a toolkit's own failures, beside the specification's. */
+const TOOLKIT_ERROR_CODES = new Set(['POLICY_DENIED', 'FILE_CHANGED'])
+
+/** Whether `error` is an `Error` with a contract code, `POLICY_DENIED` or `FILE_CHANGED`. */
 function isToolkitError(error) {
-  return isReadFileError(error) || (error instanceof Error && error.code === 'POLICY_DENIED')
+  return isReadFileError(error) || (error instanceof Error && TOOLKIT_ERROR_CODES.has(error.code))
 }
 
 /**

@@ -93,17 +93,22 @@ export interface ReadFileError extends Error {
 export declare function isReadFileError(error: unknown): error is ReadFileError
 
 /**
- * Every `code` a toolkit (or `ToolCatalog`) fails with: the contract's, and
- * `POLICY_DENIED` when its `deny` rules refuse the file.
+ * Every `code` a toolkit (or `ToolCatalog`) fails with: the contract's, `POLICY_DENIED`
+ * when its `deny` rules refuse the file, and `FILE_CHANGED` when a file over 1 MiB
+ * (read under {@link ToolkitOptions.maxFileBytes}) changed while it was read, and again
+ * when the read was tried once more: no answer mixes two versions of a file.
  */
-export type ToolkitErrorCode = ReadFileErrorCode | 'POLICY_DENIED'
+export type ToolkitErrorCode = ReadFileErrorCode | 'POLICY_DENIED' | 'FILE_CHANGED'
 
 /** An error a toolkit rejects or throws. */
 export interface ToolkitError extends Error {
   code: ToolkitErrorCode
 }
 
-/** Whether `error` is a {@link ToolkitError}: a {@link ReadFileError} or a `POLICY_DENIED` one. */
+/**
+ * Whether `error` is a {@link ToolkitError}: a {@link ReadFileError}, or a `POLICY_DENIED`
+ * or `FILE_CHANGED` one.
+ */
 export declare function isToolkitError(error: unknown): error is ToolkitError
 
 /**
@@ -150,6 +155,20 @@ export interface ToolkitOptions {
    * after the last). Content and marker together stay within the budget.
    */
   maxContentBytes?: number
+  /**
+   * The largest file read, in bytes: a positive safe integer, or `Infinity` for files of
+   * any size (else `INVALID_ARGUMENT`). Default: the specification's
+   * {@link MAX_FILE_BYTES} (1 MiB); a larger file is `SIZE_LIMIT_EXCEEDED`. A file over
+   * 1 MiB is never read whole: its window is found by scanning it in 256 KiB chunks, so a
+   * read costs one chunk and its output in memory; `meta` is exact. The first read of such a
+   * file scans all of it; the toolkit then keeps its line index (the 16 such files read
+   * last, keyed by device, inode, size, mtime and ctime in ns), so a later page of the file
+   * unchanged reads from the chunk its window starts in to the window's end only. Its `content` is at most 1 MiB (or `maxContentBytes`), cut as
+   * `maxContentBytes` cuts it. Its version in the ledger hashes the file's identity and
+   * times (device, inode, size, mtime and ctime in ns), not its bytes. A file that changes
+   * during such a read is read once more, then rejected with `FILE_CHANGED`.
+   */
+  maxFileBytes?: number
 }
 
 /** Options of one toolkit call. */
@@ -198,7 +217,9 @@ export interface AgentToolkit extends Disposable {
    * Whether `path` still has the bytes its last read saw (`unchanged`), has other bytes,
    * is no longer a regular file or is over the size limit (`changed`), is gone
    * (`deleted`), or was not read by this toolkit (or was forgotten: `unread`). Compares
-   * content hashes, so a same-size rewrite that restores the mtime is `changed`.
+   * content hashes, so a same-size rewrite that restores the mtime is `changed`; for a
+   * file over 1 MiB ({@link ToolkitOptions.maxFileBytes}), hashes of its identity and
+   * times, which any write moves (the ctime cannot be set back).
    */
   checkFreshness(path: string): Promise<Freshness>
   /** Releases the root handle now. Reads already running finish. Idempotent. */

@@ -222,20 +222,37 @@ function budgetOf(options, owner) {
 }
 
 /**
- * The compiled policy of `options` (`owner` names them in errors): deny, allow and
- * maxContentBytes, each read once. Throws INVALID_ARGUMENT for bad or unreadable ones.
+ * `maxFileBytes` of the options: `undefined` (the specification's MAX_FILE_BYTES), a
+ * positive safe integer, or `Infinity`.
+ */
+function fileLimitOf(options, owner) {
+  const limit = readOption(options, 'maxFileBytes', owner)
+  if (limit === undefined || limit === Infinity) return limit
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    const got = typeof limit === 'number' ? String(limit) : limit === null ? 'null' : typeof limit
+    const reason = `${owner}.maxFileBytes must be a positive safe integer or Infinity (got ${got})`
+    throw codedError('INVALID_ARGUMENT', 'maxFileBytes', reason)
+  }
+  return limit
+}
+
+/**
+ * The compiled policy of `options` (`owner` names them in errors): deny, allow,
+ * maxContentBytes and maxFileBytes, each read once. Throws INVALID_ARGUMENT for bad or
+ * unreadable ones.
  */
 function policyOf(options, owner) {
   const deny = ruleList(options, 'deny', DEFAULT_DENY, owner)
   const allow = ruleList(options, 'allow', [], owner)
-  return compiledPolicy([deny, allow, budgetOf(options, owner)])
+  return compiledPolicy([deny, allow, budgetOf(options, owner), fileLimitOf(options, owner)])
 }
 
 /** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */
 const compiledPolicies = new Map()
 
 function compiledPolicy(rules) {
-  const key = JSON.stringify(rules)
+  // `String`: JSON would spell `Infinity` and `undefined` alike (`null`).
+  const key = JSON.stringify(rules.map((rule) => (typeof rule === 'number' ? String(rule) : rule)))
   let policy = compiledPolicies.get(key)
   if (policy === undefined) {
     policy = new ReadPolicy(...rules)
@@ -293,8 +310,9 @@ function createAgentToolkit(options) {
         now = await workspace.fileVersion(path)
       } catch (error) {
         if (error.code === 'NOT_FOUND') return 'deleted'
-        // It was read (so it was a regular file under the size limit): it is not now.
-        if (error.code === 'NOT_FILE' || error.code === 'SIZE_LIMIT_EXCEEDED') return 'changed'
+        // It was read (so it was a regular file under the size limit): it is not now, or it
+        // changed while its version was taken.
+        if (['NOT_FILE', 'SIZE_LIMIT_EXCEEDED', 'FILE_CHANGED'].includes(error.code)) return 'changed'
         throw error
       }
       return now.hash === last.hash ? 'unchanged' : 'changed'

@@ -8,6 +8,7 @@ const {
   UsageError,
   parseOptions,
   decimal,
+  fileLimit,
   workspaceRoot,
   parseOrExit,
   print,
@@ -19,6 +20,7 @@ const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--max-lines N] [--format text|json]
+                       [--max-file-bytes N|Infinity]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
@@ -35,6 +37,9 @@ options:
                     window is and how to read on; json: the tool's whole output object.
                     Default: text when stdout is a terminal (a person reading), json when it
                     is a pipe or a file (a script, which wants every field).
+  --max-file-bytes N
+                    the largest file read, in bytes, or Infinity (default: 1048576, as the
+                    specification); a larger file is scanned in chunks, never read whole
   -h, --help        this help
   -v, --version     the version
 
@@ -55,6 +60,7 @@ function parseCommandLine(argv) {
     'start-line': { type: 'string' },
     'max-lines': { type: 'string' },
     format: { type: 'string' },
+    'max-file-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   })
@@ -68,17 +74,20 @@ function parseCommandLine(argv) {
   const maxLines = decimal('max-lines', values['max-lines'], 1, 500)
   if (startLine !== undefined) input.start_line = startLine
   if (maxLines !== undefined) input.max_lines = maxLines
-  return { action: 'read', root: values.root, input, format }
+  return { action: 'read', root: values.root, input, format, maxFileBytes: fileLimit(values['max-file-bytes']) }
 }
 
 /**
- * `input` read beneath `root` as the bare `readFileSync` reads it (no policy), through a
- * toolkit so that an unusable root is told as such, by the flag that named it.
+ * The command's input read beneath `root` as the bare `readFileSync` reads it (no policy),
+ * through a toolkit: so that an unusable root is told as such, by the flag that named it,
+ * and `--max-file-bytes` applies.
  */
-function readWith(createAgentToolkit, root, input) {
+function readWith(createAgentToolkit, root, { input, maxFileBytes }) {
   let toolkit
   try {
-    toolkit = createAgentToolkit({ workspaceRoot: root, deny: [] })
+    const options = { workspaceRoot: root, deny: [] }
+    if (maxFileBytes !== undefined) options.maxFileBytes = maxFileBytes
+    toolkit = createAgentToolkit(options)
   } catch (err) {
     throw rootError(err, root)
   }
@@ -111,7 +120,7 @@ function main() {
   let output
   try {
     const root = workspaceRoot(command.root)
-    output = readWith(createAgentToolkit, root, command.input)
+    output = readWith(createAgentToolkit, root, command)
   } catch (err) {
     const code = err.code ?? 'INTERNAL'
     const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : err.message

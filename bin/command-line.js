@@ -65,6 +65,15 @@ function rootError(err, root) {
   return codedError(err.code, `--root ${root}`, err.message.slice(prefix.length))
 }
 
+/** `--max-file-bytes`'s value: `undefined` when absent, `Infinity`, or a whole number from 1. */
+function fileLimit(text) {
+  if (text === 'Infinity') return Infinity
+  if (text !== undefined && !/^[0-9]+$/.test(text)) {
+    throw new UsageError(`--max-file-bytes takes a whole decimal number or Infinity (got ${JSON.stringify(text)})`)
+  }
+  return decimal('max-file-bytes', text, 1, Number.MAX_SAFE_INTEGER)
+}
+
 /** `parse(argv)`; a `UsageError` is said with `usage` on stderr, and the program exits 2. */
 function parseOrExit(parse, argv, usage) {
   try {
@@ -98,6 +107,7 @@ module.exports = {
   UsageError,
   parseOptions,
   decimal,
+  fileLimit,
   workspaceRoot,
   parseOrExit,
   print,

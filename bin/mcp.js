@@ -6,6 +6,7 @@ const {
   UsageError,
   parseOptions,
   decimal,
+  fileLimit,
   workspaceRoot,
   parseOrExit,
   print,
@@ -15,7 +16,8 @@ const {
 } = require('./command-line.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
-                           [--max-content-bytes N] [--no-default-deny]`
+                           [--max-content-bytes N] [--max-file-bytes N|Infinity]
+                           [--no-default-deny]`
 
 const MCP_HELP = `${MCP_USAGE}
 
@@ -28,6 +30,8 @@ options:
   --allow GLOB            re-admit files a deny rule covers; repeatable
   --no-default-deny       drop the default rules (.env, private keys, .ssh/, .git/, ...)
   --max-content-bytes N   the most bytes of content one result carries (128 to 4294967295)
+  --max-file-bytes N      the largest file read, in bytes, or Infinity (default: 1048576,
+                          as the specification); a larger file is scanned, never read whole
   -h, --help              this help
 
 An MCP client's configuration:
@@ -42,11 +46,13 @@ function parseMcpCommandLine(argv) {
     allow: { type: 'string', multiple: true },
     'no-default-deny': { type: 'boolean' },
     'max-content-bytes': { type: 'string' },
+    'max-file-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) return { action: 'help' }
   if (positionals.length !== 0) throw new UsageError(`mcp takes no path (got ${JSON.stringify(positionals[0])})`)
   const budget = decimal('max-content-bytes', values['max-content-bytes'], 128, 0xffffffff)
+  const limit = fileLimit(values['max-file-bytes'])
   // Loaded after the command line is checked: a usage error needs no native addon.
   const { DEFAULT_DENY } = loadPackage()
   const options = {
@@ -56,6 +62,7 @@ function parseMcpCommandLine(argv) {
     allow: values.allow ?? [],
   }
   if (budget !== undefined) options.maxContentBytes = budget
+  if (limit !== undefined) options.maxFileBytes = limit
   return { action: 'serve', options }
 }
 

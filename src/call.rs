@@ -14,8 +14,8 @@ use agent_read_file_engine::request::{Argument, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{
-    FileVersion, Ledger, ReadFileOutput, ReadOptions, answered, file_version, read_file,
-    read_file_from_memory,
+    FileVersion, Ledger, LineIndexCache, ReadFileOutput, ReadOptions, answered, file_version,
+    file_version_within, read_file, read_file_from_memory,
 };
 
 use crate::convert::{request_from_js, string_or_type, type_of};
@@ -31,11 +31,13 @@ pub(crate) enum RootArg {
 }
 
 /// What a toolkit (or a `ToolCatalog` context) adds to its reads: its compiled deny and
-/// allow rules and its content budget. A bare read has none.
+/// allow rules, its content budget and its file size limit. A bare read has none.
 #[derive(Debug, Default)]
 pub(crate) struct Rules {
     pub(crate) policy: Option<Policy>,
     pub(crate) max_content_bytes: Option<usize>,
+    /// `None`: the specification's `MAX_FILE_BYTES`.
+    pub(crate) max_file_bytes: Option<u64>,
 }
 
 /// One validated call, ready to run on any thread.
@@ -46,6 +48,8 @@ pub(crate) struct ReadCall {
     kind: CallKind,
     /// Where a toolkit's successful reads are recorded.
     ledger: Option<Arc<Ledger>>,
+    /// Where a toolkit keeps the line indexes of the large files it read.
+    line_indexes: Option<Arc<LineIndexCache>>,
 }
 
 /// What a call asks for.
@@ -138,6 +142,7 @@ impl ReadCall {
             rules: no_rules(),
             kind: CallKind::Read,
             ledger: None,
+            line_indexes: None,
         })
     }
 
@@ -155,6 +160,7 @@ impl ReadCall {
             rules: no_rules(),
             kind: CallKind::Version,
             ledger: None,
+            line_indexes: None,
         })
     }
 
@@ -205,6 +211,7 @@ impl ReadCall {
             rules: no_rules(),
             kind: CallKind::Many(requests),
             ledger: None,
+            line_indexes: None,
         })
     }
 
@@ -219,12 +226,22 @@ impl ReadCall {
             policy: self.rules.policy.as_ref(),
             max_content_bytes: self.rules.max_content_bytes,
             versioned: self.ledger.is_some(),
+            max_file_bytes: self.rules.max_file_bytes,
+            line_indexes: self.line_indexes.as_deref(),
         }
     }
 
     pub(crate) fn with_ledger(self, ledger: Arc<Ledger>) -> ReadCall {
         let ledger = Some(ledger);
         ReadCall { ledger, ..self }
+    }
+
+    pub(crate) fn with_line_indexes(self, line_indexes: Arc<LineIndexCache>) -> ReadCall {
+        let line_indexes = Some(line_indexes);
+        ReadCall {
+            line_indexes,
+            ..self
+        }
     }
 
     /// `readFileSync`: its answer is delivered as it returns.
@@ -263,7 +280,15 @@ impl ReadCall {
             }
             CallKind::Version => {
                 let policy = self.rules.policy.as_ref();
-                file_version(&root, &self.request.path, policy).map(Reply::Version)
+                let path = &self.request.path;
+                let version = match self.rules.max_file_bytes {
+                    None => file_version(&root, path, policy),
+                    Some(max) => {
+                        let indexes = self.line_indexes.as_deref();
+                        file_version_within(&root, path, policy, max, indexes)
+                    }
+                };
+                version.map(Reply::Version)
             }
             CallKind::Many(requests) => {
                 let (results, seen) = self.read_many(&root, requests);

@@ -1,16 +1,17 @@
 //! The toolkit's native side (`createAgentToolkit`, `ToolCatalog`): a workspace root
-//! held open, its compiled deny and allow rules and content budget, and its read ledger.
+//! held open, its compiled deny and allow rules and content budget, its read ledger, and
+//! the line indexes of the large files it read.
 
 use std::sync::Arc;
 
 use napi::{Env, Unknown};
 use napi_derive::napi;
 
-use agent_read_file_engine::Ledger;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::{Ledger, LineIndexCache};
 
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
@@ -25,9 +26,12 @@ pub struct Workspace {
     rules: Arc<Rules>,
     /// What this toolkit's successful reads saw, by path.
     ledger: Arc<Ledger>,
+    /// The line indexes of the files over 1 MiB it read last.
+    line_indexes: Arc<LineIndexCache>,
 }
 
-/// A toolkit's compiled read options: its deny and allow rules.
+/// A toolkit's compiled read options: its deny and allow rules, content budget and file
+/// size limit.
 #[napi]
 pub struct ReadPolicy {
     rules: Arc<Rules>,
@@ -37,23 +41,50 @@ pub struct ReadPolicy {
 impl ReadPolicy {
     /// Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
     /// throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
-    /// by the caller to be an integer of at least 128) bounds every `content`.
+    /// by the caller to be an integer of at least 128) bounds every `content`;
+    /// `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
+    /// the largest file read, the specification's `MAX_FILE_BYTES` when absent.
     #[napi(constructor)]
     pub fn new(
         env: Env,
         deny: Vec<String>,
         allow: Vec<String>,
         max_content_bytes: Option<u32>,
+        max_file_bytes: Option<f64>,
     ) -> napi::Result<Self> {
         let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
+        let max_file_bytes = max_file_bytes
+            .map(file_size_limit)
+            .transpose()
+            .map_err(|error| throwable(&env, error))?;
         let rules = Rules {
             policy: Some(policy),
             max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
+            max_file_bytes,
         };
         Ok(ReadPolicy {
             rules: Arc::new(rules),
         })
     }
+}
+
+/// The largest safe integer of JavaScript, `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// `maxFileBytes` as a limit in bytes: `Infinity` is no limit; anything but a positive
+/// safe integer is `INVALID_ARGUMENT`.
+fn file_size_limit(bytes: f64) -> Result<u64, ReadFileError> {
+    if bytes == f64::INFINITY {
+        return Ok(u64::MAX);
+    }
+    if bytes.fract() != 0.0 || !(1.0..=MAX_SAFE_INTEGER).contains(&bytes) {
+        return Err(ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            "maxFileBytes",
+            format!("maxFileBytes must be a positive safe integer or Infinity (got {bytes})"),
+        ));
+    }
+    Ok(bytes as u64)
 }
 
 /// `readFile` under a toolkit's `policy` (`ToolCatalog.read_file.execute`).
@@ -89,6 +120,7 @@ impl Workspace {
             root: Some(Arc::new(root)),
             rules: policy.rules.clone(),
             ledger: Arc::default(),
+            line_indexes: Arc::default(),
         })
     }
 
@@ -146,7 +178,7 @@ impl Workspace {
     /// `readFiles` beneath this workspace's root, under its policy, recorded in its ledger.
     #[napi(
         ts_args_type = "inputs: readonly ReadFileInput[], signal?: AbortSignal",
-        ts_return_type = "Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED'; message: string } }>>"
+        ts_return_type = "Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED' | 'FILE_CHANGED'; message: string } }>>"
     )]
     pub fn read_files<'env>(
         &self,
@@ -159,6 +191,7 @@ impl Workspace {
                 ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs).map(|call| {
                     call.with_rules(self.rules.clone())
                         .with_ledger(self.ledger.clone())
+                        .with_line_indexes(self.line_indexes.clone())
                 })
             }
             None => Err(closed_error("readFiles")),
@@ -178,8 +211,12 @@ impl Workspace {
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
         let call = match &self.root {
-            Some(root) => ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path)
-                .map(|call| call.with_rules(self.rules.clone())),
+            Some(root) => {
+                ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path).map(|call| {
+                    call.with_rules(self.rules.clone())
+                        .with_line_indexes(self.line_indexes.clone())
+                })
+            }
             None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
         };
         schedule::enqueue(env, call, signal)
@@ -201,6 +238,7 @@ impl Workspace {
             Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
                 call.with_rules(self.rules.clone())
                     .with_ledger(self.ledger.clone())
+                    .with_line_indexes(self.line_indexes.clone())
             }),
             None => Err(closed_error(&requested_path(&input))),
         }

@@ -27,6 +27,33 @@ describe('agent-read-file CLI', () => {
   // 500 lines of 200 bytes: one window is larger than a pipe's buffer.
   fx.write('wide.txt', `${'w'.repeat(199)}\n`.repeat(500))
 
+  describe('--max-file-bytes', () => {
+    fx.write('big.log', `${'x'.repeat(2 ** 20)}\nend\n`)
+
+    test('reads a file over 1 MiB (N or Infinity); without it the file is SIZE_LIMIT_EXCEEDED', () => {
+      for (const limit of ['Infinity', String(2 ** 21)]) {
+        const { status, stdout } = run(['big.log', '--root', fx.ws, '--start-line', '2', '--max-file-bytes', limit])
+        assert.equal(status, 0, limit)
+        assert.deepEqual([JSON.parse(stdout).content, JSON.parse(stdout).meta.line_count], ['end\n', 2])
+      }
+      const { status, stderr } = run(['big.log', '--root', fx.ws])
+      assert.equal(status, 1)
+      assert.equal(JSON.parse(stderr).error.code, 'SIZE_LIMIT_EXCEEDED')
+    })
+
+    test('a limit that is no whole number, or 0, is a usage error', () => {
+      for (const limit of ['1e9', '-1', 'lots']) {
+        const { status, stderr } = run(['big.log', '--root', fx.ws, '--max-file-bytes', limit])
+        assert.equal(status, 2, `${limit}: ${stderr}`)
+        // `-1` reads as an option, and is refused as one.
+        if (limit !== '-1') assert.match(stderr, /--max-file-bytes takes a whole decimal number or Infinity/)
+      }
+      const { status, stderr } = run(['big.log', '--root', fx.ws, '--max-file-bytes', '0'])
+      assert.equal(status, 2)
+      assert.ok(stderr.startsWith('agent-read-file: --max-file-bytes is from 1 to '), stderr)
+    })
+  })
+
   describe('json, the default for a pipe', () => {
     test('prints the output object', () => {
       const { status, stdout } = run(['src/ten.txt', '--root', fx.ws, '--start-line', '3', '--max-lines', '2'])

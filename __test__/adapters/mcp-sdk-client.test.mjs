@@ -198,8 +198,27 @@ describe('agent-read-file mcp: options', () => {
     }
   })
 
+  test('--max-file-bytes reads files over 1 MiB (N or Infinity); without it they are refused', async () => {
+    fx.write('logs/big.log', 'x'.repeat(2 ** 20) + '\nend\n')
+    const unbounded = await stdioClient(['--root', fx.ws, '--max-file-bytes', 'Infinity'])
+    const bounded = await stdioClient(['--root', fx.ws, '--max-file-bytes', String(3 * 2 ** 20)])
+    const plain = await stdioClient(['--root', fx.ws])
+    try {
+      for (const { client } of [unbounded, bounded]) {
+        const { structuredContent: out } = await call(client, { path: 'logs/big.log', start_line: 2 })
+        assert.deepEqual([out.content, out.meta.line_count], ['end\n', 2])
+      }
+      assertFailed(await call(plain.client, { path: 'logs/big.log' }), 'SIZE_LIMIT_EXCEEDED')
+    } finally {
+      for (const { client } of [unbounded, bounded, plain]) await client.close()
+    }
+  })
+
   test('a malformed command line (a number out of range too) exits 2 with the usage; a root that is no directory exits 1, named with --root', async () => {
     for (const [args, status, said] of [
+      [['--max-file-bytes', '1e9'], 2, 'usage: agent-read-file mcp'],
+      [['--max-file-bytes', '-1'], 2, 'usage: agent-read-file mcp'],
+      [['--root', fx.ws, '--max-file-bytes', '0'], 2, '--max-file-bytes is from 1 to '],
       [['--max-content-bytes', '1e3'], 2, 'usage: agent-read-file mcp'],
       [['--root', fx.ws, 'extra'], 2, 'usage: agent-read-file mcp'],
       [['--bogus'], 2, 'usage: agent-read-file mcp'],

@@ -105,7 +105,7 @@ export type Checks = [
   Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>[typeof Symbol.dispose], () => void>>,
   Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
   Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
-  Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED'>>,
+  Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED' | 'FILE_CHANGED'>>,
   Expect<Equal<typeof pkg.MAX_BATCH_FILES, number>>,
   Expect<Equal<typeof pkg.MAX_BATCH_CONTENT_BYTES, number>>,
   Expect<
@@ -127,7 +127,7 @@ export type Checks = [
       ) => Promise<
         Array<
           | { ok: true; output: SpecOutput }
-          | { ok: false; error: { code: SpecCode | 'POLICY_DENIED'; message: string } }
+          | { ok: false; error: { code: SpecCode | 'POLICY_DENIED' | 'FILE_CHANGED'; message: string } }
         >
       >
     >
@@ -166,6 +166,7 @@ export type Checks = [
         deny?: readonly string[]
         allow?: readonly string[]
         maxContentBytes?: number
+        maxFileBytes?: number
       }
     >
   >,

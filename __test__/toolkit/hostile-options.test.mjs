@@ -65,7 +65,7 @@ const throwSync = (call, option) => checkInvalid(thrown(call), option)
 const rejectAsync = async (call, option) => checkInvalid(await rejection(call), option)
 
 describe('createAgentToolkit: hostile options throw INVALID_ARGUMENT naming the option', () => {
-  for (const name of ['workspaceRoot', 'deny', 'allow', 'maxContentBytes']) {
+  for (const name of ['workspaceRoot', 'deny', 'allow', 'maxContentBytes', 'maxFileBytes']) {
     test(`a throwing ${name} getter`, () => {
       throwSync(() => createAgentToolkit(withThrowingGetter({ workspaceRoot: fx.ws }, name)), `options.${name}`)
     })
@@ -137,7 +137,7 @@ describe('createAgentToolkit: hostile options throw INVALID_ARGUMENT naming the 
   test('each option is read once', () => {
     const reads = {}
     const options = {}
-    const values = { workspaceRoot: fx.ws, deny: ['.env'], allow: [], maxContentBytes: 200 }
+    const values = { workspaceRoot: fx.ws, deny: ['.env'], allow: [], maxContentBytes: 200, maxFileBytes: Infinity }
     for (const [name, value] of Object.entries(values)) {
       Object.defineProperty(options, name, {
         get: () => {
@@ -148,7 +148,7 @@ describe('createAgentToolkit: hostile options throw INVALID_ARGUMENT naming the 
       })
     }
     const custom = createAgentToolkit(options)
-    assert.deepEqual(reads, { workspaceRoot: 1, deny: 1, allow: 1, maxContentBytes: 1 })
+    assert.deepEqual(reads, { workspaceRoot: 1, deny: 1, allow: 1, maxContentBytes: 1, maxFileBytes: 1 })
     const cut = custom.readFileSync({ path: 'long.txt' })
     assert.ok(Buffer.byteLength(cut.content) <= 200, `the budget of the first read applies: ${cut.content.length}`)
     custom.close()
@@ -194,7 +194,7 @@ describe('toolkit calls: hostile call options reject INVALID_ARGUMENT naming the
 describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT naming ctx.<option>', () => {
   const execute = (ctx) => ToolCatalog.read_file.execute({ path: 'a.txt' }, ctx)
 
-  for (const name of ['workspaceRoot', 'deny', 'allow', 'maxContentBytes', 'signal']) {
+  for (const name of ['workspaceRoot', 'deny', 'allow', 'maxContentBytes', 'maxFileBytes', 'signal']) {
     test(`a throwing ${name} getter`, async () => {
       await rejectAsync(() => execute(withThrowingGetter({ workspaceRoot: fx.ws }, name)), `ctx.${name}`)
     })
@@ -216,7 +216,7 @@ describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT 
   test('each ctx property is read once', async () => {
     const reads = {}
     const ctx = {}
-    const values = { workspaceRoot: fx.ws, deny: [], allow: [], maxContentBytes: 200, signal: undefined }
+    const values = { workspaceRoot: fx.ws, deny: [], allow: [], maxContentBytes: 200, maxFileBytes: 10, signal: undefined }
     for (const [name, value] of Object.entries(values)) {
       Object.defineProperty(ctx, name, {
         get: () => {
@@ -226,7 +226,7 @@ describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT 
       })
     }
     assert.equal((await execute(ctx)).content, 'alpha\n')
-    assert.deepEqual(reads, { workspaceRoot: 1, deny: 1, allow: 1, maxContentBytes: 1, signal: 1 })
+    assert.deepEqual(reads, { workspaceRoot: 1, deny: 1, allow: 1, maxContentBytes: 1, maxFileBytes: 1, signal: 1 })
   })
 })
 

@@ -15,6 +15,9 @@ pub enum ErrorCode {
     Internal,
     /// Not one of the specification's codes: a toolkit's policy refused the file.
     PolicyDenied,
+    /// Not one of the specification's codes: a file too large to read whole changed while
+    /// a toolkit read it, and again when the read was tried once more.
+    FileChanged,
 }
 
 impl ErrorCode {
@@ -43,6 +46,7 @@ impl ErrorCode {
             ErrorCode::PermissionDenied => "PERMISSION_DENIED",
             ErrorCode::Internal => "INTERNAL",
             ErrorCode::PolicyDenied => "POLICY_DENIED",
+            ErrorCode::FileChanged => "FILE_CHANGED",
         }
     }
 }

@@ -203,7 +203,7 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 }
 
 #[allow(clippy::unnecessary_cast)] // `st_mtime_nsec` is `u32` on Linux, `i64` on macOS and FreeBSD.
-fn mtime_ms(stat: &Stat) -> i64 {
+pub(crate) fn mtime_ms(stat: &Stat) -> i64 {
     // `mtime_nsec` is always in 0..1e9, so this rounds down even before 1970.
     stat.st_mtime.saturating_mul(1000) + (stat.st_mtime_nsec / 1_000_000) as i64
 }

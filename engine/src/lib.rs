@@ -4,6 +4,7 @@
 //! - [`sandbox`]: where the path is checked and the file opened beneath the root handle,
 //!   and [`root_cache`]: root handles reused across calls,
 //! - `file_guard`: kind and size checks, the bounded read of a whole file, head or tail,
+//!   and `chunked`: the window of a file too large to read whole, found chunk by chunk,
 //! - `window`: the line model, the line window and line-range selection,
 //! - `render`: line-number formats and per-line caps; `encoding`: encoding detection,
 //! - `source`: the byte pipeline every use case shares (open, policy, guard, errors),
@@ -18,6 +19,7 @@
 //! and the [`Reader`] a dialect reads through. The modules behind them are private.
 
 mod attempt;
+mod chunked;
 pub mod dialect;
 mod encoding;
 pub mod error;
@@ -33,9 +35,12 @@ mod version;
 mod window;
 
 pub use attempt::{Attempt, Stop, answered};
+pub use chunked::{LINE_INDEX_CAPACITY, LineIndexCache};
 pub use file_guard::{MAX_CACHED_READ_BYTES, Span};
 pub use read_file::{
     Content, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file, read_file_from_memory,
 };
 pub use source::{Reader, open_error};
-pub use version::{FileVersion, LEDGER_CAPACITY, Ledger, LineEnding, file_version};
+pub use version::{
+    FileVersion, LEDGER_CAPACITY, Ledger, LineEnding, file_version, file_version_within,
+};

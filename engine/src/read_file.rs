@@ -5,11 +5,12 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::attempt::Attempt;
+use crate::chunked::{CHUNK_BYTES, LineIndexCache, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::Span;
+use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, ReadRequest};
-use crate::sandbox::Root;
+use crate::sandbox::{OpenedFile, Root};
 use crate::source::{self, Source};
 use crate::version::FileVersion;
 use crate::window::{self, Fit};
@@ -90,6 +91,21 @@ pub struct ReadOptions<'p> {
     pub max_content_bytes: Option<usize>,
     /// Whether a read also gives the [`FileVersion`] of the bytes it read.
     pub versioned: bool,
+    /// The largest file read, in bytes; `None`: the specification's [`MAX_FILE_BYTES`]. A
+    /// file over [`MAX_FILE_BYTES`] is never read whole: its window is found by a chunked
+    /// scan, and its content is never more than [`MAX_FILE_BYTES`] bytes.
+    pub max_file_bytes: Option<u64>,
+    /// Where the line indexes of files over [`MAX_FILE_BYTES`] are kept between reads (a
+    /// toolkit's), so that a later page of an unchanged file reads from the chunk the
+    /// window starts in to its end only; `None`: every read scans the whole file.
+    pub line_indexes: Option<&'p LineIndexCache>,
+}
+
+impl ReadOptions<'_> {
+    /// The largest file read, in bytes.
+    pub fn max_file_bytes(&self) -> u64 {
+        self.max_file_bytes.unwrap_or(MAX_FILE_BYTES)
+    }
 }
 
 /// What a read gives: the contract's output, and the version of the file read when
@@ -103,11 +119,87 @@ pub fn read_file(
     request: &ReadRequest,
     options: ReadOptions,
 ) -> Result<Read, ReadFileError> {
-    let span = Span::Whole {
-        max: MAX_FILE_BYTES,
+    let max_file_bytes = options.max_file_bytes();
+    if max_file_bytes <= MAX_FILE_BYTES {
+        let span = Span::Whole {
+            max: max_file_bytes,
+        };
+        let file = source::read(root, &request.path, span, options.policy)?;
+        return window_of(request, options, file);
+    }
+    let (relative, opened) = source::open(root, &request.path, options.policy)?;
+    if u64::try_from(opened.stat.st_size).is_ok_and(|len| len <= MAX_FILE_BYTES) {
+        match file_guard::read_guarded(
+            opened.file,
+            &opened.stat,
+            Span::Whole {
+                max: MAX_FILE_BYTES,
+            },
+        ) {
+            Ok(file) => return window_of(request, options, (relative, file)),
+            // It grew past what is read whole since it was opened: open it again and scan it.
+            Err(GuardError::TooLarge { .. }) => {
+                let (relative, opened) = source::open(root, &request.path, options.policy)?;
+                return large_window_of(request, options, relative, opened, CHUNK_BYTES);
+            }
+            Err(err) => return Err(source::guard_error(err, &request.path)),
+        }
+    }
+    large_window_of(request, options, relative, opened, CHUNK_BYTES)
+}
+
+/// The content budget of a read of a file over [`MAX_FILE_BYTES`]: the toolkit's, and never
+/// more than such a file's whole text would be, so that no line of a huge file (a log
+/// without newlines, a hole read as NUL bytes) is returned whole.
+fn large_file_budget(options: &ReadOptions) -> usize {
+    let most = MAX_FILE_BYTES as usize;
+    options.max_content_bytes.map_or(most, |budget| {
+        budget.clamp(window::MIN_CONTENT_BUDGET, most)
+    })
+}
+
+/// The output for a file too large to read whole: its window found by a chunked scan,
+/// within [`large_file_budget`], scanning `chunk` bytes at a time.
+fn large_window_of(
+    request: &ReadRequest,
+    options: ReadOptions,
+    relative: String,
+    opened: OpenedFile,
+    chunk: usize,
+) -> Result<Read, ReadFileError> {
+    let budget = large_file_budget(&options);
+    // Decoding never makes a text shorter than half its bytes (`\r\n` -> `\n`), so this
+    // much decodes to more than `budget + 1` bytes, enough for `window::fit` to decide; the
+    // few bytes more cover a character or a `\r\n` cut at the end.
+    let keep = budget.saturating_mul(2).saturating_add(16);
+    let ask = WindowAsk {
+        start_line: request.start_line,
+        max_lines: request.max_lines,
+        keep,
     };
-    let file = source::read(root, &request.path, span, options.policy)?;
-    window_of(request, options, file)
+    let limits = (chunk, options.max_file_bytes());
+    let (scanned, stat) =
+        source::scan_large(opened, &request.path, ask, limits, options.line_indexes)?;
+    if scanned.facts.binary {
+        return Err(binary_error(request));
+    }
+    let version = options
+        .versioned
+        .then(|| FileVersion::of_large_file(relative.clone(), &stat, &scanned.facts));
+    let kept_len = scanned.kept.len();
+    let window = WindowFacts {
+        returned_line_count: scanned.returned_line_count,
+        next_start_line: scanned.next_start_line,
+        line_count: scanned.line_count,
+        first_line_len: Some(usize::try_from(scanned.first_line_len).unwrap_or(usize::MAX)),
+    };
+    let file = FileFacts {
+        byte_length: scanned.facts.file_len,
+        mtime_ms: file_guard::mtime_ms(&stat),
+    };
+    let content = Content::new(scanned.kept, 0..kept_len);
+    let output = shaped(relative, content, window, request, Some(budget), file);
+    Ok((output, version))
 }
 
 /// [`read_file`] for a thread that must not wait (an event loop): done only if the path,
@@ -120,8 +212,17 @@ pub fn read_file_from_memory(
     request: &ReadRequest,
     options: ReadOptions,
 ) -> Attempt<Read> {
-    let file = source::read_whole_from_memory(root, &request.path, options.policy, MAX_FILE_BYTES)?;
+    let max = options.max_file_bytes().min(MAX_FILE_BYTES);
+    let file = source::read_whole_from_memory(root, &request.path, options.policy, max)?;
     Ok(window_of(request, options, file)?)
+}
+
+fn binary_error(request: &ReadRequest) -> ReadFileError {
+    ReadFileError::new(
+        ErrorCode::BinaryNotSupported,
+        &request.path,
+        "binary file (NUL byte in the first 8192 bytes)",
+    )
 }
 
 /// The output for the bytes of a whole file: the window of `request`, within the budget.
@@ -131,11 +232,7 @@ fn window_of(
     (relative, file): Source,
 ) -> Result<Read, ReadFileError> {
     if file.binary {
-        return Err(ReadFileError::new(
-            ErrorCode::BinaryNotSupported,
-            &request.path,
-            "binary file (NUL byte in the first 8192 bytes)",
-        ));
+        return Err(binary_error(request));
     }
     let version = options
         .versioned
@@ -145,13 +242,56 @@ fn window_of(
     let bom_len = file.bytes.len() - text.len();
     let window = window::line_window(text, request.start_line, request.max_lines);
     let bytes = window.bytes.start + bom_len..window.bytes.end + bom_len;
-    let mut content = Content::new(file.bytes, bytes);
-    let (mut returned, mut next) = (window.returned_line_count, window.next_start_line);
-    let start = request.start_line;
+    let content = Content::new(file.bytes, bytes);
+    let facts = WindowFacts {
+        returned_line_count: window.returned_line_count,
+        next_start_line: window.next_start_line,
+        line_count: window.line_count,
+        first_line_len: None,
+    };
     let budget = options
         .max_content_bytes
         .map(|b| b.max(window::MIN_CONTENT_BUDGET));
-    let fit = budget.map(|budget| window::fit(content.as_str(), budget, start));
+    let file = FileFacts {
+        byte_length,
+        mtime_ms: file.mtime_ms,
+    };
+    Ok((
+        shaped(relative, content, facts, request, budget, file),
+        version,
+    ))
+}
+
+/// Where a window lies among the file's lines.
+struct WindowFacts {
+    returned_line_count: u32,
+    next_start_line: Option<u64>,
+    line_count: u64,
+    /// The decoded length of the window's first line when the content may hold only its
+    /// first bytes; `None` when it holds the whole window.
+    first_line_len: Option<usize>,
+}
+
+/// What `meta` says of the file itself.
+struct FileFacts {
+    byte_length: u64,
+    mtime_ms: i64,
+}
+
+/// The output of a window's `content` (at least `budget + 1` bytes of it when it does not
+/// hold it all), fitted to `budget`.
+fn shaped(
+    relative: String,
+    mut content: Content,
+    window: WindowFacts,
+    request: &ReadRequest,
+    budget: Option<usize>,
+    file: FileFacts,
+) -> ReadFileOutput {
+    let (mut returned, mut next) = (window.returned_line_count, window.next_start_line);
+    let start = request.start_line;
+    let fit = budget
+        .map(|budget| window::fit_window(content.as_str(), budget, start, window.first_line_len));
     let cut_by_budget = matches!(fit, Some(Fit::Lines { .. } | Fit::FirstLineCut { .. }));
     match fit {
         None | Some(Fit::Whole) => {}
@@ -166,19 +306,18 @@ fn window_of(
             (returned, next) = (1, (start < window.line_count).then(|| start + 1));
         }
     }
-    let output = ReadFileOutput {
+    ReadFileOutput {
         path: relative,
         content,
         truncated: next.is_some() || cut_by_budget,
         next_start_line: next,
         meta: ReadFileMeta {
-            byte_length,
+            byte_length: file.byte_length,
             line_count: window.line_count,
             returned_line_count: returned,
             mtime_ms: file.mtime_ms,
         },
-    };
-    Ok((output, version))
+    }
 }
 
 #[cfg(test)]
@@ -246,5 +385,93 @@ mod tests {
             "{content}"
         );
         assert_eq!((truncated, next, returned), (true, None, 1));
+    }
+
+    /// The output of reading `text` as a file, whole and by the chunked scan (`chunk` bytes
+    /// at a time, every version checked).
+    fn both_ways(
+        text: &[u8],
+        request: &ReadRequest,
+        budget: Option<usize>,
+        chunk: usize,
+    ) -> (Result<Read, ReadFileError>, Result<Read, ReadFileError>) {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("f.txt"), text).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let options = ReadOptions {
+            max_content_bytes: budget,
+            ..ReadOptions::default()
+        };
+        let whole = read_file(&root, request, options);
+        let (relative, opened) = source::open(&root, &request.path, None).unwrap();
+        let chunked = large_window_of(request, options, relative, opened, chunk);
+        (whole, chunked)
+    }
+
+    fn text_strategy() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            4 => Just(b"\n".to_vec()),
+            2 => Just(b"\r\n".to_vec()),
+            1 => Just(b"\r".to_vec()),
+            4 => "[a-z ]{1,60}".prop_map(String::into_bytes),
+            2 => Just("é".repeat(20).into_bytes()),
+            1 => Just("\u{1F600}".as_bytes().to_vec()),
+            1 => Just(b"\xFF\xC3".to_vec()),
+            1 => Just(b"\xEF\xBB\xBF".to_vec()),
+        ];
+        proptest::collection::vec(piece, 0..80).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+        #[test]
+        fn the_chunked_read_answers_what_the_whole_read_answers(
+            text in text_strategy(),
+            start_line in 1u64..40,
+            max_lines in 1u32..30,
+            budget in proptest::option::of(128usize..400),
+            chunk in 1usize..48,
+        ) {
+            let request = ReadRequest {
+                path: "f.txt".into(),
+                start_line,
+                max_lines,
+            };
+            let (whole, chunked) = both_ways(&text, &request, budget, chunk);
+            let shown = |(out, _): Read| {
+                let content = out.content.as_str().to_owned();
+                (out.path, content, out.truncated, out.next_start_line, out.meta)
+            };
+            proptest::prop_assert_eq!(shown(whole.unwrap()), shown(chunked.unwrap()));
+        }
+    }
+
+    #[test]
+    fn a_version_of_a_large_file_changes_with_a_same_size_rewrite() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("f.txt");
+        std::fs::write(&path, "a\n".repeat(600_000)).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let options = ReadOptions {
+            versioned: true,
+            max_file_bytes: Some(u64::MAX),
+            ..ReadOptions::default()
+        };
+        let request = ReadRequest::for_path("f.txt".into()).unwrap();
+        let (out, first) = read_file(&root, &request, options).unwrap();
+        assert_eq!(out.meta.line_count, 600_000);
+        assert_eq!(out.meta.byte_length, 1_200_000);
+        let (_, again) = read_file(&root, &request, options).unwrap();
+        assert_eq!(first, again);
+        std::fs::write(&path, "b\n".repeat(600_000)).unwrap();
+        let (_, changed) = read_file(&root, &request, options).unwrap();
+        assert_ne!(first.unwrap().hash, changed.unwrap().hash);
+        let small = ReadOptions {
+            max_file_bytes: None,
+            ..options
+        };
+        let refused = read_file(&root, &request, small).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::SizeLimitExceeded);
     }
 }

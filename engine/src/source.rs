@@ -11,12 +11,15 @@ use std::cell::Cell;
 
 use rustix::io::Errno;
 
+use rustix::fs::Stat;
+
 use crate::attempt::{Attempt, Stop};
+use crate::chunked::{self, LineIndexCache, ScanUnchangedError, Scanned, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, FileBytes, GuardError, MAX_CACHED_READ_BYTES, Span};
 use crate::policy::{self, Policy};
 use crate::request::reject_nul;
-use crate::sandbox::{OpenError, Root};
+use crate::sandbox::{OpenError, OpenedFile, Root};
 
 /// A file's bytes as read, and its normalized workspace-relative path.
 pub type Source = (String, FileBytes);
@@ -29,6 +32,19 @@ pub fn read(
     span: Span,
     policy: Option<&Policy>,
 ) -> Result<Source, ReadFileError> {
+    let (relative, opened) = open(root, requested, policy)?;
+    let file = file_guard::read_guarded(opened.file, &opened.stat, span)
+        .map_err(|err| guard_error(err, requested))?;
+    Ok((relative, file))
+}
+
+/// The file `requested` names beneath `root`, opened, refused when `policy` denies it,
+/// and its normalized workspace-relative path. May wait for the disk.
+pub fn open(
+    root: &Root,
+    requested: &str,
+    policy: Option<&Policy>,
+) -> Result<(String, OpenedFile), ReadFileError> {
     let relative = checked_relative(root, requested)?;
     let opened = root
         .open_file(&relative)
@@ -36,9 +52,33 @@ pub fn read(
     if let Some(policy) = policy {
         policy::check(policy, &opened, requested)?;
     }
-    let file = file_guard::read_guarded(opened.file, &opened.stat, span)
-        .map_err(|err| guard_error(err, requested))?;
-    Ok((relative, file))
+    Ok((relative, opened))
+}
+
+/// The file `opened` as `read_file` of a large file sees it: scanned chunk by chunk for
+/// the window `ask`, `chunk` bytes at a time (from its line index in `indexes` when there
+/// is one), refused when over `max_len` bytes, and the status the scan is of.
+pub fn scan_large(
+    opened: OpenedFile,
+    requested: &str,
+    ask: WindowAsk,
+    (chunk, max_len): (usize, u64),
+    indexes: Option<&LineIndexCache>,
+) -> Result<(Scanned, Stat), ReadFileError> {
+    let file = std::fs::File::from(opened.file);
+    chunked::scan_unchanged(&file, &opened.stat, ask, chunk, max_len, indexes).map_err(|err| {
+        match err {
+            ScanUnchangedError::Changed => ReadFileError::new(
+                ErrorCode::FileChanged,
+                requested,
+                "the file changed while it was read, twice; read it again",
+            ),
+            ScanUnchangedError::TooLarge(len) => {
+                guard_error(GuardError::TooLarge { len, max: max_len }, requested)
+            }
+            ScanUnchangedError::Io(err) => guard_error(GuardError::Io(err), requested),
+        }
+    })
 }
 
 /// [`read`] of the whole file (at most `max` bytes), for a thread that must not wait: done
@@ -164,7 +204,7 @@ fn os_error(errno: Errno, requested: &str) -> ReadFileError {
     }
 }
 
-fn guard_error(err: GuardError, requested: &str) -> ReadFileError {
+pub(crate) fn guard_error(err: GuardError, requested: &str) -> ReadFileError {
     match err {
         GuardError::TooLarge { len, max } => ReadFileError {
             file_size: Some(len),

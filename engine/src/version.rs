@@ -18,8 +18,11 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use xxhash_rust::xxh3;
 
+use rustix::fs::Stat;
+
+use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, TextFacts, WindowAsk};
 use crate::error::ReadFileError;
-use crate::file_guard::Span;
+use crate::file_guard::{self, Span};
 use crate::policy::Policy;
 use crate::request::MAX_FILE_BYTES;
 use crate::sandbox::Root;
@@ -52,6 +55,11 @@ impl LineEnding {
     fn of(bytes: &[u8]) -> LineEnding {
         let newlines = window::count_newlines(bytes);
         let crlfs = memchr::memmem::find_iter(bytes, b"\r\n").count() as u64;
+        LineEnding::from_counts(newlines, crlfs)
+    }
+
+    /// The line ending of a text with `newlines` `\n`s, `crlfs` of them after a `\r`.
+    pub(crate) fn from_counts(newlines: u64, crlfs: u64) -> LineEnding {
         match (newlines, crlfs) {
             (0, _) => LineEnding::None,
             (_, 0) => LineEnding::Lf,
@@ -92,12 +100,39 @@ impl FileVersion {
         }
     }
 
+    /// The version of a file too large to hash on every read (over [`MAX_FILE_BYTES`]):
+    /// its hash is of the file's identity and state as `stat` gives them (device, inode,
+    /// length, modification and change times to the nanosecond), keyed as a content hash
+    /// is, and the other facts are those its scan found. Any write changes the change
+    /// time, which no caller can set back, so a rewrite is seen as a content hash sees it,
+    /// except within one tick of the file system's clock after the status was taken.
+    pub fn of_large_file(path: String, stat: &Stat, facts: &TextFacts) -> FileVersion {
+        let mut identity = Vec::with_capacity(IDENTITY_TAG.len() + 7 * 16);
+        identity.extend_from_slice(IDENTITY_TAG);
+        for field in chunked::identity(stat) {
+            identity.extend_from_slice(&field.to_le_bytes());
+        }
+        FileVersion {
+            path,
+            hash: xxh3::xxh3_128_with_secret(&identity, process_secret()),
+            byte_length: facts.file_len,
+            mtime_ms: file_guard::mtime_ms(stat),
+            line_ending: facts.line_ending,
+            bom: facts.bom,
+            valid_utf8: facts.valid_utf8,
+        }
+    }
+
     /// The hash with its algorithm: `xxh3-128-keyed:<32 hex digits>`. Comparable only with
     /// hashes made by the same process.
     pub fn hash_string(&self) -> String {
         format!("xxh3-128-keyed:{:032x}", self.hash)
     }
 }
+
+/// What an identity hash starts with, so that it is not the content hash of a small file
+/// whose bytes happen to be an identity.
+const IDENTITY_TAG: &[u8] = b"agent-read-file identity\0";
 
 /// This process's XXH3 secret, drawn from the OS's random source on first use.
 fn process_secret() -> &'static [u8; SECRET_LEN] {
@@ -146,6 +181,46 @@ pub fn file_version(
     };
     let (relative, file) = source::read(root, requested, span, policy)?;
     Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms))
+}
+
+/// [`file_version`] of a file of at most `max_file_bytes`: one over [`MAX_FILE_BYTES`] has
+/// the version [`FileVersion::of_large_file`] gives, the one a toolkit's read of it
+/// records, from its line index in `indexes` when the file is unchanged since, else found
+/// by the same chunked scan (no window kept, nothing hashed but the identity).
+pub fn file_version_within(
+    root: &Root,
+    requested: &str,
+    policy: Option<&Policy>,
+    max_file_bytes: u64,
+    indexes: Option<&LineIndexCache>,
+) -> Result<FileVersion, ReadFileError> {
+    let (relative, opened) = source::open(root, requested, policy)?;
+    let len = u64::try_from(opened.stat.st_size).unwrap_or(0);
+    if max_file_bytes <= MAX_FILE_BYTES || len <= MAX_FILE_BYTES {
+        let span = Span::Whole {
+            max: max_file_bytes.min(MAX_FILE_BYTES),
+        };
+        let file = file_guard::read_guarded(opened.file, &opened.stat, span)
+            .map_err(|err| source::guard_error(err, requested))?;
+        return Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms));
+    }
+    if len <= max_file_bytes
+        && let Some(index) = indexes.and_then(|indexes| indexes.get(&opened.stat))
+    {
+        return Ok(FileVersion::of_large_file(
+            relative,
+            &opened.stat,
+            index.facts(),
+        ));
+    }
+    let nothing = WindowAsk {
+        start_line: u64::MAX,
+        max_lines: 1,
+        keep: 0,
+    };
+    let limits = (CHUNK_BYTES, max_file_bytes);
+    let (scanned, stat) = source::scan_large(opened, requested, nothing, limits, indexes)?;
+    Ok(FileVersion::of_large_file(relative, &stat, &scanned.facts))
 }
 
 /// Files one ledger remembers at most; the least recently read is forgotten first.

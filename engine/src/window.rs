@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The file's bytes without a leading UTF-8 BOM.
 pub fn strip_bom(bytes: &[u8]) -> &[u8] {
@@ -189,10 +189,24 @@ pub fn cut_marker(line: u64, left_out: usize) -> String {
     format!("[read_file: {left_out} bytes of line {line} left out]\n")
 }
 
+/// [`fit_window`] of `text`, which holds the whole window.
+#[cfg(test)]
+fn fit(text: &str, budget: usize, first_line: u64) -> Fit {
+    fit_window(text, budget, first_line, None)
+}
+
 /// How `text` (a window's decoded lines, each keeping its `\n`) fits in `budget` bytes
 /// (at least [`MIN_CONTENT_BUDGET`]). A cut first line of line number `first_line` leaves
 /// room for `\n` and its [`cut_marker`], so the content shown never exceeds `budget`.
-pub fn fit(text: &str, budget: usize, first_line: u64) -> Fit {
+/// `text` may be only the first bytes of a window (at least `budget + 1` of them, or all),
+/// `first_line_len` the decoded length of its first line when `text` may hold only part of
+/// it (`None`: `text` holds the whole first line).
+pub fn fit_window(
+    text: &str,
+    budget: usize,
+    first_line: u64,
+    first_line_len: Option<usize>,
+) -> Fit {
     if text.len() <= budget {
         return Fit::Whole;
     }
@@ -203,7 +217,8 @@ pub fn fit(text: &str, budget: usize, first_line: u64) -> Fit {
         return Fit::Lines { bytes: kept, lines };
     }
     // The first line alone is over the budget (it is longer than `budget` bytes).
-    let line_len = memchr::memchr(b'\n', bytes).unwrap_or(bytes.len());
+    let line_len =
+        first_line_len.unwrap_or_else(|| memchr::memchr(b'\n', bytes).unwrap_or(bytes.len()));
     // Room for the text is the budget less `\n` and the marker, whose length depends on how
     // much is left out: sized first for the whole line (the most it can say), then once more
     // for what that cut leaves out, which can only be fewer digits.
