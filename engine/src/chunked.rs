@@ -19,8 +19,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rustix::fs::Stat;
 
 use crate::file_guard::{BINARY_SCAN_BYTES, is_binary};
-use crate::version::LineEnding;
-use crate::window::{self, UTF8_BOM};
+use crate::window::{self, LineEnding, UTF8_BOM};
 
 /// Bytes read at a time by a scan: large enough that one `pread` and one pass of `memchr`
 /// cost little per byte, small enough that a read of any file holds little memory.

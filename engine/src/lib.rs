@@ -41,6 +41,5 @@ pub use read_file::{
     Content, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file, read_file_from_memory,
 };
 pub use source::{Reader, open_error};
-pub use version::{
-    FileVersion, LEDGER_CAPACITY, Ledger, LineEnding, file_version, file_version_within,
-};
+pub use version::{FileVersion, LEDGER_CAPACITY, Ledger, file_version, file_version_within};
+pub use window::LineEnding;

@@ -14,6 +14,47 @@ use std::ops::Range;
 
 pub(crate) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// How a file's lines end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnding {
+    /// Every `\n` alone.
+    Lf,
+    /// Every `\n` after a `\r`.
+    Crlf,
+    /// Both.
+    Mixed,
+    /// No `\n` at all.
+    None,
+}
+
+impl LineEnding {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "lf",
+            LineEnding::Crlf => "crlf",
+            LineEnding::Mixed => "mixed",
+            LineEnding::None => "none",
+        }
+    }
+
+    /// The line ending of `bytes`.
+    pub(crate) fn of(bytes: &[u8]) -> LineEnding {
+        let newlines = count_newlines(bytes);
+        let crlfs = memchr::memmem::find_iter(bytes, b"\r\n").count() as u64;
+        LineEnding::from_counts(newlines, crlfs)
+    }
+
+    /// The line ending of a text with `newlines` `\n`s, `crlfs` of them after a `\r`.
+    pub(crate) fn from_counts(newlines: u64, crlfs: u64) -> LineEnding {
+        match (newlines, crlfs) {
+            (0, _) => LineEnding::None,
+            (_, 0) => LineEnding::Lf,
+            (n, c) if n == c => LineEnding::Crlf,
+            _ => LineEnding::Mixed,
+        }
+    }
+}
+
 /// The file's bytes without a leading UTF-8 BOM.
 pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
