@@ -71,7 +71,7 @@ function parseMcpCommandLine(argv) {
  * so is stdin or stdout failing, other than by the client closing them (exit 0).
  */
 async function serve(options) {
-  const { createMcpServer } = require('../adapters/mcp.js')
+  const { createMcpServer } = loadMcpAdapter()
   const { BoundedStdioTransport } = require('./stdio-transport.js')
   let server
   try {
@@ -93,6 +93,20 @@ async function serve(options) {
   // When the client closes stdin (or stdout), nothing keeps the process alive once the calls
   // in flight are answered: it ends with status 0.
   await server.connect(transport)
+}
+
+/**
+ * `agent-read-file/mcp`; without the MCP SDK (an optional peer dependency), its one-line
+ * error on stderr naming what to install, and exit 1.
+ */
+function loadMcpAdapter() {
+  try {
+    return require('../adapters/mcp.js')
+  } catch (err) {
+    if (err.code !== 'ERR_MCP_SDK_MISSING') throw err
+    process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
+    process.exit(1)
+  }
 }
 
 /** `agent-read-file mcp …`. */

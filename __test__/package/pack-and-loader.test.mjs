@@ -114,6 +114,7 @@ describe('npm pack', () => {
       'adapters/anthropic.d.ts',
       'adapters/anthropic.js',
       'adapters/mcp-core.js',
+      'adapters/mcp-sdk.js',
       'adapters/mcp.d.mts',
       'adapters/mcp.d.ts',
       'adapters/mcp.js',

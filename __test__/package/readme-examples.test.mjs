@@ -127,13 +127,18 @@ describe('README examples', () => {
   test('the MCP client configuration starts a server that answers read_file', async () => {
     const [config] = [...README.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => JSON.parse(match[1]))
     const { command, args } = config.mcpServers.read_file
-    // `npx -y agent-read-file` runs the package's bin: this checkout's, here (no network).
+    // `npx -y -p agent-read-file -p <the MCP SDK> -p zod@4 agent-read-file` runs the package's
+    // bin with its optional peers installed beside it: this checkout's bin and devDependencies,
+    // here (no network).
     assert.equal(command, 'npx')
-    assert.deepEqual(args.slice(0, 2), ['-y', 'agent-read-file'])
+    const commandAt = args.indexOf('agent-read-file', 1 + args.lastIndexOf('-p'))
+    const packages = args.slice(1, commandAt).filter((_, i) => i % 2 === 1)
+    assert.deepEqual([args[0], ...args.slice(1, commandAt).filter((_, i) => i % 2 === 0)], ['-y', '-p', '-p', '-p'])
+    assert.deepEqual(packages, ['agent-read-file', '@modelcontextprotocol/sdk', 'zod@4'])
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin, {
       'agent-read-file': 'bin/agent-read-file.js',
     })
-    const serverArgs = args.slice(2).map((arg) => (arg === '/path/to/project' ? ws : arg))
+    const serverArgs = args.slice(commandAt + 1).map((arg) => (arg === '/path/to/project' ? ws : arg))
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [path.join(ROOT, 'bin/agent-read-file.js'), ...serverArgs],
