@@ -20,9 +20,12 @@ export declare class ReadPolicy {
    * throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
    * by the caller to be an integer of at least 128) bounds every `content`;
    * `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
-   * the largest file read, the specification's `MAX_FILE_BYTES` when absent.
+   * the largest file read, the specification's `MAX_FILE_BYTES` when absent;
+   * `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
+   * `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
+   * absent.
    */
-  constructor(deny: Array<string>, allow: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null)
+  constructor(deny: Array<string>, allow: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null)
 }
 
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */

@@ -169,6 +169,16 @@ export interface ToolkitOptions {
    * during such a read is read once more, then rejected with `FILE_CHANGED`.
    */
   maxFileBytes?: number
+  /**
+   * The content one `readFiles` call returns at most, all its files together: an integer
+   * from 128 to 4294967295 (else `INVALID_ARGUMENT`); default {@link MAX_BATCH_CONTENT_BYTES}
+   * (4 MiB). Shared in input order: a file whose window does not fit in what is left is
+   * narrowed to it (fewer lines, `truncated` and `next_start_line` right, a first line cut
+   * and marked), never refused; a file that gets less than 128 bytes gets nothing, and its
+   * error (`SIZE_LIMIT_EXCEEDED`) says to read it on its own. `maxContentBytes` still bounds
+   * each file.
+   */
+  maxBatchContentBytes?: number
 }
 
 /** Options of one toolkit call. */

@@ -209,14 +209,17 @@ function ruleList(options, name, fallback, owner) {
 /** The smallest `maxContentBytes`: room for a cut line's marker and some of the line. */
 const MIN_CONTENT_BYTES = 128
 
-/** `maxContentBytes` of the options: `undefined`, or an integer from 128 to 2^32 - 1. */
-function budgetOf(options, owner) {
-  const budget = readOption(options, 'maxContentBytes', owner)
+/**
+ * A content budget of the options (`maxContentBytes`, or `maxBatchContentBytes`, `name`):
+ * `undefined`, or an integer from 128 to 2^32 - 1.
+ */
+function budgetOf(options, owner, name = 'maxContentBytes') {
+  const budget = readOption(options, name, owner)
   if (budget === undefined) return undefined
   if (!Number.isInteger(budget) || budget < MIN_CONTENT_BYTES || budget > 0xffffffff) {
     const got = typeof budget === 'number' ? String(budget) : budget === null ? 'null' : typeof budget
-    const reason = `${owner}.maxContentBytes must be an integer from ${MIN_CONTENT_BYTES} to 4294967295 (got ${got})`
-    throw codedError('INVALID_ARGUMENT', 'maxContentBytes', reason)
+    const reason = `${owner}.${name} must be an integer from ${MIN_CONTENT_BYTES} to 4294967295 (got ${got})`
+    throw codedError('INVALID_ARGUMENT', name, reason)
   }
   return budget
 }
@@ -238,13 +241,14 @@ function fileLimitOf(options, owner) {
 
 /**
  * The compiled policy of `options` (`owner` names them in errors): deny, allow,
- * maxContentBytes and maxFileBytes, each read once. Throws INVALID_ARGUMENT for bad or
+ * maxContentBytes, maxFileBytes and maxBatchContentBytes, each read once. Throws INVALID_ARGUMENT for bad or
  * unreadable ones.
  */
 function policyOf(options, owner) {
   const deny = ruleList(options, 'deny', DEFAULT_DENY, owner)
   const allow = ruleList(options, 'allow', [], owner)
-  return compiledPolicy([deny, allow, budgetOf(options, owner), fileLimitOf(options, owner)])
+  const batchBudget = budgetOf(options, owner, 'maxBatchContentBytes')
+  return compiledPolicy([deny, allow, budgetOf(options, owner), fileLimitOf(options, owner), batchBudget])
 }
 
 /** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */

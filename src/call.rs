@@ -14,8 +14,8 @@ use agent_read_file_engine::request::{Argument, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{
-    FileVersion, Ledger, LineIndexCache, ReadFileOutput, ReadOptions, answered, file_version,
-    file_version_within, read_file, read_file_from_memory,
+    FileVersion, Ledger, LineIndexCache, MIN_CONTENT_BUDGET, Read, ReadFileOutput, ReadOptions,
+    answered, file_version, file_version_within, read_file, read_file_from_memory,
 };
 
 use crate::convert::{request_from_js, string_or_type, type_of};
@@ -38,6 +38,9 @@ pub(crate) struct Rules {
     pub(crate) max_content_bytes: Option<usize>,
     /// `None`: the specification's `MAX_FILE_BYTES`.
     pub(crate) max_file_bytes: Option<u64>,
+    /// The content one `readFiles` call returns at most, all files together; `None`:
+    /// [`MAX_BATCH_CONTENT_BYTES`].
+    pub(crate) max_batch_content_bytes: Option<usize>,
 }
 
 /// One validated call, ready to run on any thread.
@@ -298,11 +301,14 @@ impl ReadCall {
     }
 
     /// The reads of `readFiles`, run in parallel on rayon's threads (the pool thread that
-    /// runs this waits for them) [`READS_AT_ONCE`] at a time, kept in input order while
-    /// their contents fit in [`MAX_BATCH_CONTENT_BYTES`]; a read that does not fit is
-    /// dropped as soon as its group is done. So a call holds at most what it returns plus
-    /// one group's windows, however many large files it names. Only the reads kept are seen
-    /// (for the ledger).
+    /// runs this waits for them) [`READS_AT_ONCE`] at a time, then given the batch's budget
+    /// in input order: a window that fits is kept; one that does not is read again with
+    /// what is left as its budget, so it is narrowed (fewer lines, `truncated` and
+    /// `next_start_line` right; a first line cut and marked), never refused; a file that
+    /// gets less than [`MIN_CONTENT_BUDGET`] gets nothing, and its error says to read it on
+    /// its own. A window that does not fit is dropped as soon as its group is done, so a
+    /// call holds at most what it returns plus one group's windows. Only the reads kept are
+    /// seen (for the ledger).
     pub(crate) fn read_many(
         &self,
         root: &Root,
@@ -313,24 +319,58 @@ impl ReadCall {
             let request = request.as_ref().map_err(Clone::clone)?;
             read_file(root, request, options)
         };
-        let mut room = MAX_BATCH_CONTENT_BYTES as usize;
+        let budget = self.batch_budget();
+        let mut room = budget;
         let mut results = Vec::with_capacity(requests.len());
         let mut seen = Vec::new();
         for group in requests.chunks(READS_AT_ONCE) {
             for (read, request) in parallel_map(group, read).into_iter().zip(group) {
-                let result = read.and_then(|(output, version)| {
-                    let len = output.content.as_str().len();
-                    if len > room {
-                        return Err(no_room_for(request, len, room));
-                    }
-                    room -= len;
+                let read = read.and_then(|read| self.within(root, request, read, room, budget));
+                let result = read.map(|(output, version)| {
+                    room -= output.content.as_str().len();
                     seen.extend(version);
-                    Ok(output)
+                    output
                 });
                 results.push(result);
             }
         }
         (results, Seen::new(&self.ledger, seen))
+    }
+
+    /// The content one `readFiles` call returns at most.
+    fn batch_budget(&self) -> usize {
+        let budget = self.rules.max_batch_content_bytes;
+        budget.unwrap_or(MAX_BATCH_CONTENT_BYTES as usize)
+    }
+
+    /// `read` when its content fits in `room`; else the same window read again with `room`
+    /// as its content budget, or, with less room than any window needs, why it gets none.
+    fn within(
+        &self,
+        root: &Root,
+        request: &Result<ReadRequest, ReadFileError>,
+        read: Read,
+        room: usize,
+        budget: usize,
+    ) -> Result<Read, ReadFileError> {
+        if read.0.content.as_str().len() <= room {
+            return Ok(read);
+        }
+        let Ok(request) = request else {
+            return Ok(read);
+        };
+        if room < MIN_CONTENT_BUDGET {
+            return Err(no_room_for(request, room, budget));
+        }
+        let narrowed = ReadOptions {
+            max_content_bytes: Some(
+                self.rules
+                    .max_content_bytes
+                    .map_or(room, |own| own.min(room)),
+            ),
+            ..self.options()
+        };
+        read_file(root, request, narrowed)
     }
 
     pub(crate) fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
@@ -360,19 +400,15 @@ impl ReadCall {
 /// small files little (the benchmark README has both measured).
 const READS_AT_ONCE: usize = 16;
 
-/// `SIZE_LIMIT_EXCEEDED` for a read of `len` bytes of content with `room` bytes left.
-fn no_room_for(
-    request: &Result<ReadRequest, ReadFileError>,
-    len: usize,
-    room: usize,
-) -> ReadFileError {
-    let requested = request.as_ref().map_or("", |request| &request.path);
+/// `SIZE_LIMIT_EXCEEDED` for a file that gets nothing of the batch's `budget`: `room` is
+/// what is left, less than any window needs.
+fn no_room_for(request: &ReadRequest, room: usize, budget: usize) -> ReadFileError {
     ReadFileError::new(
         ErrorCode::SizeLimitExceeded,
-        requested,
+        &request.path,
         format!(
-            "its content ({len} bytes) does not fit in what is left of this readFiles call's \
-             {MAX_BATCH_CONTENT_BYTES} bytes ({room}); read it on its own"
+            "nothing of it fits in what is left of this readFiles call's {budget} bytes of \
+             content ({room}); read it on its own"
         ),
     )
 }

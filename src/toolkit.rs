@@ -43,7 +43,10 @@ impl ReadPolicy {
     /// throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
     /// by the caller to be an integer of at least 128) bounds every `content`;
     /// `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
-    /// the largest file read, the specification's `MAX_FILE_BYTES` when absent.
+    /// the largest file read, the specification's `MAX_FILE_BYTES` when absent;
+    /// `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
+    /// `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
+    /// absent.
     #[napi(constructor)]
     pub fn new(
         env: Env,
@@ -51,6 +54,7 @@ impl ReadPolicy {
         allow: Vec<String>,
         max_content_bytes: Option<u32>,
         max_file_bytes: Option<f64>,
+        max_batch_content_bytes: Option<u32>,
     ) -> napi::Result<Self> {
         let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
         let max_file_bytes = max_file_bytes
@@ -61,6 +65,7 @@ impl ReadPolicy {
             policy: Some(policy),
             max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
             max_file_bytes,
+            max_batch_content_bytes: max_batch_content_bytes.map(|bytes| bytes as usize),
         };
         Ok(ReadPolicy {
             rules: Arc::new(rules),

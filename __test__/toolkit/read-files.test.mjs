@@ -87,6 +87,49 @@ describe('readFiles', () => {
 })
 
 describe('toolkit.readFiles', () => {
+  test('a batch budget is shared in input order: a file past it is narrowed, not refused', async () => {
+    // 100 lines of 20 bytes each: 2,000 bytes a file.
+    const text = Array.from({ length: 100 }, (_, i) => `line ${String(i + 1).padStart(3, '0')} ..........\n`).join('')
+    assert.equal(Buffer.byteLength(text), 2000)
+    for (const name of ['n1', 'n2', 'n3', 'n4']) fx.write(`narrow/${name}.txt`, text)
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxBatchContentBytes: 4500 })
+    const results = await toolkit.readFiles(['n1', 'n2', 'n3', 'n4'].map((name) => ({ path: `narrow/${name}.txt` })))
+    assert.equal(results[0].output.content, text)
+    assert.equal(results[1].output.content, text)
+    // 500 bytes left: the third file's first 25 lines, and where to go on.
+    const third = results[2].output
+    assert.equal(third.content, text.slice(0, 500))
+    assert.deepEqual([third.truncated, third.next_start_line, third.meta.returned_line_count], [true, 26, 25])
+    assert.equal(third.meta.line_count, 100)
+    // Nothing left: the fourth says to read it on its own.
+    assertFailed(results[3], 'SIZE_LIMIT_EXCEEDED', 'narrow/n4.txt')
+    assert.match(results[3].error.message, /read it on its own$/)
+    toolkit.close()
+  })
+
+  test('a first line longer than what is left is cut and marked within it', async () => {
+    fx.write('narrow/long.txt', `${'y'.repeat(5000)}\nend\n`)
+    fx.write('narrow/fill.txt', 'f'.repeat(3000))
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxBatchContentBytes: 4000 })
+    const [fill, long] = await toolkit.readFiles([{ path: 'narrow/fill.txt' }, { path: 'narrow/long.txt' }])
+    assert.equal(fill.output.content.length, 3000)
+    const cut = long.output
+    assert.ok(Buffer.byteLength(cut.content) <= 1000, `${Buffer.byteLength(cut.content)} bytes`)
+    assert.match(cut.content, /^y+\n\[read_file: \d+ bytes of line 1 left out\]\n$/)
+    assert.deepEqual([cut.truncated, cut.next_start_line], [true, 2])
+    toolkit.close()
+  })
+
+  test('maxBatchContentBytes is an integer from 128 to 4294967295', () => {
+    for (const bad of [127, 0, -1, 1.5, 2 ** 32, '4096', null, Number.NaN]) {
+      assert.throws(() => createAgentToolkit({ workspaceRoot: fx.ws, maxBatchContentBytes: bad }), (err) => {
+        assert.equal(err.code, 'INVALID_ARGUMENT')
+        assert.match(err.message, /^INVALID_ARGUMENT: maxBatchContentBytes: options\.maxBatchContentBytes must be an integer from 128 to 4294967295/)
+        return true
+      })
+    }
+  })
+
   test('only the results returned are recorded in the ledger', async () => {
     const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
     const inputs = [0, 1, 2, 3, 4].map((i) => ({ path: `big/b${i}.txt` }))
@@ -143,9 +186,12 @@ const inputs = Array.from({ length: 64 }, (_, i) => ({ path: 'wide/w' + i + '.tx
 })()`,
       { timeout: 60_000 },
     )
-    // 4 MiB of content hold four of the ~1 MiB windows; the rest are SIZE_LIMIT_EXCEEDED.
+    // 4 MiB of content hold four of the ~1 MiB windows and, narrowed, part of a fifth when
+    // at least 128 bytes are left; the rest get nothing (SIZE_LIMIT_EXCEEDED).
+    const whole = Math.floor(MAX_BATCH_CONTENT_BYTES / Buffer.byteLength(text))
+    const left = MAX_BATCH_CONTENT_BYTES - whole * Buffer.byteLength(text)
     assert.deepEqual(result.codes, ['ok', 'SIZE_LIMIT_EXCEEDED'])
-    assert.equal(result.kept, Math.floor(MAX_BATCH_CONTENT_BYTES / Buffer.byteLength(text)))
+    assert.equal(result.kept, whole + (left >= 128 ? 1 : 0))
     assert.ok(result.grownMiB < 40, `peak RSS grew ${result.grownMiB.toFixed(1)} MiB`)
   })
 })

@@ -42,4 +42,4 @@ pub use read_file::{
 };
 pub use source::{Reader, open_error};
 pub use version::{FileVersion, LEDGER_CAPACITY, Ledger, file_version, file_version_within};
-pub use window::LineEnding;
+pub use window::{LineEnding, MIN_CONTENT_BUDGET};
