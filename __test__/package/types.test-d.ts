@@ -167,6 +167,7 @@ export type Checks = [
         allow?: readonly string[]
         maxContentBytes?: number
         maxFileBytes?: number
+        maxBatchContentBytes?: number
       }
     >
   >,
