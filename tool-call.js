@@ -41,6 +41,16 @@ function codeOf(thrown) {
 }
 
 /**
+ * What a harness tells the model about an error `readFile` rejected with: its code and the
+ * message `CODE: path: reason` (the code put first when the message lacks it).
+ */
+function toolFailure(thrown) {
+  const code = codeOf(thrown)
+  const message = typeof thrown?.message === 'string' ? thrown.message : String(thrown)
+  return { code, message: message.startsWith(`${code}: `) ? message : `${code}: ${message}` }
+}
+
+/**
  * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.readFile`,
  * with `options` (`{ signal }`) passed on. Success: `content` is the output as JSON and
  * `output` the object; failure: `content` is the error's message (`CODE: path: reason`),
@@ -55,10 +65,9 @@ async function runToolCall(toolkit, args, options) {
     const output = await Reflect.apply(readFile, toolkit, [input, options])
     return { content: JSON.stringify(output), isError: false, output }
   } catch (thrown) {
-    const code = codeOf(thrown)
-    const message = typeof thrown?.message === 'string' ? thrown.message : String(thrown)
-    return failure(code, message.startsWith(`${code}: `) ? message : `${code}: ${message}`)
+    const { code, message } = toolFailure(thrown)
+    return failure(code, message)
   }
 }
 
-module.exports = { runToolCall }
+module.exports = { runToolCall, toolFailure }

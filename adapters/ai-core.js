@@ -5,17 +5,32 @@
 
 const { TOOL_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
+const { toolFailure } = require('../tool-call.js')
+
+/** An `Error` with `code` and `message` kept by `JSON.stringify`, as the toolkit's are. */
+function codedError(code, message, cause) {
+  const error = new Error(message, { cause })
+  for (const [key, value] of [['code', code], ['message', message]]) {
+    Object.defineProperty(error, key, { value, enumerable: true, writable: true, configurable: true })
+  }
+  return error
+}
 
 /**
- * The SDK tells the model about a thrown error with `error.toString()` (`Error: CODE: …`, no
- * structure); this error says `{"code","message"}` as JSON instead. The application still
- * gets the error itself, `code` and all, in the step's `tool-error` part.
+ * The error `execute` throws for what `readFile` rejected with. The SDK tells the model a
+ * thrown error's text: ai@5 and ai@6 its `message`, ai@7 its `toString()`. Both are made
+ * `runToolCall`'s text, `CODE: path: reason`, so every major and every adapter (MCP too) tells
+ * the model the same thing. The application gets the toolkit's error itself on the step's
+ * `tool-error` part; an error without that message (a caller's toolkit throwing a plain one)
+ * comes as a coded error with it as `cause`. An abort goes as it is: the SDK ends the call on
+ * it, and no model reads it.
  */
-function structured(error) {
-  if (error !== null && typeof error === 'object' && typeof error.code === 'string') {
-    const said = JSON.stringify({ code: error.code, message: String(error.message) })
-    Object.defineProperty(error, 'toString', { value: () => said, configurable: true, writable: true })
-  }
+function toolError(thrown) {
+  const { code, message } = toolFailure(thrown)
+  if (code === 'ABORT_ERR') return thrown
+  const own = thrown instanceof Error && Object.isExtensible(thrown) && thrown.message === message
+  const error = own ? thrown : codedError(code, message, thrown)
+  Object.defineProperty(error, 'toString', { value: () => message, configurable: true, writable: true })
   return error
 }
 
@@ -24,7 +39,7 @@ function aiAdapter({ jsonSchema, tool }) {
   /**
    * The read_file tool for `generateText`/`streamText`: the specification's description and
    * input schema, `execute` through the toolkit, the SDK's abort signal passed on. A failed read
-   * is a tool error: the model reads `{"code","message"}`, the application finds the `code` on
+   * is a tool error: the model reads `CODE: path: reason`, the application finds the `code` on
    * the error.
    */
   function readFileTool(toolkitOrOptions) {
@@ -37,7 +52,7 @@ function aiAdapter({ jsonSchema, tool }) {
         try {
           return await toolkit.readFile(input, { signal: abortSignal })
         } catch (error) {
-          throw structured(error)
+          throw toolError(error)
         }
       },
     })

@@ -13,7 +13,8 @@ export type ReadFileToolToolkit = AgentToolkit
 /**
  * The read_file tool: typed input (`ReadFileInput`), `execute` through the toolkit (made from
  * the options when options are given), the SDK's abort signal honoured. A failed read is a
- * tool error: the model is told `{"code","message"}` as JSON, the application finds `code` on
- * the step's `tool-error` error.
+ * tool error: the model is told `CODE: path: reason` (what `runToolCall` and the MCP server
+ * give, on every major of the SDK), the application finds `code` on the step's `tool-error`
+ * error.
  */
 export declare function readFileTool(toolkitOrOptions: ReadFileToolOptions | ReadFileToolToolkit): Tool<ReadFileInput, ReadFileOutput>

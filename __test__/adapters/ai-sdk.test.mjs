@@ -1,100 +1,150 @@
-// agent-read-file/ai with the real AI SDK: generateText drives the SDK's own mock model, which
-// calls read_file; the tool's result (or error) flows into the next model call.
+// agent-read-file/ai with the real AI SDK, every supported major (the devDependencies alias the
+// older ones: ai-v5, ai-v6; `ai` is the current one): generateText drives the major's own mock
+// model, which calls read_file; the tool's result (or error) flows into the next model call,
+// and that call's prompt is what the model is told.
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { generateText, stepCountIs } from 'ai'
-import { MockLanguageModelV4 } from 'ai/test'
+import * as ai5 from 'ai-v5'
+import * as ai5Test from 'ai-v5/test'
+import * as ai6 from 'ai-v6'
+import * as ai6Test from 'ai-v6/test'
+import * as ai7 from 'ai'
+import * as ai7Test from 'ai/test'
 import pkg from '../../index.js'
-import { readFileTool } from '../../adapters/ai.mjs'
+import core from '../../adapters/ai-core.js'
+import { readFileTool as esmReadFileTool } from '../../adapters/ai.mjs'
 import { after, describe, test } from '../harness.mjs'
 import { SPEC_DEFINITION, expectedOutput, makeFixture } from '../helpers.mjs'
+
+const { createAgentToolkit, runToolCall } = pkg
+const cjsReadFileTool = createRequire(import.meta.url)('../../adapters/ai.js').readFileTool
 
 const fx = makeFixture()
 after(() => fx.cleanup())
 const file = fx.write('src/a.txt', 'one\ntwo\nthree\n')
+const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+after(() => toolkit.close())
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
+/** A finished step in LanguageModelV2's shape (ai@5). */
+function v2Step(content, finishReason) {
+  return { content, finishReason, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, warnings: [] }
 }
 
-/** A model that calls read_file with `input`, then answers "done". */
-function modelCalling(input) {
-  return new MockLanguageModelV4({
-    doGenerate: [
-      {
-        content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'read_file', input: JSON.stringify(input) }],
-        finishReason: { unified: 'tool-calls', raw: undefined },
-        usage,
-        warnings: [],
-      },
-      { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
-    ],
-  })
+/** A finished step in LanguageModelV3's and V4's shape (ai@6, ai@7). */
+function v3Step(content, finishReason) {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  }
+  return { content, finishReason: { unified: finishReason, raw: undefined }, usage, warnings: [] }
 }
 
-/** What the second model call was told about the tool call. */
-function toolMessageOutput(model) {
-  const tool = model.doGenerateCalls[1].prompt.find((message) => message.role === 'tool')
-  return tool.content[0].output
-}
+const MAJORS = [
+  { major: 'ai@5 (ai-v5)', sdk: ai5, Model: ai5Test.MockLanguageModelV2, step: v2Step },
+  { major: 'ai@6 (ai-v6)', sdk: ai6, Model: ai6Test.MockLanguageModelV3, step: v3Step },
+  { major: 'ai@7 (ai)', sdk: ai7, Model: ai7Test.MockLanguageModelV4, step: v3Step },
+]
 
-async function run(input, tools) {
-  const model = modelCalling(input)
-  const result = await generateText({ model, tools, prompt: 'read it', stopWhen: stepCountIs(2) })
-  return { model, result }
-}
+for (const { major, sdk, Model, step } of MAJORS) {
+  const { readFileTool } = core.aiAdapter({ jsonSchema: sdk.jsonSchema, tool: sdk.tool })
 
-describe('agent-read-file/ai', () => {
-  test('the tool has the spec description and input schema', () => {
-    const tool = readFileTool({ workspaceRoot: fx.ws })
-    assert.equal(tool.description, SPEC_DEFINITION.description)
-    assert.deepEqual(tool.inputSchema.jsonSchema, SPEC_DEFINITION.parameters)
-  })
+  /** A model that calls read_file with `input`, then answers "done". */
+  function modelCalling(input) {
+    const call = { type: 'tool-call', toolCallId: 'call-1', toolName: 'read_file', input: JSON.stringify(input) }
+    return new Model({ doGenerate: [step([call], 'tool-calls'), step([{ type: 'text', text: 'done' }], 'stop')] })
+  }
 
-  test('generateText: the model calls read_file, the result flows into the next call', async () => {
-    for (const tools of [
-      { read_file: readFileTool({ workspaceRoot: fx.ws }) },
-      { read_file: readFileTool(pkg.createAgentToolkit({ workspaceRoot: fx.ws })) },
-      // The CommonJS entry, which `require`s the SDK (an ES module: Node 20.19+, Bun).
-      { read_file: createRequire(import.meta.url)('../../adapters/ai.js').readFileTool({ workspaceRoot: fx.ws }) },
+  /** generateText over a model calling read_file with `input`; `told` is what the model was told. */
+  async function run(input, tool = readFileTool(toolkit)) {
+    const model = modelCalling(input)
+    const result = await sdk.generateText({
+      model,
+      tools: { read_file: tool },
+      prompt: 'read it',
+      stopWhen: sdk.stepCountIs(2),
+    })
+    const message = model.doGenerateCalls[1].prompt.find((m) => m.role === 'tool')
+    assert.equal(result.text, 'done')
+    return { result, told: message.content[0].output, parts: result.steps[0].content }
+  }
+
+  describe(`agent-read-file/ai on ${major}`, () => {
+    test('the tool has the spec description and input schema', () => {
+      const tool = readFileTool({ workspaceRoot: fx.ws })
+      assert.equal(tool.description, SPEC_DEFINITION.description)
+      assert.deepEqual(tool.inputSchema.jsonSchema, SPEC_DEFINITION.parameters)
+    })
+
+    for (const [what, input, expected] of [
+      ['a whole file', { path: 'src/a.txt' }, () => expectedOutput(file, 'src/a.txt')],
+      ['a cut window', { path: 'src/a.txt', max_lines: 2 }, () => expectedOutput(file, 'src/a.txt', 1, 2)],
     ]) {
-      const { model, result } = await run({ path: 'src/a.txt', max_lines: 2 }, tools)
-      const expected = expectedOutput(file, 'src/a.txt', 1, 2)
-      const toolResult = result.steps[0].content.find((part) => part.type === 'tool-result')
-      assert.deepEqual(toolResult.output, expected)
-      assert.deepEqual(toolMessageOutput(model), { type: 'json', value: expected })
-      assert.equal(result.text, 'done')
+      test(`${what}: the model is told the output as JSON, as runToolCall gives it`, async () => {
+        const { told, parts } = await run(input)
+        assert.deepEqual(told, { type: 'json', value: expected() })
+        assert.deepEqual(told.value, JSON.parse((await runToolCall(toolkit, input)).content))
+        assert.deepEqual(parts.find((part) => part.type === 'tool-result').output, expected())
+      })
+    }
+
+    test('the cut window says where to read on', async () => {
+      const { told } = await run({ path: 'src/a.txt', max_lines: 2 })
+      assert.deepEqual([told.value.truncated, told.value.next_start_line], [true, 3])
+    })
+
+    for (const [what, input, code] of [
+      ['an outside path', { path: '../outside/secret.txt' }, 'OUTSIDE_WORKSPACE'],
+      ['a missing file', { path: 'missing.ts' }, 'NOT_FOUND'],
+      ['a bad argument', { path: 'src/a.txt', max_lines: 0 }, 'INVALID_ARGUMENT'],
+    ]) {
+      test(`${what}: the model is told \`CODE: path: reason\`, the application gets the error`, async () => {
+        const { told, parts } = await run(input)
+        const { content } = await runToolCall(toolkit, input)
+        assert.deepEqual(told, { type: 'error-text', value: content })
+        assert.ok(told.value.startsWith(`${code}: ${input.path}: `), told.value)
+        assert.ok(!told.value.includes('TOP SECRET'))
+        const toolError = parts.find((part) => part.type === 'tool-error')
+        assert.ok(toolError, JSON.stringify(parts))
+        assert.equal(toolError.error.code, code)
+        assert.equal(toolError.error.message, content)
+      })
+    }
+
+    test("a caller's toolkit that throws without a code: the model is told INTERNAL, as runToolCall says", async () => {
+      const broken = { readFile: async () => Promise.reject(new TypeError('disk on fire')) }
+      const { told, parts } = await run({ path: 'src/a.txt' }, readFileTool(broken))
+      assert.deepEqual(told, { type: 'error-text', value: 'INTERNAL: disk on fire' })
+      assert.deepEqual(told.value, (await runToolCall(broken, { path: 'src/a.txt' })).content)
+      const { error } = parts.find((part) => part.type === 'tool-error')
+      assert.equal(error.code, 'INTERNAL')
+      assert.equal(error.cause.message, 'disk on fire')
+    })
+
+    test("the SDK's abort signal reaches the read", async () => {
+      const tool = readFileTool({ workspaceRoot: fx.ws })
+      const error = await tool.execute({ path: 'src/a.txt' }, { abortSignal: AbortSignal.abort() }).then(
+        () => assert.fail('resolved'),
+        (thrown) => thrown,
+      )
+      assert.equal(error.name, 'AbortError')
+      assert.equal(error.code, 'ABORT_ERR')
+    })
+  })
+}
+
+describe('agent-read-file/ai, its entries (the installed `ai`)', () => {
+  test('the ES module and the CommonJS entry make the same tool over options or a toolkit', async () => {
+    const input = { path: 'src/a.txt', max_lines: 2 }
+    for (const tool of [
+      esmReadFileTool({ workspaceRoot: fx.ws }),
+      esmReadFileTool(toolkit),
+      // The CommonJS entry `require`s the SDK (an ES module: Node 20.19+, Bun).
+      cjsReadFileTool({ workspaceRoot: fx.ws }),
+    ]) {
+      assert.equal(tool.description, SPEC_DEFINITION.description)
+      assert.deepEqual(await tool.execute(input, {}), expectedOutput(file, 'src/a.txt', 1, 2))
+      const error = await tool.execute({ path: 'missing.ts' }, {}).catch((thrown) => thrown)
+      assert.equal(String(error), (await runToolCall(toolkit, { path: 'missing.ts' })).content)
     }
   })
-
-  test("the SDK's abort signal reaches the read", async () => {
-    const tool = readFileTool({ workspaceRoot: fx.ws })
-    const error = await tool.execute({ path: 'src/a.txt' }, { abortSignal: AbortSignal.abort() }).then(
-      () => assert.fail('resolved'),
-      (thrown) => thrown,
-    )
-    assert.equal(error.name, 'AbortError')
-    assert.equal(error.code, 'ABORT_ERR')
-  })
-
-  for (const [what, input, code] of [
-    ['an outside path', { path: '../outside/secret.txt' }, 'OUTSIDE_WORKSPACE'],
-    ['a missing file', { path: 'missing.txt' }, 'NOT_FOUND'],
-  ]) {
-    test(`${what} comes back as a tool error carrying the code`, async () => {
-      const { model, result } = await run(input, { read_file: readFileTool({ workspaceRoot: fx.ws }) })
-      const toolError = result.steps[0].content.find((part) => part.type === 'tool-error')
-      assert.ok(toolError, JSON.stringify(result.steps[0].content))
-      assert.equal(toolError.error.code, code)
-      // The model is told the code and the message as JSON, not `Error: …`.
-      const sent = toolMessageOutput(model)
-      assert.equal(sent.type, 'error-text')
-      const told = JSON.parse(sent.value)
-      assert.deepEqual(Object.keys(told), ['code', 'message'])
-      assert.equal(told.code, code)
-      assert.ok(told.message.startsWith(`${code}: ${input.path}: `), told.message)
-      assert.ok(!sent.value.includes('TOP SECRET'))
-    })
-  }
 })

@@ -1,10 +1,15 @@
-// The OpenAI and Anthropic adapters and runToolCall, driven through the real SDKs: each client
-// gets a fetch that answers like the service (no network), so the tool definitions go out in
-// the SDK's own request and the model's tool call comes back through runToolCall.
+// The OpenAI and Anthropic adapters and runToolCall, driven through the real SDKs, every
+// supported major (the devDependencies alias the older ones: openai-v5, openai-v6,
+// anthropic-v0-60): each client gets a fetch that answers like the service (no network), so
+// the tool definitions go out in the SDK's own request, the model's tool call comes back
+// through runToolCall, and the next request carries exactly what the model is told.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import OpenAI from 'openai'
-import Anthropic from '@anthropic-ai/sdk'
+import OpenAI7 from 'openai'
+import OpenAI6 from 'openai-v6'
+import OpenAI5 from 'openai-v5'
+import Anthropic1 from '@anthropic-ai/sdk'
+import Anthropic060 from 'anthropic-v0-60'
 import pkg from '../../index.js'
 import openaiAdapter from '../../adapters/openai.js'
 import anthropicAdapter from '../../adapters/anthropic.js'
@@ -68,49 +73,6 @@ describe('OpenAI', () => {
     assert.deepEqual(TOOL_DEFINITIONS.read_file, SPEC_DEFINITION)
     assert.ok(Object.isFrozen(TOOL_DEFINITIONS.read_file.parameters.required))
   })
-
-  test('a Chat Completions round trip through the SDK: tools out, the tool call through runToolCall, the result back', async () => {
-    const args = JSON.stringify({ path: 'src/a.txt', start_line: null, max_lines: 2 })
-    const service = fakeService([
-      {
-        id: 'chatcmpl-1',
-        object: 'chat.completion',
-        created: 1,
-        model: 'gpt-5',
-        choices: [
-          {
-            index: 0,
-            finish_reason: 'tool_calls',
-            message: {
-              role: 'assistant',
-              content: null,
-              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: args } }],
-            },
-          },
-        ],
-      },
-      {
-        id: 'chatcmpl-2',
-        object: 'chat.completion',
-        created: 2,
-        model: 'gpt-5',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'done' } }],
-      },
-    ])
-    const client = new OpenAI({ apiKey: 'test', baseURL: 'http://127.0.0.1:9/v1', fetch: service.fetch, maxRetries: 0 })
-    const messages = [{ role: 'user', content: 'read src/a.txt' }]
-    const tools = [openaiTool({ strict: true })]
-    const first = await client.chat.completions.create({ model: 'gpt-5', messages, tools })
-    const call = first.choices[0].message.tool_calls[0]
-    const result = await runToolCall(toolkit, call.function.arguments)
-    assert.equal(result.isError, false)
-    assert.deepEqual(result.output, expectedOutput(file, 'src/a.txt', 1, 2))
-    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: result.content })
-    await client.chat.completions.create({ model: 'gpt-5', messages, tools })
-    assert.deepEqual(service.requests[0].body.tools, [openaiTool({ strict: true })])
-    const sentBack = service.requests[1].body.messages.at(-1)
-    assert.deepEqual(JSON.parse(sentBack.content), expectedOutput(file, 'src/a.txt', 1, 2))
-  })
 })
 
 describe('Anthropic', () => {
@@ -119,36 +81,141 @@ describe('Anthropic', () => {
     assert.deepEqual(anthropicTool(), { name, description, input_schema: parameters })
     assert.equal(Object.isFrozen(anthropicTool().input_schema.required), false)
   })
-
-  test('a Messages round trip through the SDK, with an error result for an outside path', async () => {
-    const service = fakeService([
-      {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        stop_reason: 'tool_use',
-        stop_sequence: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-        content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: '../outside/secret.txt' } }],
-      },
-    ])
-    const client = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: service.fetch, maxRetries: 0 })
-    const reply = await client.messages.create({
-      model: 'claude-sonnet-4-5',
-      max_tokens: 100,
-      messages: [{ role: 'user', content: 'read the secret' }],
-      tools: [anthropicTool()],
-    })
-    assert.deepEqual(service.requests[0].body.tools, [anthropicTool()])
-    const use = reply.content.find((block) => block.type === 'tool_use')
-    const result = await runToolCall(toolkit, use.input)
-    assert.equal(result.isError, true)
-    assert.equal(result.code, 'OUTSIDE_WORKSPACE')
-    assert.match(result.content, /^OUTSIDE_WORKSPACE: \.\.\/outside\/secret\.txt: /)
-    assert.ok(!result.content.includes('TOP SECRET'))
-  })
 })
+
+/** The model's calls to read_file, as strict mode sends them, and a check of the text it is told. */
+const CALLS = [
+  [
+    'a cut window',
+    { path: 'src/a.txt', start_line: null, max_lines: 2 },
+    (text) => assert.equal(text, JSON.stringify(expectedOutput(file, 'src/a.txt', 1, 2))),
+  ],
+  [
+    'a missing file',
+    { path: 'missing.ts', start_line: null, max_lines: null },
+    (text) => assert.equal(text, 'NOT_FOUND: missing.ts: no such file in the workspace'),
+  ],
+  [
+    'an outside path',
+    { path: '../outside/secret.txt', start_line: null, max_lines: null },
+    (text) => {
+      assert.match(text, /^OUTSIDE_WORKSPACE: \.\.\/outside\/secret\.txt: /)
+      assert.ok(!text.includes('TOP SECRET'))
+    },
+  ],
+]
+
+/** A Chat Completions reply: a call of read_file with `args`, or, without, the answer "done". */
+function chatReply(args) {
+  const message = args
+    ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: args } }] }
+    : { role: 'assistant', content: 'done' }
+  const choice = { index: 0, finish_reason: args ? 'tool_calls' : 'stop', message }
+  return { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-5', choices: [choice] }
+}
+
+/** A Responses API reply: a function call of read_file with `args`, or, without, the answer "done". */
+function responsesReply(args) {
+  const output = args
+    ? [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read_file', arguments: args, status: 'completed' }]
+    : [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done', annotations: [] }] }]
+  return { id: 'resp_1', object: 'response', created_at: 1, model: 'gpt-5', status: 'completed', output }
+}
+
+/** A Messages API reply: a tool_use of read_file with `input`, or, without, the answer "done". */
+function messagesReply(input) {
+  const content = input ? [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input }] : [{ type: 'text', text: 'done' }]
+  return {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    stop_reason: input ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+    content,
+  }
+}
+
+const OPENAI_MAJORS = [
+  ['openai@5 (openai-v5)', OpenAI5],
+  ['openai@6 (openai-v6)', OpenAI6],
+  ['openai@7 (openai)', OpenAI7],
+]
+
+for (const [major, OpenAI] of OPENAI_MAJORS) {
+  describe(`OpenAI round trips on ${major}`, () => {
+    /** A client whose requests `service` records and answers. */
+    const clientOf = (service) =>
+      new OpenAI({ apiKey: 'test', baseURL: 'http://127.0.0.1:9/v1', fetch: service.fetch, maxRetries: 0 })
+
+    for (const [what, input, check] of CALLS) {
+      test(`Chat Completions, ${what}: the tool message is runToolCall's content`, async () => {
+        const service = fakeService([chatReply(JSON.stringify(input)), chatReply()])
+        const client = clientOf(service)
+        const messages = [{ role: 'user', content: 'read it' }]
+        const tools = [openaiTool({ strict: true })]
+        const first = await client.chat.completions.create({ model: 'gpt-5', messages, tools })
+        const call = first.choices[0].message.tool_calls[0]
+        const result = await runToolCall(toolkit, call.function.arguments)
+        messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: result.content })
+        const second = await client.chat.completions.create({ model: 'gpt-5', messages, tools })
+        assert.equal(second.choices[0].message.content, 'done')
+        assert.deepEqual(service.requests[0].body.tools, tools)
+        const told = service.requests[1].body.messages.at(-1)
+        assert.deepEqual(told, { role: 'tool', tool_call_id: 'call_1', content: result.content })
+        check(told.content)
+      })
+
+      test(`Responses, ${what}: the function_call_output is runToolCall's content`, async () => {
+        const service = fakeService([responsesReply(JSON.stringify(input)), responsesReply()])
+        const client = clientOf(service)
+        const tools = [openaiResponsesTool({ strict: true })]
+        const first = await client.responses.create({ model: 'gpt-5', input: 'read it', tools })
+        const call = first.output.find((item) => item.type === 'function_call')
+        const result = await runToolCall(toolkit, call.arguments)
+        const output = { type: 'function_call_output', call_id: call.call_id, output: result.content }
+        const second = await client.responses.create({ model: 'gpt-5', input: [...first.output, output], tools })
+        assert.equal(second.output_text, 'done')
+        assert.deepEqual(service.requests[0].body.tools, tools)
+        const told = service.requests[1].body.input.at(-1)
+        assert.deepEqual(told, { type: 'function_call_output', call_id: 'call_1', output: result.content })
+        check(told.output)
+      })
+    }
+  })
+}
+
+const ANTHROPIC_MAJORS = [
+  ['@anthropic-ai/sdk@0.60 (anthropic-v0-60)', Anthropic060],
+  ['@anthropic-ai/sdk@1 (@anthropic-ai/sdk)', Anthropic1],
+]
+
+for (const [major, Anthropic] of ANTHROPIC_MAJORS) {
+  describe(`Anthropic round trips on ${major}`, () => {
+    for (const [what, input, check] of CALLS) {
+      test(`Messages, ${what}: the tool_result is runToolCall's content, is_error on a failure`, async () => {
+        const service = fakeService([messagesReply(input), messagesReply()])
+        const client = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: service.fetch, maxRetries: 0 })
+        const messages = [{ role: 'user', content: 'read it' }]
+        const request = { model: 'claude-sonnet-4-5', max_tokens: 100, tools: [anthropicTool()] }
+        const first = await client.messages.create({ ...request, messages })
+        const use = first.content.find((block) => block.type === 'tool_use')
+        const result = await runToolCall(toolkit, use.input)
+        const toolResult = { type: 'tool_result', tool_use_id: use.id, content: result.content }
+        if (result.isError) toolResult.is_error = true
+        messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [toolResult] })
+        const second = await client.messages.create({ ...request, messages })
+        assert.equal(second.content[0].text, 'done')
+        assert.deepEqual(service.requests[0].body.tools, [anthropicTool()])
+        const told = service.requests[1].body.messages.at(-1).content[0]
+        assert.deepEqual(told, toolResult)
+        assert.equal(told.is_error, input.path === 'src/a.txt' ? undefined : true)
+        check(told.content)
+      })
+    }
+  })
+}
 
 describe('runToolCall never throws', () => {
   for (const [what, args, code] of [
