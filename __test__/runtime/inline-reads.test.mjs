@@ -60,7 +60,8 @@ print(platform.machine(), 'yes' if fd >= 0 or code == errno.EAGAIN else 'no:' + 
     return major > 5 || (major === 5 && minor >= 12)
   }
   const [machine, offered] = said.split(' ')
-  if (machine !== os.machine()) return null
+  const named = (name) => ({ arm64: 'aarch64', amd64: 'x86_64' })[name] ?? name // Bun says arm64
+  if (named(machine) !== named(os.machine())) return null
   return offered === 'yes'
 }
 const PROBED = 'src/small.ts'
