@@ -29,11 +29,12 @@ const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 
  * file system (coreutils' `stat -f`). The capability is probed, not inferred from the kernel's
  * version: a seccomp profile may refuse openat2 (older Docker defaults do), and qemu-user may
  * not pass it through (Debian 12's qemu 7.2 answers ENOSYS). The probe is Python's, through
- * ctypes, independently of the addon; it answers for this runtime only when Python runs on
- * the same machine as it (`platform.machine()` = `os.machine()`: both native, or both under
- * the same emulation). When they differ (this runtime is emulated and Python is not), the
- * answer is `null`: decided by `expectPath` from the first read. Without python3, the
- * kernel's version decides (5.12+: `RESOLVE_CACHED`).
+ * ctypes, independently of the addon. It answers for this runtime only when this runtime is
+ * not emulated: Python, a child of it, reads which program the kernel runs as its parent
+ * (`/proc/<ppid>/exe`): under qemu-user (through binfmt_misc or by hand) that is qemu, not
+ * `process.execPath`, and the machines differ too. Then the answer is `null`, and
+ * `expectPath` decides from the first read. Without python3, the kernel's version decides
+ * (5.12+: `RESOLVE_CACHED`).
  */
 function inlineExpectedHere() {
   if (process.platform !== 'linux' || PORTABLE) return false
@@ -51,15 +52,22 @@ RESOLVE_NO_SYMLINKS, RESOLVE_BENEATH, RESOLVE_CACHED = 0x04, 0x08, 0x20
 how = OpenHow(os.O_PATH | os.O_CLOEXEC, 0, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_CACHED)
 fd = libc.syscall(437, root, sys.argv[2].encode(), ctypes.byref(how), ctypes.sizeof(how))  # openat2
 code = ctypes.get_errno()
-print(platform.machine(), 'yes' if fd >= 0 or code == errno.EAGAIN else 'no:' + errno.errorcode.get(code, str(code)))`,
+try:
+    runs = os.path.realpath('/proc/%d/exe' % os.getppid())  # who runs the runtime: it or qemu
+    runs = 'native' if runs == os.path.realpath(sys.argv[3]) else 'emulated'
+except OSError:
+    runs = 'unknown'
+print(platform.machine(), runs, 'yes' if fd >= 0 or code == errno.EAGAIN else 'no:' + errno.errorcode.get(code, str(code)))`,
     fx.ws,
     PROBED,
+    process.execPath,
   )
   if (said === null) {
     const [major, minor] = os.release().split('.').map(Number)
     return major > 5 || (major === 5 && minor >= 12)
   }
-  const [machine, offered] = said.split(' ')
+  const [machine, runs, offered] = said.split(' ')
+  if (runs === 'emulated') return null
   const named = (name) => ({ arm64: 'aarch64', amd64: 'x86_64' })[name] ?? name // Bun says arm64
   if (named(machine) !== named(os.machine())) return null
   return offered === 'yes'
@@ -68,7 +76,7 @@ const PROBED = 'src/small.ts'
 fx.write(PROBED, 'export const a = 1\n'.repeat(100))
 let INLINE_HERE = inlineExpectedHere()
 if (INLINE_HERE === false) console.log('# reads are expected on the pool here (no openat2 with RESOLVE_CACHED, or not a local file system)')
-if (INLINE_HERE === null) console.log(`# ${os.machine()} emulated, not Python: which path reads take here is told by the first one`)
+if (INLINE_HERE === null) console.log(`# this runtime (${os.machine()}) is emulated: which path reads take here is told by the first one`)
 
 /**
  * Checks that `read` (from `counted`) took `n` calls to the path expected here: `n` inline
