@@ -33,12 +33,19 @@ function isToolkitError(error) {
  * both own enumerable properties so that `JSON.stringify` keeps them.
  */
 function codedError(code, path, reason) {
-  const message = `${code}: ${path === '' ? '""' : String(path).slice(0, 256)}: ${reason}`
-  const error = new Error(message)
+  return errorWithCode(code, `${code}: ${path === '' ? '""' : String(path).slice(0, 256)}: ${reason}`)
+}
+
+/**
+ * An `Error` with `code` and `message` as own enumerable properties, so that `JSON.stringify`
+ * keeps both, as Node's own coded errors do; `options` is `Error`'s (`{ cause }`).
+ */
+function errorWithCode(code, message, options) {
+  const error = new Error(message, options)
   for (const [key, value] of [['code', code], ['message', message]]) {
     Object.defineProperty(error, key, { value, enumerable: true, writable: true, configurable: true })
   }
   return error
 }
 
-module.exports = { READ_FILE_ERROR_CODES, isReadFileError, isToolkitError, codedError }
+module.exports = { READ_FILE_ERROR_CODES, isReadFileError, isToolkitError, codedError, errorWithCode }

@@ -7,6 +7,7 @@
 
 const fs = require('node:fs')
 const { name, version, napi } = require('./package.json')
+const { errorWithCode } = require('./errors.js')
 
 /** `x86_64-unknown-linux-gnu` -> `linux-x64-gnu`, the key napi-rs names packages by. */
 function platformKeyOf(target) {
@@ -36,18 +37,10 @@ function currentPlatform() {
   return platform === 'linux' ? `linux-${arch}-${linuxLibc()}` : `${platform}-${arch}`
 }
 
-/** An `Error` with a `code`, as Node's own errors have; `JSON.stringify` keeps its message. */
-function codedError(code, message, cause) {
-  const error = new Error(message, cause === undefined ? undefined : { cause })
-  Object.defineProperty(error, 'message', { value: message, enumerable: true, writable: true, configurable: true })
-  error.code = code
-  return error
-}
-
 function loadNative() {
   const platform = currentPlatform()
   if (!SUPPORTED.includes(platform)) {
-    throw codedError(
+    throw errorWithCode(
       'ERR_UNSUPPORTED_PLATFORM',
       `${name} has no native build for ${platform} (platform ${process.platform}, arch ${process.arch}` +
         `${process.platform === 'linux' ? `, libc ${linuxLibc()}` : ''}). ` +
@@ -79,7 +72,7 @@ function loadError(platform, loaderError) {
       `installed. Install it with: npm install ${pkg}@${version} (it is an optional dependency ` +
       `of ${name}, so an install with --omit=optional or --no-optional, or a node_modules or ` +
       `lockfile made on another platform, leaves it out).`
-  const error = codedError(installed ? 'ERR_PLATFORM_PACKAGE_BROKEN' : 'ERR_PLATFORM_PACKAGE_MISSING', message)
+  const error = errorWithCode(installed ? 'ERR_PLATFORM_PACKAGE_BROKEN' : 'ERR_PLATFORM_PACKAGE_MISSING', message)
   Object.defineProperty(error, 'loaderError', { value: loaderError, configurable: true, writable: true })
   return error
 }

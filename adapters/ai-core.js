@@ -6,15 +6,7 @@
 const { TOOL_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
 const { toolFailure } = require('../tool-call.js')
-
-/** An `Error` with `code` and `message` kept by `JSON.stringify`, as the toolkit's are. */
-function codedError(code, message, cause) {
-  const error = new Error(message, { cause })
-  for (const [key, value] of [['code', code], ['message', message]]) {
-    Object.defineProperty(error, key, { value, enumerable: true, writable: true, configurable: true })
-  }
-  return error
-}
+const { errorWithCode } = require('../errors.js')
 
 /**
  * The error `execute` throws for what `readFile` rejected with. The SDK tells the model a
@@ -29,7 +21,7 @@ function toolError(thrown) {
   const { code, message } = toolFailure(thrown)
   if (code === 'ABORT_ERR') return thrown
   const own = thrown instanceof Error && Object.isExtensible(thrown) && thrown.message === message
-  const error = own ? thrown : codedError(code, message, thrown)
+  const error = own ? thrown : errorWithCode(code, message, { cause: thrown })
   Object.defineProperty(error, 'toString', { value: () => message, configurable: true, writable: true })
   return error
 }

@@ -3,6 +3,8 @@
 // package installs without them, and only `agent-read-file/mcp` and the `mcp` command need
 // them. Their absence is one error naming what to install.
 
+const { errorWithCode } = require('../errors.js')
+
 /** `code` of the error thrown when the MCP SDK or zod is not installed. */
 const MCP_SDK_MISSING = 'ERR_MCP_SDK_MISSING'
 
@@ -12,10 +14,7 @@ function sdkMissing(name, cause) {
     `agent-read-file/mcp needs ${name}, an optional peer dependency: ` +
     'npm install @modelcontextprotocol/sdk zod@4 ' +
     '(or run the server with npx -y -p agent-read-file -p @modelcontextprotocol/sdk -p zod@4 agent-read-file mcp)'
-  const error = new Error(message, { cause })
-  Object.defineProperty(error, 'message', { value: message, enumerable: true, writable: true, configurable: true })
-  error.code = MCP_SDK_MISSING
-  return error
+  return errorWithCode(MCP_SDK_MISSING, message, { cause })
 }
 
 /** Whether `error`, from loading `specifier`, says that module is not installed. */
