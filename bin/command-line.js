@@ -46,11 +46,19 @@ function decimal(option, text, min, max) {
  * a command needs what to do, not a stack.
  */
 function loadPackage() {
+  return requireOrExit('../index.js', /^ERR_(UNSUPPORTED_PLATFORM|PLATFORM_PACKAGE_)/, 'agent-read-file')
+}
+
+/**
+ * `require(specifier)`; when it throws an error whose `code` matches `expected` (a missing
+ * piece a person can install), its message on stderr after `program: ` and exit 1.
+ */
+function requireOrExit(specifier, expected, program) {
   try {
-    return require('../index.js')
+    return require(specifier)
   } catch (err) {
-    if (!/^ERR_(UNSUPPORTED_PLATFORM|PLATFORM_PACKAGE_)/.test(err.code ?? '')) throw err
-    process.stderr.write(`agent-read-file: ${err.message}\n`)
+    if (!expected.test(err.code ?? '')) throw err
+    process.stderr.write(`${program}: ${err.message}\n`)
     process.exit(1)
   }
 }
@@ -113,5 +121,6 @@ module.exports = {
   print,
   endQuietlyOnClosedStdout,
   loadPackage,
+  requireOrExit,
   rootError,
 }

@@ -12,6 +12,7 @@ const {
   print,
   endQuietlyOnClosedStdout,
   loadPackage,
+  requireOrExit,
   rootError,
 } = require('./command-line.js')
 
@@ -100,13 +101,7 @@ async function serve(options) {
  * error on stderr naming what to install, and exit 1.
  */
 function loadMcpAdapter() {
-  try {
-    return require('../adapters/mcp.js')
-  } catch (err) {
-    if (err.code !== 'ERR_MCP_SDK_MISSING') throw err
-    process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
-    process.exit(1)
-  }
+  return requireOrExit('../adapters/mcp.js', /^ERR_MCP_SDK_MISSING$/, 'agent-read-file mcp')
 }
 
 /** `agent-read-file mcp …`. */
