@@ -24,13 +24,18 @@ function isNotInstalled(error, specifier) {
   return missing && String(error.message).includes(root)
 }
 
+/** What loading `specifier` failed with, as the one-line error when it is not installed. */
+function peerError(error, specifier) {
+  return isNotInstalled(error, specifier) ? sdkMissing(specifier, error) : error
+}
+
 /** `load(specifier)`, or the one-line error when that module is not installed. */
 function loadPeer(load, specifier) {
   try {
     return load(specifier)
   } catch (error) {
-    throw isNotInstalled(error, specifier) ? sdkMissing(specifier, error) : error
+    throw peerError(error, specifier)
   }
 }
 
-module.exports = { MCP_SDK_MISSING, loadPeer, sdkMissing, isNotInstalled }
+module.exports = { MCP_SDK_MISSING, loadPeer, peerError }

@@ -10,7 +10,7 @@ async function importPeer(specifier) {
   try {
     return await import(specifier)
   } catch (error) {
-    throw peers.isNotInstalled(error, specifier) ? peers.sdkMissing(specifier, error) : error
+    throw peers.peerError(error, specifier)
   }
 }
 
