@@ -61,7 +61,8 @@ function rawServer({ args = ['--root', fx.ws], keep = (message) => message } = {
     stderr: () => stderr,
     exited,
     writeLine: (text) => child.stdin.write(`${text}\n`),
-    send: (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
+    /** Writes `messages` as lines, in one write: the server reads them together. */
+    send: (...messages) => child.stdin.write(messages.map((m) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`).join('')),
     /** The first message written that satisfies `predicate`; fails after `ms` or at exit. */
     next(predicate, what, ms = 10_000) {
       return new Promise((resolve, reject) => {
@@ -277,9 +278,11 @@ describe('agent-read-file mcp under load', () => {
     const server = await readyServer({ keep })
     try {
       server.readLate()
-      for (let id = 1; id <= 50; id++) server.send(callBig(id))
-      for (let id = 1; id <= 40; id++) server.send({ method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } })
-      server.send({ id: 'after', method: 'ping' })
+      // In one write: read apart, the calls could fill every slot and pause stdin (as they
+      // should) before the cancellations are read, and all 40 be answered.
+      const calls = Array.from({ length: 50 }, (_, i) => callBig(i + 1))
+      const cancellations = Array.from({ length: 40 }, (_, i) => ({ method: 'notifications/cancelled', params: { requestId: i + 1, reason: 'test' } }))
+      server.send(...calls, ...cancellations, { id: 'after', method: 'ping' })
       server.readNow()
       for (const id of [...Array.from({ length: 10 }, (_, i) => 41 + i), 'after']) await server.next(answerTo(id), `the answer to ${id}`, 15_000)
       for (let id = 41; id <= 50; id++) assert.equal(server.messages.find(answerTo(id)).read, true, `call ${id}`)
