@@ -1,6 +1,7 @@
 /**
  * agent-read-file: the `read_file` tool of AI coding agents, in Rust behind Node-API.
- * These declarations are the specification's shapes, to the letter.
+ * These declarations are the specification's shapes, to the letter; what a toolkit adds to
+ * them is declared beside them (`ToolkitReadFileInput`, `ToolkitReadFileOutput`).
  */
 
 /** Arguments of one `read_file` call, as the model sends them. */
@@ -16,6 +17,32 @@ export interface ReadFileInput {
  */
 export type { ReadFileMeta, ReadFileOutput } from './binding'
 import type { ReadFileOutput } from './binding'
+
+/**
+ * Arguments of a toolkit's read (`toolkit.readFile`, `readFileSync`, `readFiles`, and
+ * `ToolCatalog.read_file.execute` with a `ctx`): the specification's, and `start_column`.
+ */
+export type ToolkitReadFileInput = ReadFileInput & {
+  /**
+   * The 1-based column of line `start_line` where the window starts, in UTF-8 bytes of the
+   * line as stored (1: the line's start; `null` or absent: 1). An integer >= 1, else
+   * `INVALID_ARGUMENT`. A column inside a multi-byte character starts at that character; one
+   * past the line's end starts at its end (its terminator). Set it as a cut line's
+   * `continuation` (or marker) says. The bare `readFile` ignores it, as it ignores any key
+   * the specification does not name.
+   */
+  start_column?: number | null
+}
+
+/** What a toolkit's read returns: the specification's output, and `continuation`. */
+export type ToolkitReadFileOutput = ReadFileOutput & {
+  /**
+   * Present only when the window is one line cut to fit the content budget: the arguments
+   * that, with the same `path` and `max_lines`, read the rest of that line. Absent from every
+   * other answer.
+   */
+  continuation?: { start_line: number; start_column: number }
+}
 
 /** The `code` of every error `readFile` rejects with and `readFileSync` throws. */
 export type ReadFileErrorCode =
@@ -41,8 +68,8 @@ export {
 } from './binding'
 
 /** One result of `readFiles`: the output, or the error, of one input. */
-export type ReadFilesResult<Code extends string = ReadFileErrorCode> =
-  | { ok: true; output: ReadFileOutput }
+export type ReadFilesResult<Code extends string = ReadFileErrorCode, Output = ReadFileOutput> =
+  | { ok: true; output: Output }
   | { ok: false; error: { code: Code; message: string } }
 
 // `FileVersion`: declared (and documented) once, from the Rust struct, in binding.d.ts.
@@ -73,6 +100,43 @@ export declare const TOOL_DEFINITIONS: {
           readonly type: 'number'
           readonly default: 200
           readonly description: 'Maximum number of lines to return (default: 200).'
+        }
+      }
+      readonly required: readonly ['path']
+    }
+  }
+}
+
+/**
+ * The tool definitions a toolkit's tool is shown, frozen: the specification's, word for
+ * word, with one sentence more on cut lines and the `start_column` parameter, which only a
+ * toolkit honours. Every toolkit has it as `definition`; the adapters publish it.
+ */
+export declare const TOOLKIT_DEFINITIONS: {
+  readonly read_file: {
+    readonly name: 'read_file'
+    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest.'
+    readonly parameters: {
+      readonly type: 'object'
+      readonly properties: {
+        readonly path: {
+          readonly type: 'string'
+          readonly description: 'Workspace-root-relative file path to read (e.g., "src/main.ts").'
+        }
+        readonly start_line: {
+          readonly type: 'number'
+          readonly default: 1
+          readonly description: '1-based start line of the returned window (default: 1).'
+        }
+        readonly max_lines: {
+          readonly type: 'number'
+          readonly default: 200
+          readonly description: 'Maximum number of lines to return (default: 200).'
+        }
+        readonly start_column: {
+          readonly type: 'number'
+          readonly default: 1
+          readonly description: "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1)."
         }
       }
       readonly required: readonly ['path']
@@ -149,10 +213,12 @@ export interface ToolkitOptions {
    * whole line that fits (`truncated: true`, `next_start_line` the first line left out).
    * When the window's first line alone does not fit, it is cut at a UTF-8 character
    * boundary and followed by `\n` and ONE marker line,
-   * `[read_file: <N> bytes of line <L> left out]\n`, `<N>` counting the bytes of that
-   * line's text (its terminator not counted) not shown; then `truncated` is `true`,
-   * `meta.returned_line_count` is 1 and `next_start_line` is the following line (`null`
-   * after the last). Content and marker together stay within the budget.
+   * `[line <L> continues at column <C> of <N>: call read_file with start_line <L> and start_column <C>]\n`
+   * (`<N>` the line's length in bytes, its terminator not counted); then `truncated` is
+   * `true`, `meta.returned_line_count` is 1, `next_start_line` is the following line (`null`
+   * after the last) and `continuation` is `{ start_line: L, start_column: C }`
+   * ({@link ToolkitReadFileOutput}): every byte of the line is reached by following it.
+   * Content and marker together stay within the budget.
    */
   maxContentBytes?: number
   /**
@@ -193,9 +259,10 @@ export declare const ToolCatalog: {
     definition: typeof TOOL_DEFINITIONS.read_file
     /**
      * `ctx.signal`, when given, aborts the read as {@link CallOptions.signal} does; `deny`
-     * and `allow` apply as in a toolkit (default {@link DEFAULT_DENY}).
+     * and `allow` apply as in a toolkit (default {@link DEFAULT_DENY}), and so does
+     * `start_column`.
      */
-    execute(input: ReadFileInput, ctx: ToolkitOptions & CallOptions): Promise<ReadFileOutput>
+    execute(input: ToolkitReadFileInput, ctx: ToolkitOptions & CallOptions): Promise<ToolkitReadFileOutput>
   }
 }
 
@@ -205,18 +272,20 @@ export declare const ToolCatalog: {
  * (`readFileSync`) `INVALID_ARGUMENT` with a message saying the toolkit is closed.
  */
 export interface AgentToolkit extends Disposable {
+  /** The tool definition to show the model: {@link TOOLKIT_DEFINITIONS}`.read_file`. */
+  readonly definition: typeof TOOLKIT_DEFINITIONS.read_file
   /** Rejects with a {@link ToolkitError}. */
-  readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput>
+  readFile(input: ToolkitReadFileInput, options?: CallOptions): Promise<ToolkitReadFileOutput>
   /** Throws a {@link ToolkitError}. */
-  readFileSync(input: ReadFileInput): ReadFileOutput
+  readFileSync(input: ToolkitReadFileInput): ToolkitReadFileOutput
   /**
    * `readFiles` beneath this toolkit's root, under its policy (`POLICY_DENIED` results)
    * and budget, recording every successful read in its ledger.
    */
   readFiles(
-    inputs: readonly ReadFileInput[],
+    inputs: readonly ToolkitReadFileInput[],
     options?: CallOptions,
-  ): Promise<Array<ReadFilesResult<ToolkitErrorCode>>>
+  ): Promise<Array<ReadFilesResult<ToolkitErrorCode, ToolkitReadFileOutput>>>
   /**
    * What this toolkit's last successful read of `path` saw (any spelling of the same
    * workspace-relative path: `./src/a.ts` is `src/a.ts`), or `undefined`. The toolkit
@@ -247,7 +316,9 @@ export interface AgentToolkit extends Disposable {
 export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 
 /** What `runToolCall` needs of a toolkit: its `readFile`. */
-export type ToolCallToolkit = { readFile(input: ReadFileInput, options?: CallOptions): Promise<ReadFileOutput> }
+export type ToolCallToolkit = {
+  readFile(input: ToolkitReadFileInput, options?: CallOptions): Promise<ToolkitReadFileOutput>
+}
 
 /**
  * One tool call's result, ready for any harness: the text for the model and the facts.
@@ -256,9 +327,9 @@ export type ToolCallToolkit = { readFile(input: ReadFileInput, options?: CallOpt
 export type RunToolCallResult =
   | {
       isError: false
-      /** The output as JSON. */
+      /** The output as JSON (a cut line's marker is in its `content`). */
       content: string
-      output: ReadFileOutput
+      output: ToolkitReadFileOutput
       code?: undefined
     }
   | {

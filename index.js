@@ -56,6 +56,31 @@ const READ_FILE_DEFINITION = {
 
 const TOOL_DEFINITIONS = deepFreeze({ read_file: READ_FILE_DEFINITION })
 
+/** What a toolkit's tool says beside the specification's description: how a cut line reads on. */
+const CUT_LINE_SENTENCE = 'A line too long to return whole is cut, and a marker line says how to read the rest.'
+
+/** The parameter a toolkit's read takes beside the specification's three. */
+const START_COLUMN_PARAMETER = {
+  type: 'number',
+  default: 1,
+  description:
+    "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1).",
+}
+
+/**
+ * The toolkit's read_file definition: the specification's, word for word, plus the sentence
+ * on cut lines and `start_column`, which only a toolkit honours (the bare `readFile` keeps to
+ * the specification and ignores it).
+ */
+function toolkitDefinition(spec) {
+  const definition = structuredClone(spec)
+  definition.description = `${spec.description} ${CUT_LINE_SENTENCE}`
+  definition.parameters.properties.start_column = START_COLUMN_PARAMETER
+  return definition
+}
+
+const TOOLKIT_DEFINITIONS = deepFreeze({ read_file: toolkitDefinition(READ_FILE_DEFINITION) })
+
 /** `input.path` for a message, whatever `input` is. */
 function pathOf(input) {
   try {
@@ -294,6 +319,7 @@ function createAgentToolkit(options) {
   const workspace = new Workspace(workspaceRoot, policyOf(options, 'options'))
   const close = () => workspace.close()
   return Object.freeze({
+    definition: TOOLKIT_DEFINITIONS.read_file,
     readFile(input, callOptions) {
       return rejectingThrows(() => workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))))
     },
@@ -335,6 +361,7 @@ module.exports = {
   MAX_BATCH_FILES,
   MAX_BATCH_CONTENT_BYTES,
   TOOL_DEFINITIONS,
+  TOOLKIT_DEFINITIONS,
   ToolCatalog,
   createAgentToolkit,
   runToolCall,

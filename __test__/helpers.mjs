@@ -70,6 +70,31 @@ export const SPEC_DEFINITION = {
 }
 
 /**
+ * A toolkit's tool definition, written out independently of index.js: the specification's,
+ * one sentence more on cut lines, and `start_column`.
+ */
+export const TOOLKIT_DEFINITION = {
+  name: 'read_file',
+  description:
+    'Reads a UTF-8 text file in the workspace and returns a line-limited content window. ' +
+    'A line too long to return whole is cut, and a marker line says how to read the rest.',
+  parameters: {
+    type: 'object',
+    properties: {
+      ...structuredClone(SPEC_DEFINITION.parameters.properties),
+      start_column: {
+        type: 'number',
+        default: 1,
+        description:
+          "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, " +
+          'to read the rest of that line (default: 1).',
+      },
+    },
+    required: ['path'],
+  },
+}
+
+/**
  * A fresh fixture directory: `<tmp>/ws` is the workspace, `<tmp>/outside/secret.txt` is a
  * file next to it that must never be readable through it.
  */

@@ -6,10 +6,15 @@ import path from 'node:path'
 
 import pkg from '../../index.js'
 import * as namespace from '../../index.js'
-import { readFile as namedReadFile, TOOL_DEFINITIONS as namedDefinitions } from '../../index.js'
+import {
+  readFile as namedReadFile,
+  TOOL_DEFINITIONS as namedDefinitions,
+  TOOLKIT_DEFINITIONS as namedToolkitDefinitions,
+} from '../../index.js'
 import { after, describe, test } from '../harness.mjs'
 import {
   SPEC_DEFINITION,
+  TOOLKIT_DEFINITION,
   assertRejectsCode,
   assertThrowsCode,
   expectedOutput,
@@ -20,7 +25,7 @@ import {
   runChild,
 } from '../helpers.mjs'
 
-const { readFile, readFileSync, MAX_FILE_BYTES, TOOL_DEFINITIONS, ToolCatalog, createAgentToolkit } =
+const { readFile, readFileSync, MAX_FILE_BYTES, TOOL_DEFINITIONS, TOOLKIT_DEFINITIONS, ToolCatalog, createAgentToolkit } =
   pkg
 
 const fx = makeFixture()
@@ -38,10 +43,34 @@ describe('exports', () => {
     assert.equal(MAX_FILE_BYTES, 1048576)
   })
 
+  test('the package exports exactly its public names', () => {
+    const names = [
+      'readFile',
+      'readFileSync',
+      'fileVersion',
+      'readFiles',
+      'MAX_FILE_BYTES',
+      'MAX_BATCH_FILES',
+      'MAX_BATCH_CONTENT_BYTES',
+      'TOOL_DEFINITIONS',
+      'TOOLKIT_DEFINITIONS',
+      'ToolCatalog',
+      'createAgentToolkit',
+      'runToolCall',
+      'isReadFileError',
+      'isToolkitError',
+      'DEFAULT_DENY',
+      'dialects',
+    ]
+    assert.deepEqual(Object.keys(pkg).sort(), names.sort())
+    for (const name of names) assert.equal(namespace[name], pkg[name], `named ESM export ${name}`)
+  })
+
   test('named ESM imports work and are the same objects', async () => {
     assert.equal(typeof namedReadFile, 'function')
     assert.equal(namedReadFile, pkg.readFile)
     assert.equal(namedDefinitions, pkg.TOOL_DEFINITIONS)
+    assert.equal(namedToolkitDefinitions, pkg.TOOLKIT_DEFINITIONS)
     assert.equal(namespace.readFileSync, pkg.readFileSync)
     assert.equal(namespace.MAX_FILE_BYTES, 1048576)
     assert.equal(namespace.ToolCatalog, pkg.ToolCatalog)
@@ -114,6 +143,36 @@ describe('tool definition', () => {
     for (const [where, object] of objectsIn(entry.definition)) {
       assert.ok(Object.isFrozen(object), `ToolCatalog.read_file.definition ${where} should be frozen`)
     }
+  })
+
+  test("TOOLKIT_DEFINITIONS is the spec's definition, one sentence more and start_column, frozen all the way down", () => {
+    assert.deepEqual(Object.keys(TOOLKIT_DEFINITIONS), ['read_file'])
+    assert.deepEqual(TOOLKIT_DEFINITIONS.read_file, TOOLKIT_DEFINITION)
+    const { properties, required } = TOOLKIT_DEFINITIONS.read_file.parameters
+    assert.deepEqual(Object.keys(properties), ['path', 'start_line', 'max_lines', 'start_column'])
+    for (const name of ['path', 'start_line', 'max_lines']) {
+      assert.deepEqual(properties[name], SPEC_DEFINITION.parameters.properties[name], name)
+    }
+    assert.deepEqual(required, ['path'])
+    assert.ok(TOOLKIT_DEFINITIONS.read_file.description.startsWith(`${SPEC_DEFINITION.description} `))
+    for (const [where, object] of objectsIn(TOOLKIT_DEFINITIONS)) {
+      assert.ok(Object.isFrozen(object), `TOOLKIT_DEFINITIONS ${where} should be frozen`)
+    }
+    assert.throws(() => {
+      TOOLKIT_DEFINITIONS.read_file.parameters.properties.start_column.default = 0
+    }, TypeError)
+    // The two definitions share nothing a write could reach, and the spec's stays the spec's.
+    assert.deepEqual(TOOL_DEFINITIONS.read_file, SPEC_DEFINITION)
+    assert.equal('start_column' in TOOL_DEFINITIONS.read_file.parameters.properties, false)
+  })
+
+  test("every toolkit's definition is TOOLKIT_DEFINITIONS.read_file; ToolCatalog keeps the spec's", () => {
+    const toolkits = [createAgentToolkit({ workspaceRoot: fx.ws }), createAgentToolkit({ workspaceRoot: fx.ws, deny: [] })]
+    for (const toolkit of toolkits) {
+      assert.equal(toolkit.definition, TOOLKIT_DEFINITIONS.read_file)
+      toolkit.close()
+    }
+    assert.equal(ToolCatalog.read_file.definition, TOOL_DEFINITIONS.read_file)
   })
 
   test('the definition survives a JSON round trip unchanged', () => {

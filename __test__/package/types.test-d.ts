@@ -69,8 +69,39 @@ const READ_FILE_DEFINITION = {
   },
 } as const
 
+// What a toolkit adds to the specification's input and output (issue 19 §2), written out.
+type ToolkitInput = {
+  path: string
+  start_line?: number
+  max_lines?: number
+  start_column?: number | null
+}
+type ToolkitOutput = SpecOutput & { continuation?: { start_line: number; start_column: number } }
+
+// The toolkit's definition: the specification's, one sentence more, and start_column.
+const TOOLKIT_READ_FILE_DEFINITION = {
+  name: 'read_file',
+  description:
+    'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest.',
+  parameters: {
+    type: 'object',
+    properties: {
+      ...READ_FILE_DEFINITION.parameters.properties,
+      start_column: {
+        type: 'number',
+        default: 1,
+        description:
+          "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1).",
+      },
+    },
+    required: ['path'],
+  },
+} as const
+
 /** Structural view, so an interface and the literal type it spells compare equal. */
 type Deep<T> = T extends object ? { [K in keyof T]: Deep<T[K]> } : T
+
+type Toolkit = ReturnType<typeof pkg.createAgentToolkit>
 
 export type Checks = [
   Expect<Equal<ReadFileInput, SpecInput>>,
@@ -86,21 +117,26 @@ export type Checks = [
     >
   >,
   Expect<Equal<typeof pkg.readFileSync, (workspaceRoot: string, input: SpecInput) => SpecOutput>>,
+  Expect<Equal<Deep<pkg.ToolkitReadFileInput>, Deep<ToolkitInput>>>,
+  Expect<Equal<Deep<pkg.ToolkitReadFileOutput>, Deep<ToolkitOutput>>>,
+  Expect<Equal<typeof pkg.TOOLKIT_DEFINITIONS.read_file, typeof TOOLKIT_READ_FILE_DEFINITION>>,
+  Expect<Equal<Toolkit['definition'], typeof TOOLKIT_READ_FILE_DEFINITION>>,
   Expect<
     Equal<
-      ReturnType<typeof pkg.createAgentToolkit>['readFile'],
-      (input: SpecInput, options?: { signal?: AbortSignal }) => Promise<SpecOutput>
+      Toolkit['readFile'],
+      (input: pkg.ToolkitReadFileInput, options?: { signal?: AbortSignal }) => Promise<pkg.ToolkitReadFileOutput>
     >
   >,
   Expect<
     Equal<
       typeof pkg.ToolCatalog.read_file.execute,
-      (input: SpecInput, ctx: pkg.ToolkitOptions & { signal?: AbortSignal }) => Promise<SpecOutput>
+      (
+        input: pkg.ToolkitReadFileInput,
+        ctx: pkg.ToolkitOptions & { signal?: AbortSignal },
+      ) => Promise<pkg.ToolkitReadFileOutput>
     >
   >,
-  Expect<
-    Equal<ReturnType<typeof pkg.createAgentToolkit>['readFileSync'], (input: SpecInput) => SpecOutput>
-  >,
+  Expect<Equal<Toolkit['readFileSync'], (input: pkg.ToolkitReadFileInput) => pkg.ToolkitReadFileOutput>>,
   Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['close'], () => void>>,
   Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>[typeof Symbol.dispose], () => void>>,
   Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
@@ -120,13 +156,13 @@ export type Checks = [
   >,
   Expect<
     Equal<
-      ReturnType<typeof pkg.createAgentToolkit>['readFiles'],
+      Toolkit['readFiles'],
       (
-        inputs: readonly SpecInput[],
+        inputs: readonly pkg.ToolkitReadFileInput[],
         options?: { signal?: AbortSignal },
       ) => Promise<
         Array<
-          | { ok: true; output: SpecOutput }
+          | { ok: true; output: pkg.ToolkitReadFileOutput }
           | { ok: false; error: { code: SpecCode | 'POLICY_DENIED' | 'FILE_CHANGED'; message: string } }
         >
       >
@@ -236,3 +272,20 @@ function toolkitTypes(e: unknown) {
   return [out, code]
 }
 void toolkitTypes
+
+// A toolkit reads on in a cut line; the bare read takes the specification's input only.
+function continuationTypes() {
+  using toolkit = pkg.createAgentToolkit({ workspaceRoot: '/ws', maxContentBytes: 4096 })
+  const first = toolkit.readFileSync({ path: 'a', start_column: null })
+  const next = first.continuation
+  const column: number | undefined = next?.start_column
+  const rest = next ? toolkit.readFileSync({ path: 'a', ...next }) : first
+  // @ts-expect-error start_column is a number
+  toolkit.readFileSync({ path: 'a', start_column: '2' })
+  // @ts-expect-error the specification's readFileSync has no start_column
+  pkg.readFileSync('/ws', { path: 'a', start_column: 2 })
+  // @ts-expect-error the specification's output has no continuation
+  void pkg.readFileSync('/ws', { path: 'a' }).continuation
+  return [column, rest]
+}
+void continuationTypes
