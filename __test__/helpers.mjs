@@ -191,6 +191,81 @@ export function expectedOutput(file, returnedPath, startLine = 1, maxLines = 200
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// Cut lines (a toolkit's content budget), independently.
+
+/** The marker line after a cut line, its `\n` included, as the contract spells it. */
+export function cutMarker(line, column, length) {
+  return `[line ${line} continues at column ${column} of ${length}: call read_file with start_line ${line} and start_column ${column}]\n`
+}
+
+/** A file's lines as stored: each line's bytes without its terminator (`\n` or `\r\n`). */
+export function storedLines(bytes) {
+  const lines = []
+  let start = 0
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(0x0a, start)
+    const end = newline === -1 ? bytes.length : newline
+    const text = end > start && bytes[end - 1] === 0x0d && newline !== -1 ? end - 1 : end
+    lines.push(bytes.subarray(start, text))
+    start = newline === -1 ? bytes.length : newline + 1
+  }
+  return lines
+}
+
+/** The 0-based byte where a window starting at 1-based `column` of `line` starts: a character's first byte, at most the line's end. */
+export function columnStart(line, column) {
+  let at = Math.min(column - 1, line.length)
+  while (at > 0 && at < line.length && (line[at] & 0xc0) === 0x80) at--
+  return at
+}
+
+/**
+ * What a toolkit's window from byte column `startColumn` of `startLine` holds when no budget
+ * cuts it: the rest of that line, then whole lines, `maxLines` lines in all.
+ */
+export function expectedColumnWindow(bytes, startLine, startColumn = 1, maxLines = 200) {
+  const lines = storedLines(bytes)
+  const first = startLine - 1
+  if (first >= lines.length) return { content: '', truncated: false, next_start_line: null, returned_line_count: 0 }
+  const end = Math.min(lines.length, first + maxLines)
+  let content = ''
+  for (let i = first; i < end; i++) {
+    const from = i === first ? columnStart(lines[i], startColumn) : 0
+    const terminated = i < lines.length - 1 || bytes.at(-1) === 0x0a
+    content += new TextDecoder().decode(lines[i].subarray(from)) + (terminated ? '\n' : '')
+  }
+  const truncated = end < lines.length
+  return { content, truncated, next_start_line: truncated ? end + 1 : null, returned_line_count: end - first }
+}
+
+/**
+ * Checks that `out` is the answer for line `lineNumber` (its stored bytes `line`, of a file
+ * of `lineCount` lines) read from byte `from` (0-based) and cut to fit `budget`: a non-empty
+ * part of the line from `from`, whole characters, then `\n` and the marker naming where the
+ * rest starts; `truncated`, one line returned, `next_start_line` the next line (null after
+ * the last) and `continuation` the arguments that read on. Returns the part and where the
+ * rest starts (0-based).
+ */
+export function checkCutAnswer(out, { line, lineNumber, from, budget, lineCount }) {
+  const newline = out.content.indexOf('\n')
+  assert.ok(newline > 0, `a cut answer has a part of the line: ${JSON.stringify(out.content.slice(0, 200))}`)
+  const part = out.content.slice(0, newline)
+  const partBytes = Buffer.from(part)
+  const rest = from + partBytes.length
+  assert.ok(rest < line.length, 'a cut answer leaves part of its line out')
+  assert.ok(partBytes.equals(line.subarray(from, rest)), `the part is the line's bytes from byte ${from + 1}, whole characters`)
+  const column = rest + 1
+  assert.equal(out.content.slice(newline + 1), cutMarker(lineNumber, column, line.length))
+  assert.ok(Buffer.byteLength(out.content) <= budget, `${Buffer.byteLength(out.content)} bytes, over the budget ${budget}`)
+  assert.equal(out.truncated, true)
+  assert.equal(out.meta.returned_line_count, 1)
+  assert.equal(out.next_start_line, lineNumber < lineCount ? lineNumber + 1 : null)
+  assert.ok(Object.hasOwn(out, 'continuation'), 'a cut answer has its own continuation')
+  assert.deepEqual(out.continuation, { start_line: lineNumber, start_column: column })
+  return { part, rest }
+}
+
 /** Every object reachable from `value`, each with the path that reaches it from `where`. */
 export function objectsIn(value, where = 'root', out = []) {
   out.push([where, value])

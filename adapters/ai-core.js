@@ -3,7 +3,7 @@
 // systems: `ai.mjs` imports `ai`, `ai.js` requires it (Node 20.19+ and Bun load an ES module
 // by `require`), and each hands the SDK's `tool` and `jsonSchema` in.
 
-const { TOOL_DEFINITIONS } = require('../index.js')
+const { TOOLKIT_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
 const { toolFailure } = require('../tool-call.js')
 const { errorWithCode } = require('../errors.js')
@@ -29,14 +29,14 @@ function toolError(thrown) {
 /** `readFileTool` over the SDK's `tool` and `jsonSchema` given. */
 function aiAdapter({ jsonSchema, tool }) {
   /**
-   * The read_file tool for `generateText`/`streamText`: the specification's description and
-   * input schema, `execute` through the toolkit, the SDK's abort signal passed on. A failed read
-   * is a tool error: the model reads `CODE: path: reason`, the application finds the `code` on
-   * the error.
+   * The read_file tool for `generateText`/`streamText`: the toolkit definition's description
+   * and input schema (`start_column` included), `execute` through the toolkit, the SDK's abort
+   * signal passed on. A failed read is a tool error: the model reads `CODE: path: reason`, the
+   * application finds the `code` on the error.
    */
   function readFileTool(toolkitOrOptions) {
     const { toolkit } = toolkitOf(toolkitOrOptions)
-    const { description, parameters } = TOOL_DEFINITIONS.read_file
+    const { description, parameters } = TOOLKIT_DEFINITIONS.read_file
     return tool({
       description,
       inputSchema: jsonSchema(structuredClone(parameters)),

@@ -2,7 +2,7 @@
  * `agent-read-file/ai`: the read_file tool for the Vercel AI SDK (`ai` >= 5).
  */
 import type { Tool } from 'ai'
-import type { AgentToolkit, ReadFileInput, ReadFileOutput, ToolkitOptions } from '../index'
+import type { AgentToolkit, ToolkitOptions, ToolkitReadFileInput, ToolkitReadFileOutput } from '../index'
 
 /** The toolkit options `createAgentToolkit` takes. */
 export type ReadFileToolOptions = ToolkitOptions
@@ -11,10 +11,11 @@ export type ReadFileToolOptions = ToolkitOptions
 export type ReadFileToolToolkit = AgentToolkit
 
 /**
- * The read_file tool: typed input (`ReadFileInput`), `execute` through the toolkit (made from
+ * The read_file tool: the toolkit's definition (`TOOLKIT_DEFINITIONS.read_file`, `start_column`
+ * included) and typed input (`ToolkitReadFileInput`), `execute` through the toolkit (made from
  * the options when options are given), the SDK's abort signal honoured. A failed read is a
  * tool error: the model is told `CODE: path: reason` (what `runToolCall` and the MCP server
  * give, on every major of the SDK), the application finds `code` on the step's `tool-error`
  * error.
  */
-export declare function readFileTool(toolkitOrOptions: ReadFileToolOptions | ReadFileToolToolkit): Tool<ReadFileInput, ReadFileOutput>
+export declare function readFileTool(toolkitOrOptions: ReadFileToolOptions | ReadFileToolToolkit): Tool<ToolkitReadFileInput, ToolkitReadFileOutput>

@@ -3,7 +3,10 @@
  * object (this module does not load `@anthropic-ai/sdk`). Assignable to the SDK's `Tool`.
  */
 
-/** `{ name, description, input_schema }`, fresh and mutable on every call. */
+/**
+ * `{ name, description, input_schema }` of the toolkit's definition
+ * (`TOOLKIT_DEFINITIONS.read_file`), fresh and mutable on every call.
+ */
 export type AnthropicTool = {
   name: 'read_file'
   description: string

@@ -2,12 +2,12 @@
 // `agent-read-file/anthropic`: the read_file tool for Anthropic's Messages API. A plain
 // object: this module does not load the `@anthropic-ai/sdk` package.
 
-const { SPEC, parameters } = require('./schemas.js')
+const { DEFINITION, parameters } = require('./schemas.js')
 const { runToolCall } = require('../index.js')
 
 /** `{ name, description, input_schema }`, as the Messages API's `tools` take it. */
 function anthropicTool() {
-  return { name: SPEC.name, description: SPEC.description, input_schema: parameters() }
+  return { name: DEFINITION.name, description: DEFINITION.description, input_schema: parameters() }
 }
 
 module.exports = { anthropicTool, runToolCall }

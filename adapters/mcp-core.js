@@ -6,13 +6,13 @@
 
 const { runToolCall } = require('../tool-call.js')
 const { toolkitOf } = require('./toolkit.js')
-const { SPEC, parameters, outputSchema } = require('./schemas.js')
+const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
 const { version } = require('../package.json')
 
 /**
  * A zod schema that accepts any object and is listed as `jsonSchema`. `registerTool` takes
  * zod only; zod writes a schema's metadata over the JSON Schema it derives, so `tools/list`
- * shows the specification's schema to the letter (plus zod's `$schema`): the
+ * shows the toolkit definition's schema to the letter (plus zod's `$schema`): the
  * `additionalProperties: {}` zod derives for an open object is unset unless `jsonSchema`
  * says otherwise (an `undefined` key is not sent). Accepting anything leaves every check to
  * the tool, whose errors carry this package's codes, where zod's would answer "Input
@@ -47,10 +47,10 @@ function isMcpServer(server) {
 function mcpAdapter({ McpServer, z }) {
   function register(server, toolkit) {
     return server.registerTool(
-      SPEC.name,
+      DEFINITION.name,
       {
         title: 'Read file',
-        description: SPEC.description,
+        description: DEFINITION.description,
         inputSchema: listedAs(z, parameters()),
         outputSchema: listedAs(z, outputSchema()),
         annotations: { readOnlyHint: true, openWorldHint: false },

@@ -5,8 +5,9 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { AgentToolkit, ToolkitOptions } from '../index'
 
 /**
- * An `McpServer` named `agent-read-file` with read_file registered: the specification's
- * description and input schema, an output schema for `ReadFileOutput`. A read answers the
+ * An `McpServer` named `agent-read-file` with read_file registered: the toolkit definition's
+ * description and input schema (`TOOLKIT_DEFINITIONS.read_file`, `start_column` included), an
+ * output schema for `ToolkitReadFileOutput` (`continuation` included). A read answers the
  * output as `structuredContent` and as JSON text; a failed read is an `isError: true` result
  * whose text is the error's message, starting with its code (`NOT_FOUND: src/a.ts: …`). The
  * client's cancellation aborts the read. A toolkit made from `options` is closed when the

@@ -4,7 +4,7 @@
  * and `Responses.FunctionTool`.
  */
 
-/** The specification's parameters schema, or OpenAI's strict-mode form of it. */
+/** The toolkit definition's parameters schema, or OpenAI's strict-mode form of it. */
 export type OpenAIToolParameters = { [key: string]: unknown }
 
 /** A Chat Completions function tool. */
@@ -28,8 +28,9 @@ export type OpenAIResponsesTool = {
 }
 
 /**
- * `{ type: 'function', function }` for Chat Completions. `strict: true` gives the strict-mode
- * schema: every property required, `start_line` and `max_lines` nullable integers (`null`
+ * `{ type: 'function', function }` for Chat Completions, with the toolkit's definition
+ * (`TOOLKIT_DEFINITIONS.read_file`). `strict: true` gives the strict-mode schema: every
+ * property required, `start_line`, `max_lines` and `start_column` nullable integers (`null`
  * means the default), no other properties.
  */
 export declare function openaiTool(options?: { strict?: boolean }): OpenAIChatTool

@@ -1,15 +1,16 @@
 'use strict'
 // The read_file tool's definition in the shapes other harnesses take, derived from the one
-// definition in index.js (TOOL_DEFINITIONS.read_file), so it is spelled once. Each call
-// returns fresh, mutable objects: SDK types want `string[]`, not the frozen `readonly` ones.
+// definition in index.js (TOOLKIT_DEFINITIONS.read_file: every adapter reads through a
+// toolkit, which honours `start_column`), so it is spelled once. Each call returns fresh,
+// mutable objects: SDK types want `string[]`, not the frozen `readonly` ones.
 
-const { TOOL_DEFINITIONS } = require('../index.js')
+const { TOOLKIT_DEFINITIONS } = require('../index.js')
 
-const SPEC = TOOL_DEFINITIONS.read_file
+const DEFINITION = TOOLKIT_DEFINITIONS.read_file
 
-/** The specification's parameters schema, as a mutable copy. */
+/** The toolkit's parameters schema, as a mutable copy. */
 function parameters() {
-  return structuredClone(SPEC.parameters)
+  return structuredClone(DEFINITION.parameters)
 }
 
 /**
@@ -19,8 +20,8 @@ function parameters() {
  */
 function strictParameters() {
   const properties = {}
-  for (const [name, property] of Object.entries(SPEC.parameters.properties)) {
-    const optional = !SPEC.parameters.required.includes(name)
+  for (const [name, property] of Object.entries(DEFINITION.parameters.properties)) {
+    const optional = !DEFINITION.parameters.required.includes(name)
     const type = property.type === 'number' ? 'integer' : property.type
     properties[name] = { type: optional ? [type, 'null'] : type, description: property.description }
   }
@@ -33,10 +34,21 @@ function strictParameters() {
 }
 
 const COUNT = { type: 'integer', minimum: 0 }
+const POSITION = { type: 'integer', minimum: 1 }
+
+/** Where a cut line reads on: present only on an answer whose one line was cut. */
+const CONTINUATION = {
+  type: 'object',
+  description: 'Only when the window is one line cut to fit: the start_line and start_column that read the rest of it.',
+  properties: { start_line: POSITION, start_column: POSITION },
+  required: ['start_line', 'start_column'],
+  additionalProperties: false,
+}
 
 /**
- * A JSON Schema of `ReadFileOutput`, the specification's output shape: for harnesses that
- * check results, as MCP clients check `structuredContent` against a tool's `outputSchema`.
+ * A JSON Schema of a toolkit's output: the specification's `ReadFileOutput` and the optional
+ * `continuation`. For harnesses that check results, as MCP clients check
+ * `structuredContent` against a tool's `outputSchema`.
  */
 function outputSchema() {
   return {
@@ -44,7 +56,7 @@ function outputSchema() {
     properties: {
       path: { type: 'string', description: 'The path read, workspace-relative and normalized.' },
       content: { type: 'string', description: 'The lines of the window, with their line endings.' },
-      truncated: { type: 'boolean', description: 'Whether lines of the file follow the window.' },
+      truncated: { type: 'boolean', description: 'Whether the file goes on after the window: more lines, or the rest of a cut line.' },
       next_start_line: {
         type: ['integer', 'null'],
         minimum: 1,
@@ -61,10 +73,11 @@ function outputSchema() {
         required: ['byte_length', 'line_count', 'returned_line_count', 'mtime_ms'],
         additionalProperties: false,
       },
+      continuation: CONTINUATION,
     },
     required: ['path', 'content', 'truncated', 'next_start_line', 'meta'],
     additionalProperties: false,
   }
 }
 
-module.exports = { SPEC, parameters, strictParameters, outputSchema }
+module.exports = { DEFINITION, parameters, strictParameters, outputSchema }

@@ -14,7 +14,7 @@ import pkg from '../../index.js'
 import core from '../../adapters/ai-core.js'
 import { readFileTool as esmReadFileTool } from '../../adapters/ai.mjs'
 import { after, describe, test } from '../harness.mjs'
-import { SPEC_DEFINITION, expectedOutput, makeFixture } from '../helpers.mjs'
+import { TOOLKIT_DEFINITION, cutMarker, expectedOutput, makeFixture } from '../helpers.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
 const cjsReadFileTool = createRequire(import.meta.url)('../../adapters/ai.js').readFileTool
@@ -22,8 +22,12 @@ const cjsReadFileTool = createRequire(import.meta.url)('../../adapters/ai.js').r
 const fx = makeFixture()
 after(() => fx.cleanup())
 const file = fx.write('src/a.txt', 'one\ntwo\nthree\n')
+fx.write('dist/app.min.js', `${'x'.repeat(300)}\n`)
 const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
 after(() => toolkit.close())
+// A budget that cuts the 300-byte line of dist/app.min.js after 34 bytes (see long-lines).
+const budgeted = createAgentToolkit({ workspaceRoot: fx.ws, maxContentBytes: 128 })
+after(() => budgeted.close())
 
 /** A finished step in LanguageModelV2's shape (ai@5). */
 function v2Step(content, finishReason) {
@@ -69,10 +73,19 @@ for (const { major, sdk, Model, step } of MAJORS) {
   }
 
   describe(`agent-read-file/ai on ${major}`, () => {
-    test('the tool has the spec description and input schema', () => {
+    test("the tool has the toolkit definition's description and input schema, start_column included", () => {
       const tool = readFileTool({ workspaceRoot: fx.ws })
-      assert.equal(tool.description, SPEC_DEFINITION.description)
-      assert.deepEqual(tool.inputSchema.jsonSchema, SPEC_DEFINITION.parameters)
+      assert.equal(tool.description, TOOLKIT_DEFINITION.description)
+      assert.deepEqual(tool.inputSchema.jsonSchema, TOOLKIT_DEFINITION.parameters)
+    })
+
+    test('a cut line: the model is told the marker and continuation, and its call with start_column reads on', async () => {
+      const { told } = await run({ path: 'dist/app.min.js' }, readFileTool(budgeted))
+      assert.equal(told.type, 'json')
+      assert.equal(told.value.content, `${'x'.repeat(34)}\n${cutMarker(1, 35, 300)}`)
+      assert.deepEqual(told.value.continuation, { start_line: 1, start_column: 35 })
+      const { told: next } = await run({ path: 'dist/app.min.js', start_line: 1, start_column: 35 }, readFileTool(budgeted))
+      assert.ok(next.value.content.endsWith(cutMarker(1, 69, 300)), next.value.content)
     })
 
     for (const [what, input, expected] of [
@@ -141,7 +154,7 @@ describe('agent-read-file/ai, its entries (the installed `ai`)', () => {
       // The CommonJS entry `require`s the SDK (an ES module: Node 20.19+, Bun).
       cjsReadFileTool({ workspaceRoot: fx.ws }),
     ]) {
-      assert.equal(tool.description, SPEC_DEFINITION.description)
+      assert.equal(tool.description, TOOLKIT_DEFINITION.description)
       assert.deepEqual(await tool.execute(input, {}), expectedOutput(file, 'src/a.txt', 1, 2))
       const error = await tool.execute({ path: 'missing.ts' }, {}).catch((thrown) => thrown)
       assert.equal(String(error), (await runToolCall(toolkit, { path: 'missing.ts' })).content)

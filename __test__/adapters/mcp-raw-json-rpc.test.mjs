@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { after, describe, test } from '../harness.mjs'
-import { makeFixture } from '../helpers.mjs'
+import { TOOLKIT_DEFINITION, cutMarker, makeFixture } from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
 
@@ -20,6 +20,8 @@ const MAX_MESSAGE_BYTES = 1024 * 1024
 const fx = makeFixture()
 after(() => fx.cleanup())
 fx.write('small.txt', 'one\ntwo\n')
+// One 300-byte line: a budget of 128 cuts it after 34 bytes, the rest from column 35 (long-lines).
+fx.write('app.min.js', `${'x'.repeat(300)}\n`)
 // 200 lines filling 1 MiB (the largest file read_file returns): one default window is all of it.
 const bigLine = `${'b'.repeat(5240)}\n`
 fx.write('big.txt', bigLine.repeat(200))
@@ -207,6 +209,30 @@ describe('agent-read-file mcp: malformed messages are answered, and the server g
       assert.equal(code, 0, server.stderr())
     } finally {
       server.child.kill()
+    }
+  })
+})
+
+describe('agent-read-file mcp: a cut line, as a raw client sees it', () => {
+  test("tools/list lists start_column; a cut line's answer names where it goes on, and start_column reads on", async () => {
+    const server = await readyServer({ args: ['--root', fx.ws, '--max-content-bytes', '128'] })
+    try {
+      server.send({ id: 51, method: 'tools/list' })
+      const [tool] = (await server.next(answerTo(51), 'tools/list')).result.tools
+      assert.deepEqual(tool.inputSchema.properties, TOOLKIT_DEFINITION.parameters.properties)
+      assert.deepEqual(tool.inputSchema.required, ['path'])
+      assert.deepEqual(Object.keys(tool.outputSchema.properties.continuation.properties), ['start_line', 'start_column'])
+      const read = (id, args) => server.send({ id, method: 'tools/call', params: { name: 'read_file', arguments: args } })
+      read(52, { path: 'app.min.js' })
+      const first = (await server.next(answerTo(52), 'the cut read')).result
+      assert.equal(first.structuredContent.content, `${'x'.repeat(34)}\n${cutMarker(1, 35, 300)}`)
+      assert.deepEqual(first.structuredContent.continuation, { start_line: 1, start_column: 35 })
+      assert.deepEqual(JSON.parse(first.content[0].text), first.structuredContent)
+      read(53, { path: 'app.min.js', start_line: 1, start_column: 35 })
+      const second = (await server.next(answerTo(53), 'the read on')).result
+      assert.deepEqual(second.structuredContent.continuation, { start_line: 1, start_column: 69 })
+    } finally {
+      await server.close()
     }
   })
 })

@@ -16,7 +16,14 @@ import * as z from 'zod'
 import pkg from '../../index.js'
 import { createMcpServer, registerReadFile } from '../../adapters/mcp.mjs'
 import { after, before, describe, test } from '../harness.mjs'
-import { SPEC_DEFINITION, expectedOutput, makeFixture, runtimeEnvironment, unreadableFileWorkspace } from '../helpers.mjs'
+import {
+  TOOLKIT_DEFINITION,
+  cutMarker,
+  expectedOutput,
+  makeFixture,
+  runtimeEnvironment,
+  unreadableFileWorkspace,
+} from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
 
@@ -28,6 +35,8 @@ const mainFile = fx.write('src/main.ts', 'export const a = 1\nexport const b = 2
 fx.write('.env', 'API_KEY=sk-secret\n')
 fx.write('.env.example', 'API_KEY=\n')
 fx.write('notes.txt', 'notes\n')
+// One 300-byte line: a budget of 128 cuts it after 34 bytes, the rest from column 35 (long-lines).
+fx.write('dist/app.min.js', `${'x'.repeat(300)}\n`)
 fx.write('keys/id_rsa', 'PRIVATE KEY\n')
 fx.link('alias.txt', '.env')
 fx.link('escape.txt', fx.secret)
@@ -86,18 +95,28 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
   })
   after(() => server?.client.close())
 
-  test('tools/list: read_file with the spec description and input schema, and an output schema', async () => {
+  test("tools/list: read_file with the toolkit definition's description and input schema, and an output schema", async () => {
     const { tools } = await server.client.listTools()
     assert.deepEqual(
       tools.map((tool) => tool.name),
       ['read_file'],
     )
     const [tool] = tools
-    assert.equal(tool.description, SPEC_DEFINITION.description)
+    assert.equal(tool.description, TOOLKIT_DEFINITION.description)
     const { $schema, ...inputSchema } = tool.inputSchema
     assert.equal($schema, 'http://json-schema.org/draft-07/schema#')
-    assert.deepEqual(inputSchema, SPEC_DEFINITION.parameters)
+    assert.deepEqual(inputSchema, TOOLKIT_DEFINITION.parameters)
     assert.deepEqual(tool.outputSchema.required, ['path', 'content', 'truncated', 'next_start_line', 'meta'])
+    assert.deepEqual(Object.keys(tool.outputSchema.properties), [...tool.outputSchema.required, 'continuation'])
+    assert.equal(tool.outputSchema.additionalProperties, false)
+    const { description, ...continuation } = tool.outputSchema.properties.continuation
+    assert.equal(typeof description, 'string')
+    assert.deepEqual(continuation, {
+      type: 'object',
+      properties: { start_line: { type: 'integer', minimum: 1 }, start_column: { type: 'integer', minimum: 1 } },
+      required: ['start_line', 'start_column'],
+      additionalProperties: false,
+    })
     assert.equal(tool.annotations.readOnlyHint, true)
   })
 
@@ -194,6 +213,13 @@ describe('agent-read-file mcp: options', () => {
       assert.equal(out.content, lines450.slice(0, out.content.length))
       assert.equal(out.next_start_line, out.meta.returned_line_count + 1)
       assert.equal(out.truncated, true)
+      // A cut line: the text the model reads holds the marker; start_column reads on.
+      const cut = await call(client, { path: 'dist/app.min.js' })
+      assert.equal(cut.structuredContent.content, `${'x'.repeat(34)}\n${cutMarker(1, 35, 300)}`)
+      assert.ok(textOf(cut).includes(JSON.stringify(cutMarker(1, 35, 300)).slice(1, -1)), textOf(cut))
+      assert.deepEqual(JSON.parse(textOf(cut)), cut.structuredContent)
+      const next = await call(client, { path: 'dist/app.min.js', ...cut.structuredContent.continuation })
+      assert.deepEqual(next.structuredContent.continuation, { start_line: 1, start_column: 69 })
     } finally {
       await client.close()
     }
@@ -370,6 +396,30 @@ async function inProcessClient(server) {
 }
 
 describe('agent-read-file/mcp in process', () => {
+  test("a cut line: structuredContent carries continuation (the client checks it against the output schema), the text the marker", async () => {
+    const client = await inProcessClient(createMcpServer({ workspaceRoot: fx.ws, maxContentBytes: 128 }))
+    try {
+      // listTools makes the client check every structuredContent against the output schema.
+      await client.listTools()
+      const first = await call(client, { path: 'dist/app.min.js' })
+      assert.notEqual(first.isError, true, JSON.stringify(first))
+      assert.deepEqual(first.structuredContent.continuation, { start_line: 1, start_column: 35 })
+      assert.ok(first.structuredContent.content.endsWith(cutMarker(1, 35, 300)))
+      assert.deepEqual(JSON.parse(textOf(first)), first.structuredContent)
+      let out = first.structuredContent
+      let text = ''
+      while (out.continuation !== undefined) {
+        text += out.content.slice(0, out.content.indexOf('\n'))
+        out = (await call(client, { path: 'dist/app.min.js', ...out.continuation })).structuredContent
+      }
+      assert.equal(text + out.content, `${'x'.repeat(300)}\n`)
+      const invalid = assertFailed(await call(client, { path: 'dist/app.min.js', start_column: 0 }), 'INVALID_ARGUMENT')
+      assert.match(invalid, /start_column must be an integer >= 1/)
+    } finally {
+      await client.close()
+    }
+  })
+
   test('createMcpServer: an McpServer of the SDK, read_file answering', async () => {
     const server = createMcpServer({ workspaceRoot: fx.ws })
     assert.ok(server instanceof McpServer)

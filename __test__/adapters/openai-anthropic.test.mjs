@@ -14,26 +14,33 @@ import pkg from '../../index.js'
 import openaiAdapter from '../../adapters/openai.js'
 import anthropicAdapter from '../../adapters/anthropic.js'
 import { after, describe, test } from '../harness.mjs'
-import { INDEX_PATH, SPEC_DEFINITION, expectedOutput, makeFixture, runChild } from '../helpers.mjs'
+import { INDEX_PATH, SPEC_DEFINITION, TOOLKIT_DEFINITION, cutMarker, expectedOutput, makeFixture, runChild } from '../helpers.mjs'
 
-const { createAgentToolkit, runToolCall, TOOL_DEFINITIONS } = pkg
+const { createAgentToolkit, runToolCall, TOOL_DEFINITIONS, TOOLKIT_DEFINITIONS } = pkg
 const { openaiTool, openaiResponsesTool } = openaiAdapter
 const { anthropicTool } = anthropicAdapter
 
 const fx = makeFixture()
 after(() => fx.cleanup())
 const file = fx.write('src/a.txt', 'one\ntwo\nthree\n')
+fx.write('dist/app.min.js', `${'x'.repeat(300)}\n`)
 const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+// A budget that cuts the 300-byte line of dist/app.min.js after 34 bytes (see long-lines).
+const budgeted = createAgentToolkit({ workspaceRoot: fx.ws, maxContentBytes: 128 })
+after(() => budgeted.close())
 
-/** The strict-mode form of the spec's parameters, written out independently. */
+const PROPERTIES = TOOLKIT_DEFINITION.parameters.properties
+
+/** The strict-mode form of the toolkit definition's parameters, written out independently. */
 const STRICT_PARAMETERS = {
   type: 'object',
   properties: {
-    path: { type: 'string', description: SPEC_DEFINITION.parameters.properties.path.description },
-    start_line: { type: ['integer', 'null'], description: SPEC_DEFINITION.parameters.properties.start_line.description },
-    max_lines: { type: ['integer', 'null'], description: SPEC_DEFINITION.parameters.properties.max_lines.description },
+    path: { type: 'string', description: PROPERTIES.path.description },
+    start_line: { type: ['integer', 'null'], description: PROPERTIES.start_line.description },
+    max_lines: { type: ['integer', 'null'], description: PROPERTIES.max_lines.description },
+    start_column: { type: ['integer', 'null'], description: PROPERTIES.start_column.description },
   },
-  required: ['path', 'start_line', 'max_lines'],
+  required: ['path', 'start_line', 'max_lines', 'start_column'],
   additionalProperties: false,
 }
 
@@ -49,8 +56,8 @@ function fakeService(replies) {
 }
 
 describe('OpenAI', () => {
-  test('openaiTool is the spec definition as a Chat Completions function tool', () => {
-    const { name, description, parameters } = SPEC_DEFINITION
+  test('openaiTool is the toolkit definition (start_column included) as a Chat Completions function tool', () => {
+    const { name, description, parameters } = TOOLKIT_DEFINITION
     assert.deepEqual(openaiTool(), { type: 'function', function: { name, description, parameters } })
     assert.deepEqual(openaiTool({ strict: true }), {
       type: 'function',
@@ -66,42 +73,57 @@ describe('OpenAI', () => {
     assert.deepEqual(openaiResponsesTool(), { type: 'function', name, description, parameters, strict: false })
   })
 
-  test('each call returns fresh, mutable objects, and TOOL_DEFINITIONS stays frozen and intact', () => {
+  test('each call returns fresh, mutable objects, and the definitions stay frozen and intact', () => {
     const tool = openaiTool()
     tool.function.parameters.required.push('start_line')
-    assert.deepEqual(openaiTool().function.parameters.required, ['path'])
+    tool.function.parameters.properties.start_column.default = 7
+    assert.deepEqual(openaiTool().function.parameters, TOOLKIT_DEFINITION.parameters)
+    assert.deepEqual(TOOLKIT_DEFINITIONS.read_file, TOOLKIT_DEFINITION)
     assert.deepEqual(TOOL_DEFINITIONS.read_file, SPEC_DEFINITION)
-    assert.ok(Object.isFrozen(TOOL_DEFINITIONS.read_file.parameters.required))
+    assert.ok(Object.isFrozen(TOOLKIT_DEFINITIONS.read_file.parameters.required))
   })
 })
 
 describe('Anthropic', () => {
-  test('anthropicTool is the spec definition as a Messages API tool', () => {
-    const { name, description, parameters } = SPEC_DEFINITION
+  test('anthropicTool is the toolkit definition (start_column included) as a Messages API tool', () => {
+    const { name, description, parameters } = TOOLKIT_DEFINITION
     assert.deepEqual(anthropicTool(), { name, description, input_schema: parameters })
     assert.equal(Object.isFrozen(anthropicTool().input_schema.required), false)
   })
 })
 
-/** The model's calls to read_file, as strict mode sends them, and a check of the text it is told. */
+/**
+ * The model's calls to read_file, as strict mode sends them, a check of the text it is told,
+ * and the toolkit that answers them.
+ */
 const CALLS = [
   [
     'a cut window',
-    { path: 'src/a.txt', start_line: null, max_lines: 2 },
+    { path: 'src/a.txt', start_line: null, max_lines: 2, start_column: null },
     (text) => assert.equal(text, JSON.stringify(expectedOutput(file, 'src/a.txt', 1, 2))),
   ],
   [
     'a missing file',
-    { path: 'missing.ts', start_line: null, max_lines: null },
+    { path: 'missing.ts', start_line: null, max_lines: null, start_column: null },
     (text) => assert.equal(text, 'NOT_FOUND: missing.ts: no such file in the workspace'),
   ],
   [
     'an outside path',
-    { path: '../outside/secret.txt', start_line: null, max_lines: null },
+    { path: '../outside/secret.txt', start_line: null, max_lines: null, start_column: null },
     (text) => {
       assert.match(text, /^OUTSIDE_WORKSPACE: \.\.\/outside\/secret\.txt: /)
       assert.ok(!text.includes('TOP SECRET'))
     },
+  ],
+  [
+    'the rest of a cut line, from the column its marker named',
+    { path: 'dist/app.min.js', start_line: 1, max_lines: null, start_column: 35 },
+    (text) => {
+      const told = JSON.parse(text)
+      assert.equal(told.content, `${'x'.repeat(34)}\n${cutMarker(1, 69, 300)}`)
+      assert.deepEqual(told.continuation, { start_line: 1, start_column: 69 })
+    },
+    budgeted,
   ],
 ]
 
@@ -149,7 +171,7 @@ for (const [major, OpenAI] of OPENAI_MAJORS) {
     const clientOf = (service) =>
       new OpenAI({ apiKey: 'test', baseURL: 'http://127.0.0.1:9/v1', fetch: service.fetch, maxRetries: 0 })
 
-    for (const [what, input, check] of CALLS) {
+    for (const [what, input, check, answering = toolkit] of CALLS) {
       test(`Chat Completions, ${what}: the tool message is runToolCall's content`, async () => {
         const service = fakeService([chatReply(JSON.stringify(input)), chatReply()])
         const client = clientOf(service)
@@ -157,7 +179,7 @@ for (const [major, OpenAI] of OPENAI_MAJORS) {
         const tools = [openaiTool({ strict: true })]
         const first = await client.chat.completions.create({ model: 'gpt-5', messages, tools })
         const call = first.choices[0].message.tool_calls[0]
-        const result = await runToolCall(toolkit, call.function.arguments)
+        const result = await runToolCall(answering, call.function.arguments)
         messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: result.content })
         const second = await client.chat.completions.create({ model: 'gpt-5', messages, tools })
         assert.equal(second.choices[0].message.content, 'done')
@@ -173,7 +195,7 @@ for (const [major, OpenAI] of OPENAI_MAJORS) {
         const tools = [openaiResponsesTool({ strict: true })]
         const first = await client.responses.create({ model: 'gpt-5', input: 'read it', tools })
         const call = first.output.find((item) => item.type === 'function_call')
-        const result = await runToolCall(toolkit, call.arguments)
+        const result = await runToolCall(answering, call.arguments)
         const output = { type: 'function_call_output', call_id: call.call_id, output: result.content }
         const second = await client.responses.create({ model: 'gpt-5', input: [...first.output, output], tools })
         assert.equal(second.output_text, 'done')
@@ -193,7 +215,7 @@ const ANTHROPIC_MAJORS = [
 
 for (const [major, Anthropic] of ANTHROPIC_MAJORS) {
   describe(`Anthropic round trips on ${major}`, () => {
-    for (const [what, input, check] of CALLS) {
+    for (const [what, input, check, answering = toolkit] of CALLS) {
       test(`Messages, ${what}: the tool_result is runToolCall's content, is_error on a failure`, async () => {
         const service = fakeService([messagesReply(input), messagesReply()])
         const client = new Anthropic({ apiKey: 'test', baseURL: 'http://127.0.0.1:9', fetch: service.fetch, maxRetries: 0 })
@@ -201,7 +223,7 @@ for (const [major, Anthropic] of ANTHROPIC_MAJORS) {
         const request = { model: 'claude-sonnet-4-5', max_tokens: 100, tools: [anthropicTool()] }
         const first = await client.messages.create({ ...request, messages })
         const use = first.content.find((block) => block.type === 'tool_use')
-        const result = await runToolCall(toolkit, use.input)
+        const result = await runToolCall(answering, use.input)
         const toolResult = { type: 'tool_result', tool_use_id: use.id, content: result.content }
         if (result.isError) toolResult.is_error = true
         messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [toolResult] })
@@ -210,7 +232,7 @@ for (const [major, Anthropic] of ANTHROPIC_MAJORS) {
         assert.deepEqual(service.requests[0].body.tools, [anthropicTool()])
         const told = service.requests[1].body.messages.at(-1).content[0]
         assert.deepEqual(told, toolResult)
-        assert.equal(told.is_error, input.path === 'src/a.txt' ? undefined : true)
+        assert.equal(told.is_error, result.isError ? true : undefined)
         check(told.content)
       })
     }
@@ -250,7 +272,7 @@ describe('runToolCall never throws', () => {
   })
 
   test('strict-mode nulls mean the defaults', async () => {
-    const result = await runToolCall(toolkit, { path: 'src/a.txt', start_line: null, max_lines: null })
+    const result = await runToolCall(toolkit, { path: 'src/a.txt', start_line: null, max_lines: null, start_column: null })
     assert.deepEqual(result.output, expectedOutput(file, 'src/a.txt'))
     assert.deepEqual(JSON.parse(result.content), result.output)
   })

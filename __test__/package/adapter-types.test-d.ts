@@ -35,7 +35,9 @@ async function harness(): Promise<RunToolCallResult> {
   // A discriminated union: the flag alone narrows, no `&& result.output`, no cast.
   if (!result.isError) {
     const lines: number = result.output.meta.line_count
-    void lines
+    // A cut line's continuation, typed: the arguments of the call that reads on.
+    const column: number | undefined = result.output.continuation?.start_column
+    void [lines, column]
   } else {
     const code: string = result.code
     void code
@@ -43,6 +45,7 @@ async function harness(): Promise<RunToolCallResult> {
   // What an SDK hands over untyped (Anthropic's `tool_use.input` is `unknown`) goes as it is.
   const fromAnthropic: unknown = JSON.parse('{"path":"a.ts"}')
   await runToolCall(toolkit, fromAnthropic)
+  await runToolCall(toolkit, { path: 'a.ts', start_line: 1, start_column: 4097 })
   return runToolCall(toolkit, { path: 'a.ts', start_line: null })
 }
 
@@ -53,11 +56,11 @@ import { generateText, type Tool, type ToolSet } from 'ai'
 import type { LanguageModel } from 'ai'
 import { readFileTool } from '../../adapters/ai.mjs'
 import { readFileTool as readFileToolCjs } from '../../adapters/ai.js'
-import type { ReadFileInput, ReadFileOutput } from '../../index.js'
+import type { ToolkitReadFileInput, ToolkitReadFileOutput } from '../../index.js'
 
-const aiTool: Tool<ReadFileInput, ReadFileOutput> = readFileTool({ workspaceRoot: '/w' })
+const aiTool: Tool<ToolkitReadFileInput, ToolkitReadFileOutput> = readFileTool({ workspaceRoot: '/w' })
 const aiTools: ToolSet = { read_file: aiTool, again: readFileTool(createAgentToolkit({ workspaceRoot: '/w' })) }
-const aiToolCjs: Tool<ReadFileInput, ReadFileOutput> = readFileToolCjs({ workspaceRoot: '/w' })
+const aiToolCjs: Tool<ToolkitReadFileInput, ToolkitReadFileOutput> = readFileToolCjs({ workspaceRoot: '/w' })
 void aiToolCjs
 declare const model: LanguageModel
 void generateText({ model, tools: aiTools, prompt: 'read it' })
