@@ -19,8 +19,8 @@ const {
 const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
-const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--max-lines N] [--format text|json]
-                       [--max-file-bytes N|Infinity]
+const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--start-column N] [--max-lines N]
+                       [--format text|json] [--max-file-bytes N|Infinity]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
@@ -32,6 +32,8 @@ serves the read_file tool to an MCP client over stdio (\`agent-read-file mcp --h
 options:
   --root DIR        the workspace root (default: the current directory)
   --start-line N    first line of the window, from 1 (default: 1)
+  --start-column N  the byte of the first line to start at, from 1 (default: 1): reads
+                    the rest of a line cut at 1 MiB, as the footer's \`next:\` says
   --max-lines N     lines in the window, 1 to 500 (default: 200)
   --format FORMAT   text: the lines as they are, and a footer on stderr saying where the
                     window is and how to read on; json: the tool's whole output object.
@@ -58,6 +60,7 @@ function parseCommandLine(argv) {
   const { values, positionals } = parseOptions(argv, {
     root: { type: 'string' },
     'start-line': { type: 'string' },
+    'start-column': { type: 'string' },
     'max-lines': { type: 'string' },
     format: { type: 'string' },
     'max-file-bytes': { type: 'string' },
@@ -71,8 +74,10 @@ function parseCommandLine(argv) {
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format is text or json (got ${JSON.stringify(format)})`)
   const input = { path: positionals[0] }
   const startLine = decimal('start-line', values['start-line'], 1, Number.MAX_SAFE_INTEGER)
+  const startColumn = decimal('start-column', values['start-column'], 1, Number.MAX_SAFE_INTEGER)
   const maxLines = decimal('max-lines', values['max-lines'], 1, 500)
   if (startLine !== undefined) input.start_line = startLine
+  if (startColumn !== undefined) input.start_column = startColumn
   if (maxLines !== undefined) input.max_lines = maxLines
   return { action: 'read', root: values.root, input, format, maxFileBytes: fileLimit(values['max-file-bytes']) }
 }
@@ -98,6 +103,16 @@ function readWith(createAgentToolkit, root, { input, maxFileBytes }) {
   }
 }
 
+/**
+ * The flags that read on from `output`: the rest of its cut line (`continuation`), else the
+ * next window; `undefined` after the file's end.
+ */
+function nextFlags(output) {
+  const { continuation } = output
+  if (continuation !== undefined) return `--start-line ${continuation.start_line} --start-column ${continuation.start_column}`
+  return output.next_start_line === null ? undefined : `--start-line ${output.next_start_line}`
+}
+
 /** Where the window is and how to read on, for a person: `lines 1-200 of 1,234; next: …`. */
 function footer(output) {
   const count = (n) => n.toLocaleString('en-US')
@@ -105,7 +120,8 @@ function footer(output) {
   if (returned === 0) return `no lines there (the file has ${count(total)})`
   const first = output.next_start_line === null ? total - returned + 1 : output.next_start_line - returned
   const range = `lines ${count(first)}-${count(first + returned - 1)} of ${count(total)}`
-  return output.next_start_line === null ? range : `${range}; next: --start-line ${output.next_start_line}`
+  const next = nextFlags(output)
+  return next === undefined ? range : `${range}; next: ${next}`
 }
 
 function main() {

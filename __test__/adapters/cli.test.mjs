@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { after, describe, test } from '../harness.mjs'
-import { makeFixture } from '../helpers.mjs'
+import { cutMarker, makeFixture } from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
 const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
@@ -39,6 +39,25 @@ describe('agent-read-file CLI', () => {
       const { status, stderr } = run(['big.log', '--root', fx.ws])
       assert.equal(status, 1)
       assert.equal(JSON.parse(stderr).error.code, 'SIZE_LIMIT_EXCEEDED')
+    })
+
+    test('a line over 1 MiB is cut: the footer names --start-line and --start-column, which read on', () => {
+      const line = 'y'.repeat(2 ** 20 + 500)
+      fx.write('huge.min.js', `${line}\nend\n`)
+      const base = ['huge.min.js', '--root', fx.ws, '--max-file-bytes', 'Infinity']
+      const first = run([...base, '--format', 'text'], { maxBuffer: 4 * 2 ** 20 })
+      assert.equal(first.status, 0, first.stderr)
+      const part = first.stdout.slice(0, first.stdout.indexOf('\n'))
+      assert.ok(part.length > 0 && line.startsWith(part))
+      const column = part.length + 1
+      assert.equal(first.stdout, `${part}\n${cutMarker(1, column, line.length)}`)
+      assert.equal(first.stderr, `lines 1-1 of 2; next: --start-line 1 --start-column ${column}\n`)
+      const json = JSON.parse(run(base, { maxBuffer: 4 * 2 ** 20 }).stdout)
+      assert.deepEqual(json.continuation, { start_line: 1, start_column: column })
+      const rest = run([...base, '--format', 'text', '--start-line', '1', '--start-column', String(column)])
+      assert.equal(rest.status, 0, rest.stderr)
+      assert.equal(rest.stdout, `${line.slice(part.length)}\nend\n`)
+      assert.equal(rest.stderr, 'lines 1-2 of 2\n')
     })
 
     test('a limit that is no whole number, or 0, is a usage error', () => {
@@ -111,6 +130,14 @@ describe('agent-read-file CLI', () => {
       assert.equal(stderr, 'lines 3-4 of 10; next: --start-line 5\n')
     })
 
+    test('--start-column starts the window at that byte of the first line', () => {
+      const args = ['src/ten.txt', '--root', fx.ws, '--start-line', '3', '--start-column', '4', '--max-lines', '2', '--format', 'text']
+      const { status, stdout, stderr } = run(args)
+      assert.equal(status, 0, stderr)
+      assert.equal(stdout, 'e 3\nline 4\n')
+      assert.equal(stderr, 'lines 3-4 of 10; next: --start-line 5\n')
+    })
+
     test('the footer counts with separators and says when there is no next window', () => {
       assert.equal(run(['long.txt', '--root', fx.ws, '--format', 'text']).stderr, 'lines 1-200 of 1,234; next: --start-line 201\n')
       const last = run(['long.txt', '--root', fx.ws, '--format', 'text', '--start-line', '1201'])
@@ -142,7 +169,7 @@ describe('agent-read-file CLI', () => {
       const help = run(['--help'])
       assert.equal(help.status, 0)
       assert.match(help.stdout, /^usage: agent-read-file <path>/)
-      for (const word of ['--root', '--start-line', '--max-lines', '--format', 'examples:', 'exit status']) {
+      for (const word of ['--root', '--start-line', '--start-column', '--max-lines', '--format', 'examples:', 'exit status']) {
         assert.ok(help.stdout.includes(word), word)
       }
       assert.deepEqual(run(['--version']), { status: 0, stdout: `${version}\n`, stderr: '' })
@@ -151,7 +178,7 @@ describe('agent-read-file CLI', () => {
 
     test('numbers are whole decimal numbers only; anything else exits 2 with the usage', () => {
       for (const bad of ['abc', '1e2', '0x10', '1.5', '-1', '', ' 3', '+3', '٣']) {
-        for (const option of ['--start-line', '--max-lines']) {
+        for (const option of ['--start-line', '--start-column', '--max-lines']) {
           // `--option=value`, so that a value starting with `-` reaches the CLI's own check.
           const { status, stdout, stderr } = run(['src/ten.txt', '--root', fx.ws, `${option}=${bad}`])
           assert.equal(status, 2, `${option} ${JSON.stringify(bad)}`)
@@ -167,6 +194,7 @@ describe('agent-read-file CLI', () => {
         ['--max-lines', '0', '1 to 500'],
         ['--max-lines', '501', '1 to 500'],
         ['--start-line', '0', '1 to'],
+        ['--start-column', '0', '1 to'],
       ]) {
         const { status, stdout, stderr } = run(['src/ten.txt', '--root', fx.ws, option, bad])
         assert.deepEqual([status, stdout], [2, ''], `${option} ${bad}`)
