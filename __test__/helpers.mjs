@@ -199,6 +199,11 @@ export function cutMarker(line, column, length) {
   return `[line ${line} continues at column ${column} of ${length}: call read_file with start_line ${line} and start_column ${column}]\n`
 }
 
+/** The short marker the contract allows when its numbers are extreme (lines over ~10 digits long). */
+export function shortCutMarker(line, column) {
+  return `[call read_file with start_line ${line} and start_column ${column}]\n`
+}
+
 /** A file's lines as stored: each line's bytes without its terminator (`\n` or `\r\n`). */
 export function storedLines(bytes) {
   const lines = []

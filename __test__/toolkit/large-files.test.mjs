@@ -9,7 +9,16 @@ import path from 'node:path'
 
 import pkg from '../../index.js'
 import { after, describe, slowTest, test } from '../harness.mjs'
-import { INDEX_PATH, assertRejectsCode, assertThrowsCode, expectedOutput, makeFixture, runChild } from '../helpers.mjs'
+import {
+  INDEX_PATH,
+  assertRejectsCode,
+  assertThrowsCode,
+  cutMarker,
+  expectedOutput,
+  makeFixture,
+  runChild,
+  shortCutMarker,
+} from '../helpers.mjs'
 
 const { createAgentToolkit, readFile, readFileSync, ToolCatalog, MAX_FILE_BYTES, isToolkitError } = pkg
 
@@ -127,11 +136,20 @@ describe('maxFileBytes: files over 1 MiB', () => {
     const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: Infinity })
     const out = await toolkit.readFile({ path: 'one-line.log' })
     assert.ok(Buffer.byteLength(out.content) <= MAX_FILE_BYTES)
-    assert.match(out.content, /\n\[read_file: \d+ bytes of line 1 left out\]\n$/)
-    const leftOut = Number(/(\d+) bytes of line 1/.exec(out.content)[1])
     const kept = Buffer.byteLength(out.content.slice(0, out.content.indexOf('\n')))
-    assert.equal(kept + leftOut, 2 * MAX_FILE_BYTES)
+    assert.ok(out.content.endsWith(`\n${cutMarker(1, kept + 1, 2 * MAX_FILE_BYTES)}`), out.content.slice(-200))
+    assert.deepEqual(out.continuation, { start_line: 1, start_column: kept + 1 })
     assert.deepEqual([out.truncated, out.next_start_line, out.meta.line_count], [true, 2, 2])
+    // Followed to its end, the line is all there, then the next line.
+    let text = ''
+    for (let page = out; ; ) {
+      if (page.continuation === undefined) {
+        assert.equal(text + page.content, `${'é'.repeat(MAX_FILE_BYTES)}\nafter\n`)
+        break
+      }
+      text += page.content.slice(0, page.content.indexOf('\n'))
+      page = await toolkit.readFile({ path: 'one-line.log', ...page.continuation })
+    }
     const budgeted = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: Infinity, maxContentBytes: 1000 })
     const page = await budgeted.readFile({ path: BIG, start_line: 3 })
     const fits = Math.floor(1000 / 81) // 80 bytes and \n a line, once \r\n is read as \n
@@ -199,10 +217,13 @@ describe('maxFileBytes: files over 1 MiB', () => {
     })
     const hole = await toolkit.readFile({ path: rel, start_line: 201, max_lines: 1 })
     assert.ok(hole.content.startsWith('\0'.repeat(1000)))
-    const left = Number(/\[read_file: (\d+) bytes of line 201 left out\]\n$/.exec(hole.content)[1])
     const shown = hole.content.indexOf('\n')
-    assert.equal(shown + left, size - head.length - tail.length + 'tail 1'.length)
+    const lineLength = size - head.length - tail.length + 'tail 1'.length
+    // A line of over 4 GiB: its length has 10 digits, where the marker may take its short form.
+    const marker = hole.content.slice(shown + 1)
+    assert.ok([cutMarker(201, shown + 1, lineLength), shortCutMarker(201, shown + 1)].includes(marker), marker)
     assert.deepEqual([hole.truncated, hole.next_start_line], [true, 202])
+    assert.deepEqual(hole.continuation, { start_line: 201, start_column: shown + 1 })
     toolkit.close()
     fs.rmSync(file)
   })

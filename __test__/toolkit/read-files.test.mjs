@@ -1,10 +1,20 @@
 // readFiles: many files in one native call, results in input order, failures isolated.
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import path from 'node:path'
 
 import pkg from '../../index.js'
 import { after, describe, test } from '../harness.mjs'
-import { INDEX_PATH, assertRejectsCode, expectedOutput, makeFixture, rejection, runChild } from '../helpers.mjs'
+import {
+  INDEX_PATH,
+  assertRejectsCode,
+  cutMarker,
+  expectedOutput,
+  makeFixture,
+  rejection,
+  runChild,
+  storedLines,
+} from '../helpers.mjs'
 
 const { readFiles, createAgentToolkit, fileVersion, MAX_BATCH_FILES, MAX_BATCH_CONTENT_BYTES, MAX_FILE_BYTES } = pkg
 
@@ -115,8 +125,10 @@ describe('toolkit.readFiles', () => {
     assert.equal(fill.output.content.length, 3000)
     const cut = long.output
     assert.ok(Buffer.byteLength(cut.content) <= 1000, `${Buffer.byteLength(cut.content)} bytes`)
-    assert.match(cut.content, /^y+\n\[read_file: \d+ bytes of line 1 left out\]\n$/)
+    const shown = cut.content.indexOf('\n')
+    assert.equal(cut.content, `${'y'.repeat(shown)}\n${cutMarker(1, shown + 1, 5000)}`)
     assert.deepEqual([cut.truncated, cut.next_start_line], [true, 2])
+    assert.deepEqual(cut.continuation, { start_line: 1, start_column: shown + 1 })
     toolkit.close()
   })
 
@@ -160,7 +172,9 @@ describe('toolkit.readFiles', () => {
     const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxContentBytes: 128 })
     const [result] = await toolkit.readFiles([{ path: path.join('big', 'b0.txt') }])
     assert.ok(Buffer.byteLength(result.output.content) <= 128)
-    assert.match(result.output.content, /\[read_file: \d+ bytes of line 1 left out\]\n$/)
+    const { start_column: column } = result.output.continuation
+    const [line] = storedLines(fs.readFileSync(path.join(fx.ws, 'big', 'b0.txt')))
+    assert.ok(result.output.content.endsWith(`\n${cutMarker(1, column, line.length)}`), result.output.content)
     toolkit.close()
   })
 
