@@ -33,8 +33,11 @@ describe('maxContentBytes', () => {
     assert.equal(rest, '')
     assert.ok(minified.startsWith(kept), 'the kept part is the start of the line')
     assert.ok(!kept.includes('\uFFFD'))
-    const leftOut = bytes(minified) - 1 - bytes(kept)
-    assert.equal(marker, `[read_file: ${leftOut} bytes of line 1 left out]`)
+    const column = bytes(kept) + 1
+    const lineLength = bytes(minified) - 1 // its \n not counted
+    const call = `call read_file with start_line 1 and start_column ${column}`
+    assert.equal(marker, `[line 1 continues at column ${column} of ${lineLength}: ${call}]`)
+    assert.deepEqual(out.continuation, { start_line: 1, start_column: column })
     assert.ok(bytes(out.content) > 4096 - 4, 'the budget is used up to the last whole character')
     assert.equal(out.truncated, true)
     assert.equal(out.next_start_line, null)

@@ -115,7 +115,7 @@ describe('toolkit.readFiles', () => {
     assert.equal(fill.output.content.length, 3000)
     const cut = long.output
     assert.ok(Buffer.byteLength(cut.content) <= 1000, `${Buffer.byteLength(cut.content)} bytes`)
-    assert.match(cut.content, /^y+\n\[read_file: \d+ bytes of line 1 left out\]\n$/)
+    assert.match(cut.content, /^y+\n\[line 1 continues at column \d+ of \d+: [^\n]*\]\n$/)
     assert.deepEqual([cut.truncated, cut.next_start_line], [true, 2])
     toolkit.close()
   })
@@ -160,7 +160,7 @@ describe('toolkit.readFiles', () => {
     const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxContentBytes: 128 })
     const [result] = await toolkit.readFiles([{ path: path.join('big', 'b0.txt') }])
     assert.ok(Buffer.byteLength(result.output.content) <= 128)
-    assert.match(result.output.content, /\[read_file: \d+ bytes of line 1 left out\]\n$/)
+    assert.match(result.output.content, /\[line 1 continues at column \d+ of \d+: [^\n]*\]\n$/)
     toolkit.close()
   })
 
