@@ -18,7 +18,7 @@ use agent_read_file_engine::{
     answered, file_version, file_version_within, read_file, read_file_from_memory,
 };
 
-use crate::convert::{request_from_js, string_or_type, type_of};
+use crate::convert::{Fields, request_from_js, string_or_type, type_of};
 use crate::js;
 use crate::{MAX_BATCH_CONTENT_BYTES, MAX_BATCH_FILES};
 
@@ -133,11 +133,13 @@ pub(crate) fn no_rules() -> Arc<Rules> {
 }
 
 impl ReadCall {
+    /// A `readFile` call of `input`, whose `fields` are read.
     pub(crate) fn from_js(
         root: Result<RootArg, ReadFileError>,
         input: Unknown,
+        fields: Fields,
     ) -> Result<ReadCall, ReadFileError> {
-        let request = request_from_js(&input)?;
+        let request = request_from_js(&input, fields)?;
         let root = root.map_err(|error| error.for_path(&request.path))?;
         Ok(ReadCall {
             root,
@@ -172,6 +174,7 @@ impl ReadCall {
     pub(crate) fn many_from_js(
         root: Result<RootArg, ReadFileError>,
         inputs: Unknown,
+        fields: Fields,
     ) -> Result<ReadCall, ReadFileError> {
         const LABEL: &str = "readFiles";
         let invalid =
@@ -195,7 +198,7 @@ impl ReadCall {
         for index in 0..length {
             let element = Object::from_unknown(inputs).and_then(|array| array.get_element(index));
             let request = match js::cleared(&env, element) {
-                Ok(input) => request_from_js(&input),
+                Ok(input) => request_from_js(&input, fields),
                 Err(_) => Err(invalid(format!(
                     "inputs[{index}] could not be read (it threw)"
                 ))),
@@ -207,6 +210,7 @@ impl ReadCall {
             path: LABEL.to_owned(),
             start_line: 1,
             max_lines: 1,
+            start_column: 1,
         };
         Ok(ReadCall {
             root,

@@ -31,7 +31,21 @@ pub(crate) fn root_path(value: Unknown) -> Result<String, ReadFileError> {
     })
 }
 
-pub(crate) fn request_from_js(input: &Unknown) -> Result<ReadRequest, ReadFileError> {
+/// Which fields of an input a call reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fields {
+    /// The specification's three (`path`, `start_line`, `max_lines`); others are ignored.
+    Spec,
+    /// A toolkit's: the specification's and `start_column`, which continues a cut line.
+    Toolkit,
+}
+
+/// The request of an input object, its fields checked in order: `path`, `start_line`,
+/// `max_lines`, then (a toolkit's) `start_column`.
+pub(crate) fn request_from_js(
+    input: &Unknown,
+    fields: Fields,
+) -> Result<ReadRequest, ReadFileError> {
     let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, "input", reason);
     let input_type = type_of(input);
     if input_type != "object" {
@@ -49,7 +63,14 @@ pub(crate) fn request_from_js(input: &Unknown) -> Result<ReadRequest, ReadFileEr
     let request = request.with_start_line(start_line)?;
     let max_lines =
         number_arg(&max_lines).map_err(|got| Argument::MaxLines.wrong_kind(&request.path, got))?;
-    request.with_max_lines(max_lines)
+    let request = request.with_max_lines(max_lines)?;
+    if fields == Fields::Spec {
+        return Ok(request);
+    }
+    let start_column = property(input, "start_column").map_err(&invalid)?;
+    let start_column = number_arg(&start_column)
+        .map_err(|got| Argument::StartColumn.wrong_kind(&request.path, got))?;
+    request.with_start_column(start_column)
 }
 
 /// `object[name]` of an object, or why it could not be read (a getter or proxy that

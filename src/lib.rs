@@ -32,7 +32,7 @@ use napi_derive::napi;
 use agent_read_file_engine::FileVersion;
 use agent_read_file_engine::error::ReadFileError;
 use call::{ReadCall, RootArg};
-use convert::{root_path, throwable};
+use convert::{Fields, root_path, throwable};
 use schedule::EnvState;
 
 /// The largest file `read_file` returns, in bytes (1048576: 1 MiB).
@@ -52,7 +52,7 @@ pub fn read_file_sync<'env>(
     input: Unknown,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    run_sync(env, ReadCall::from_js(root, input))
+    run_sync(env, ReadCall::from_js(root, input, Fields::Spec))
 }
 
 /// Reads a window of a file in the workspace: on the calling thread, in a microtask, when
@@ -73,7 +73,7 @@ pub fn read_file_async<'env>(
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    schedule::enqueue(env, ReadCall::from_js(root, input), signal)
+    schedule::enqueue(env, ReadCall::from_js(root, input, Fields::Spec), signal)
 }
 
 /// A sync read (`readFileSync`, a toolkit's): run the validated `call` here, return its
@@ -115,7 +115,11 @@ pub fn read_files_async<'env>(
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    schedule::enqueue(env, ReadCall::many_from_js(root, inputs), signal)
+    schedule::enqueue(
+        env,
+        ReadCall::many_from_js(root, inputs, Fields::Spec),
+        signal,
+    )
 }
 
 /// One version of a file: what a read saw, or what is on disk now (`fileVersion`). Two

@@ -59,7 +59,9 @@ pub(crate) struct Makers {
     results: OnceCell<ObjectRef<false>>,
 }
 
-/// The arguments of `read-file-output.js`, in its order.
+/// The arguments of `read-file-output.js`, in its order: the fields of
+/// [`ReadFileOutput`], then a toolkit's `continuation` (`start_line`, `start_column`), or
+/// `null` when the answer has none.
 type OutputArgs<'env> = FnArgs<(
     String,
     JsString<'env>,
@@ -68,6 +70,8 @@ type OutputArgs<'env> = FnArgs<(
     f64,
     f64,
     f64,
+    f64,
+    Either<f64, Null>,
     f64,
 )>;
 
@@ -98,6 +102,10 @@ pub(crate) fn output_value<'env>(
     makers: &Makers,
     output: EngineOutput,
 ) -> napi::Result<Unknown<'env>> {
+    let (continued_line, continued_column) = match output.continuation {
+        Some(at) => (Either::A(at.start_line as f64), at.start_column as f64),
+        None => (Either::B(Null), 0.0),
+    };
     let ReadFileOutput {
         path,
         content,
@@ -114,6 +122,8 @@ pub(crate) fn output_value<'env>(
         meta.line_count,
         meta.returned_line_count,
         meta.mtime_ms,
+        continued_line,
+        continued_column,
     );
     let source = include_str!("output/read-file-output.js");
     let make: Function<OutputArgs, Unknown> = compiled(env, &makers.output, source)?;

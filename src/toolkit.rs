@@ -15,7 +15,7 @@ use agent_read_file_engine::{Ledger, LineIndexCache};
 
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
-use crate::convert::{requested_path, root_path, string_or_type, throwable};
+use crate::convert::{Fields, requested_path, root_path, string_or_type, throwable};
 use crate::schedule;
 
 /// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
@@ -106,7 +106,8 @@ pub fn read_file_with_policy<'env>(
     policy: &ReadPolicy,
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
-    let call = ReadCall::from_js(root, input).map(|call| call.with_rules(policy.rules.clone()));
+    let call = ReadCall::from_js(root, input, Fields::Toolkit)
+        .map(|call| call.with_rules(policy.rules.clone()));
     schedule::enqueue(env, call, signal)
 }
 
@@ -193,11 +194,12 @@ impl Workspace {
     ) -> napi::Result<Unknown<'env>> {
         let call = match &self.root {
             Some(root) => {
-                ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs).map(|call| {
-                    call.with_rules(self.rules.clone())
-                        .with_ledger(self.ledger.clone())
-                        .with_line_indexes(self.line_indexes.clone())
-                })
+                ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs, Fields::Toolkit)
+                    .map(|call| {
+                        call.with_rules(self.rules.clone())
+                            .with_ledger(self.ledger.clone())
+                            .with_line_indexes(self.line_indexes.clone())
+                    })
             }
             None => Err(closed_error("readFiles")),
         };
@@ -240,11 +242,15 @@ impl Workspace {
     /// The call, or (before any check of `input`) the error of a closed toolkit.
     fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
         match &self.root {
-            Some(root) => ReadCall::from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
-                call.with_rules(self.rules.clone())
-                    .with_ledger(self.ledger.clone())
-                    .with_line_indexes(self.line_indexes.clone())
-            }),
+            Some(root) => {
+                ReadCall::from_js(Ok(RootArg::Open(root.clone())), input, Fields::Toolkit).map(
+                    |call| {
+                        call.with_rules(self.rules.clone())
+                            .with_ledger(self.ledger.clone())
+                            .with_line_indexes(self.line_indexes.clone())
+                    },
+                )
+            }
             None => Err(closed_error(&requested_path(&input))),
         }
     }

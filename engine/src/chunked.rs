@@ -62,22 +62,27 @@ impl ReadAt for [u8] {
 #[derive(Clone, Copy, Debug)]
 pub struct WindowAsk {
     pub start_line: u64,
+    /// The column (byte of the line as stored, from 1) of `start_line` the window starts at.
+    pub start_column: u64,
     pub max_lines: u32,
     /// The most bytes of the window kept in [`Scanned::kept`].
     pub keep: usize,
 }
 
-/// What a scan of a whole file found.
+/// A window of a file too large to read whole, and the facts of the whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scanned {
     /// The first bytes of the window (raw, BOM-less text), at most [`WindowAsk::keep`].
+    /// When that many, the window was read no further, and the two fields below are only
+    /// at least what they would be: a caller fits `kept` to a budget under half of it.
     pub kept: Vec<u8>,
-    /// Whether `kept` is the whole window.
-    pub whole_window: bool,
     pub returned_line_count: u32,
     pub next_start_line: Option<u64>,
     pub line_count: u64,
-    /// UTF-8 length of the window's first line once decoded, its terminator not counted.
+    /// The column of its first line the window starts at (1: the line's start).
+    pub start_column: u64,
+    /// The bytes of the window's first line from the window's start, its terminator not
+    /// counted.
     pub first_line_len: u64,
     pub facts: TextFacts,
 }
@@ -107,36 +112,24 @@ impl From<io::Error> for ScanError {
     }
 }
 
-/// Scans `file_len` bytes of `source` in chunks of `chunk` bytes for the window `ask`.
-/// A binary file is told after its first [`BINARY_SCAN_BYTES`] only.
-#[cfg(test)]
-fn scan(
+/// The [`LineIndex`] of the `file_len` bytes of `source`, read `chunk` bytes at a time. A
+/// binary file is told after its first [`BINARY_SCAN_BYTES`] only.
+pub fn index_file(
     source: &(impl ReadAt + ?Sized),
     file_len: u64,
-    ask: WindowAsk,
     chunk: usize,
-) -> Result<Scanned, ScanError> {
-    scan_indexing(source, file_len, ask, chunk).map(|(scanned, _)| scanned)
+) -> Result<LineIndex, ScanError> {
+    let spacing = checkpoint_bytes(file_len, MIN_CHECKPOINT_BYTES, MAX_CHECKPOINTS);
+    index_file_spaced(source, file_len, chunk, spacing)
 }
 
-/// [`scan`], and the [`LineIndex`] of the file it scanned.
-pub fn scan_indexing(
+/// [`index_file`] with a checkpoint every `spacing` bytes of text.
+fn index_file_spaced(
     source: &(impl ReadAt + ?Sized),
     file_len: u64,
-    ask: WindowAsk,
     chunk: usize,
-) -> Result<(Scanned, LineIndex), ScanError> {
-    scan_indexing_within(source, file_len, ask, chunk, MAX_CHECKPOINTS)
-}
-
-/// [`scan_indexing`] into an index of at most about `max_checkpoints` checkpoints.
-fn scan_indexing_within(
-    source: &(impl ReadAt + ?Sized),
-    file_len: u64,
-    ask: WindowAsk,
-    chunk: usize,
-    max_checkpoints: u64,
-) -> Result<(Scanned, LineIndex), ScanError> {
+    spacing: u64,
+) -> Result<LineIndex, ScanError> {
     let chunk = chunk.max(1);
     let head_len = file_len.min(BINARY_SCAN_BYTES as u64) as usize;
     let mut head = vec![0u8; head_len];
@@ -144,33 +137,30 @@ fn scan_indexing_within(
     let bom = head.starts_with(UTF8_BOM);
     let binary = is_binary(&head);
     drop(head);
-    let mut finder = WindowFinder::new(ask, 0);
-    let mut text = TextStream::default();
-    let stride = checkpoint_stride(file_len, chunk, max_checkpoints);
-    let mut checkpoints = Vec::new();
+    let mut indexer = Indexer {
+        spacing,
+        ..Indexer::default()
+    };
     if !binary {
         let mut buffer = vec![0u8; chunk];
-        let mut offset = if bom { UTF8_BOM.len() as u64 } else { 0 };
-        let text_start = offset;
+        let text_start = if bom { UTF8_BOM.len() as u64 } else { 0 };
+        let mut offset = text_start;
         while offset < file_len {
-            if ((offset - text_start) / chunk as u64).is_multiple_of(stride) {
-                checkpoints.push(text.newlines);
-            }
             let want = buffer.len().min((file_len - offset) as usize);
             let bytes = &mut buffer[..want];
             read_exactly(source, bytes, offset)?;
-            text.feed(bytes);
-            finder.feed(bytes, offset - text_start);
+            indexer.feed(bytes, offset - text_start);
             offset += want as u64;
         }
         if source.read_at(&mut [0u8; 1], file_len)? != 0 {
             return Err(ScanError::Changed);
         }
     }
-    let index = LineIndex {
-        chunk,
-        checkpoint_bytes: chunk as u64 * stride,
-        checkpoints,
+    let text = indexer.text;
+    Ok(LineIndex {
+        piece: chunk.min(usize::try_from(spacing).unwrap_or(usize::MAX)),
+        spacing,
+        checkpoints: indexer.checkpoints,
         line_count: text.newlines + u64::from(text.ends_unterminated()),
         unterminated: text.ends_unterminated(),
         facts: TextFacts {
@@ -180,32 +170,61 @@ fn scan_indexing_within(
             line_ending: LineEnding::from_counts(text.newlines, text.crlfs),
             valid_utf8: text.utf8.valid(),
         },
-    };
-    Ok((finder.finish(&index), index))
+    })
 }
 
-/// The most checkpoints one [`LineIndex`] holds: past `MAX_CHECKPOINTS` chunks (16 GiB
-/// of 256 KiB chunks), a checkpoint falls every few chunks, so an index stays within
-/// 512 KiB whatever the file's size.
+/// The text as it streams past, and a checkpoint every `spacing` bytes of it.
+#[derive(Default)]
+struct Indexer {
+    text: TextStream,
+    spacing: u64,
+    checkpoints: Vec<u64>,
+}
+
+impl Indexer {
+    /// `bytes` are the text from offset `at`, which follows what was fed before.
+    fn feed(&mut self, mut bytes: &[u8], mut at: u64) {
+        while !bytes.is_empty() {
+            if at == self.checkpoints.len() as u64 * self.spacing {
+                self.checkpoints.push(self.text.newlines);
+            }
+            let next = self.checkpoints.len() as u64 * self.spacing;
+            let (part, rest) = bytes.split_at(bytes.len().min((next - at) as usize));
+            self.text.feed(part);
+            at += part.len() as u64;
+            bytes = rest;
+        }
+    }
+}
+
+/// The fewest text bytes between checkpoints: a page of a file reads at most about two
+/// spacings beside its window, so this keeps a page's cost near a small file's read.
+const MIN_CHECKPOINT_BYTES: u64 = 16 * 1024;
+
+/// The most checkpoints one [`LineIndex`] holds (512 KiB of them): a 1 GiB file has one
+/// every 16 KiB; a larger file, one every power of two times that.
 const MAX_CHECKPOINTS: u64 = 65_536;
 
-/// Chunks from one checkpoint to the next, for a file of `file_len` bytes.
-fn checkpoint_stride(file_len: u64, chunk: usize, max_checkpoints: u64) -> u64 {
-    file_len
-        .div_ceil(chunk as u64)
-        .div_ceil(max_checkpoints.max(1))
-        .max(1)
+/// The spacing of checkpoints for a text of `file_len` bytes: `least` doubled until at most
+/// `max_checkpoints` checkpoints cover the text.
+fn checkpoint_bytes(file_len: u64, least: u64, max_checkpoints: u64) -> u64 {
+    let mut spacing = least.max(1);
+    while file_len.div_ceil(spacing) > max_checkpoints.max(1) {
+        spacing = spacing.saturating_mul(2);
+    }
+    spacing
 }
 
 /// Where a file's lines lie, as a full scan found them: the newlines before each
-/// checkpoint, and the facts of the whole text. With it, a window is found by reading from
-/// the checkpoint before it to its end only ([`scan_with_index`]).
+/// checkpoint, and the facts of the whole text. With it, any window is found by reading
+/// about two checkpoint spacings beside the window itself ([`window_from_index`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
-    chunk: usize,
-    /// Text bytes from one checkpoint to the next: a whole number of chunks.
-    checkpoint_bytes: u64,
-    /// Newlines before text offset `i * checkpoint_bytes`, for each checkpoint.
+    /// Bytes read at a time when the index is used.
+    piece: usize,
+    /// Text bytes from one checkpoint to the next.
+    spacing: u64,
+    /// Newlines before text offset `i * spacing`, for each checkpoint.
     checkpoints: Vec<u64>,
     line_count: u64,
     unterminated: bool,
@@ -222,37 +241,180 @@ impl LineIndex {
     fn heap_bytes(&self) -> usize {
         self.checkpoints.len() * std::mem::size_of::<u64>()
     }
+
+    fn text_start(&self) -> u64 {
+        if self.facts.bom {
+            UTF8_BOM.len() as u64
+        } else {
+            0
+        }
+    }
+
+    fn text_len(&self) -> u64 {
+        if self.facts.binary {
+            0
+        } else {
+            self.facts.file_len - self.text_start()
+        }
+    }
 }
 
-/// [`scan`] of the file `index` was made from, reading only from the checkpoint before the
-/// window to the window's end. The caller makes sure the file is that one, unchanged.
-pub fn scan_with_index(
+/// The text of the file a [`LineIndex`] was made from, read a piece at a time; the last
+/// piece read is kept, so that the lookups of one window mostly read it once.
+struct IndexedText<'a, S: ReadAt + ?Sized> {
+    source: &'a S,
+    index: &'a LineIndex,
+    buffer: Vec<u8>,
+    /// The text offset and length of the piece in `buffer`.
+    held: (u64, usize),
+}
+
+impl<S: ReadAt + ?Sized> IndexedText<'_, S> {
+    /// The text from offset `at` to the end of a piece (at most the buffer's length).
+    fn piece(&mut self, at: u64) -> Result<&[u8], ScanError> {
+        let (held_at, held_len) = self.held;
+        if !(held_at..held_at + held_len as u64).contains(&at) {
+            let want = self.buffer.len().min((self.index.text_len() - at) as usize);
+            read_exactly(
+                self.source,
+                &mut self.buffer[..want],
+                self.index.text_start() + at,
+            )?;
+            self.held = (at, want);
+        }
+        let (held_at, held_len) = self.held;
+        Ok(&self.buffer[(at - held_at) as usize..held_len])
+    }
+
+    /// The text offset of the `n`-th newline (from 1), found from the checkpoint before it;
+    /// `None` when the text has fewer.
+    fn newline(&mut self, n: u64) -> Result<Option<u64>, ScanError> {
+        let newlines = self.index.line_count - u64::from(self.index.unterminated);
+        if n == 0 || n > newlines {
+            return Ok(None);
+        }
+        let checkpoints = &self.index.checkpoints;
+        let before = checkpoints.partition_point(|&seen| seen < n) - 1;
+        let mut seen = checkpoints[before];
+        let mut at = before as u64 * self.index.spacing;
+        loop {
+            let bytes = self.piece(at)?;
+            if bytes.is_empty() {
+                return Err(ScanError::Changed);
+            }
+            let in_piece = window::count_newlines(bytes);
+            if seen + in_piece >= n {
+                let nth = (n - seen - 1) as usize;
+                let newline = memchr::memchr_iter(b'\n', bytes).nth(nth);
+                return Ok(newline.map(|newline| at + newline as u64));
+            }
+            seen += in_piece;
+            at += bytes.len() as u64;
+        }
+    }
+
+    /// The text from offset `from` to `to` (a few bytes).
+    fn bytes(&mut self, from: u64, to: u64) -> Result<Vec<u8>, ScanError> {
+        let mut bytes = vec![0u8; (to - from) as usize];
+        read_exactly(self.source, &mut bytes, self.index.text_start() + from)?;
+        Ok(bytes)
+    }
+
+    /// Where line `line` (from 1, at most the line count) starts, and where its text ends
+    /// (at its `\n`, the `\r` before it, or the end of the text).
+    fn line(&mut self, line: u64) -> Result<(u64, u64), ScanError> {
+        let start = match self.newline(line - 1)? {
+            Some(newline) => newline + 1,
+            None => 0,
+        };
+        let end = match self.newline(line)? {
+            Some(newline) if newline > start && self.bytes(newline - 1, newline)? == b"\r" => {
+                newline - 1
+            }
+            Some(newline) => newline,
+            None => self.index.text_len(),
+        };
+        Ok((start, end))
+    }
+}
+
+/// The window `ask` of the file `index` was made from, read from where the window starts
+/// (found from the checkpoints) to its end, or to `ask.keep` bytes of it. The caller makes
+/// sure the file is that one, unchanged.
+pub fn window_from_index(
     source: &(impl ReadAt + ?Sized),
     index: &LineIndex,
     ask: WindowAsk,
 ) -> Result<Scanned, ScanError> {
-    let facts = index.facts;
-    let checkpoints = &index.checkpoints;
-    // The last checkpoint before which fewer newlines lie than precede the window: the
-    // window starts after it.
-    let newlines_before_window = ask.start_line.saturating_sub(1);
-    let first = checkpoints
-        .partition_point(|&newlines| newlines < newlines_before_window)
-        .saturating_sub(1);
-    let mut finder = WindowFinder::new(ask, checkpoints.get(first).copied().unwrap_or(0));
-    if !facts.binary {
-        let text_start = if facts.bom { UTF8_BOM.len() as u64 } else { 0 };
-        let mut buffer = vec![0u8; index.chunk];
-        let mut offset = text_start + first as u64 * index.checkpoint_bytes;
-        while offset < facts.file_len && finder.end.is_none() {
-            let want = buffer.len().min((facts.file_len - offset) as usize);
-            let bytes = &mut buffer[..want];
-            read_exactly(source, bytes, offset)?;
-            finder.feed(bytes, offset - text_start);
-            offset += want as u64;
-        }
+    let empty = Scanned {
+        kept: Vec::new(),
+        returned_line_count: 0,
+        next_start_line: None,
+        line_count: index.line_count,
+        start_column: 1,
+        first_line_len: 0,
+        facts: index.facts,
+    };
+    if index.facts.binary || ask.start_line > index.line_count {
+        return Ok(empty);
     }
-    Ok(finder.finish(index))
+    let mut text = IndexedText {
+        source,
+        index,
+        buffer: vec![0u8; index.piece],
+        held: (0, 0),
+    };
+    let (line_start, line_end) = text.line(ask.start_line)?;
+    let start = if ask.start_column <= 1 {
+        line_start
+    } else {
+        let skip = (ask.start_column - 1).min(line_end - line_start);
+        let at = line_start + skip;
+        // A character holding `at` starts at most 3 bytes before it and ends 3 after.
+        let around = (at.saturating_sub(3).max(line_start), (at + 4).min(line_end));
+        let bytes = text.bytes(around.0, around.1)?;
+        around.0 + window::unit_start(&bytes, (at - around.0) as usize) as u64
+    };
+    let mut scanned = Scanned {
+        start_column: start - line_start + 1,
+        first_line_len: line_end - start,
+        ..empty
+    };
+    let text_len = index.text_len();
+    let wanted = u64::from(ask.max_lines);
+    let (mut at, mut newlines) = (start, 0u64);
+    let end = loop {
+        if at >= text_len || scanned.kept.len() >= ask.keep {
+            break None;
+        }
+        let bytes = text.piece(at)?;
+        let in_piece = window::count_newlines(bytes);
+        let (part, end) = if newlines + in_piece >= wanted {
+            let nth = (wanted - newlines - 1) as usize;
+            let last = memchr::memchr_iter(b'\n', bytes).nth(nth).unwrap_or(0);
+            (&bytes[..last + 1], Some(at + last as u64 + 1))
+        } else {
+            (bytes, None)
+        };
+        let room = ask.keep - scanned.kept.len();
+        scanned
+            .kept
+            .extend_from_slice(&part[..part.len().min(room)]);
+        newlines += in_piece.min(wanted - newlines);
+        at += part.len() as u64;
+        if end.is_some() {
+            break end;
+        }
+    };
+    let (returned, next) = match end {
+        Some(end) => (wanted, (end < text_len).then(|| ask.start_line + wanted)),
+        None if at >= text_len => (newlines + u64::from(index.unterminated), None),
+        // Read no further than `keep`: at least the lines begun.
+        None => (newlines + 1, Some(ask.start_line + newlines + 1)),
+    };
+    scanned.returned_line_count = returned as u32;
+    scanned.next_start_line = next;
+    Ok(scanned)
 }
 
 /// The line indexes of the files a toolkit read last, each keyed by the file's
@@ -319,8 +481,11 @@ pub fn scan_unchanged(
         wait_until_settled(&before);
         let known = indexes.and_then(|indexes| indexes.get(&before));
         let scanned = match &known {
-            Some(index) => scan_with_index(file, index, ask).map(|scanned| (scanned, None)),
-            None => scan_indexing(file, len, ask, chunk).map(|(s, index)| (s, Some(index))),
+            Some(index) => window_from_index(file, index, ask).map(|scanned| (scanned, None)),
+            None => index_file(file, len, chunk).and_then(|index| {
+                let scanned = window_from_index(file, &index, ask)?;
+                Ok((scanned, Some(index)))
+            }),
         };
         let after = rustix::fs::fstat(file).map_err(io::Error::from)?;
         match scanned {
@@ -413,7 +578,7 @@ struct TextStream {
     newlines: u64,
     crlfs: u64,
     last: Option<u8>,
-    utf8: Utf8Length,
+    utf8: Utf8Check,
 }
 
 impl TextStream {
@@ -432,19 +597,15 @@ impl TextStream {
     }
 }
 
-/// The length of a byte stream decoded as `String::from_utf8_lossy` decodes it (one
-/// U+FFFD for each maximal invalid sequence), fed in pieces that may split a character.
+/// Whether a byte stream is valid UTF-8, fed in pieces that may split a character.
 #[derive(Default)]
-struct Utf8Length {
-    decoded: u64,
+struct Utf8Check {
     invalid: bool,
     /// The start of a character the last piece ended inside (at most 3 bytes).
     carry: Vec<u8>,
 }
 
-const REPLACEMENT_LEN: u64 = '\u{FFFD}'.len_utf8() as u64;
-
-impl Utf8Length {
+impl Utf8Check {
     fn feed(&mut self, mut bytes: &[u8]) {
         while !self.carry.is_empty() && !bytes.is_empty() {
             // A character is at most 4 bytes: these complete the carried one, or show it
@@ -461,180 +622,20 @@ impl Utf8Length {
     }
 
     fn walk(&mut self, mut bytes: &[u8]) {
-        loop {
-            match std::str::from_utf8(bytes) {
-                Ok(valid) => {
-                    self.decoded += valid.len() as u64;
-                    return;
-                }
-                Err(error) => {
-                    let valid = error.valid_up_to();
-                    self.decoded += valid as u64;
-                    let Some(invalid) = error.error_len() else {
-                        self.carry = bytes[valid..].to_vec();
-                        return;
-                    };
-                    self.decoded += REPLACEMENT_LEN;
-                    self.invalid = true;
-                    bytes = &bytes[valid + invalid..];
-                }
-            }
-        }
-    }
-
-    /// The decoded length of everything fed: an unfinished character at the end is one
-    /// U+FFFD.
-    fn len(&self) -> u64 {
-        self.decoded
-            + if self.carry.is_empty() {
-                0
-            } else {
-                REPLACEMENT_LEN
-            }
-    }
-
-    fn valid(&self) -> bool {
-        !self.invalid && self.carry.is_empty()
-    }
-}
-
-/// Finds the window of lines in the text streaming past, keeping its first bytes.
-struct WindowFinder {
-    ask: WindowAsk,
-    newlines_seen: u64,
-    /// Text offset where the window starts, once found.
-    start: Option<u64>,
-    /// Newlines in the window so far.
-    window_newlines: u64,
-    /// Text offset just after the window's last newline, once found.
-    end: Option<u64>,
-    kept: Vec<u8>,
-    first_line: FirstLine,
-}
-
-impl WindowFinder {
-    /// A finder fed from a point with `newlines_seen` newlines before it, at most as many
-    /// as precede the window.
-    fn new(ask: WindowAsk, newlines_seen: u64) -> WindowFinder {
-        WindowFinder {
-            ask,
-            newlines_seen,
-            start: (ask.start_line <= 1).then_some(0),
-            window_newlines: 0,
-            end: None,
-            kept: Vec::new(),
-            first_line: FirstLine::default(),
-        }
-    }
-
-    /// `bytes` are the text from offset `at`.
-    fn feed(&mut self, mut bytes: &[u8], mut at: u64) {
-        if self.start.is_none() {
-            let before = self.ask.start_line - 1;
-            let in_bytes = window::count_newlines(bytes);
-            if self.newlines_seen + in_bytes < before {
-                self.newlines_seen += in_bytes;
-                return;
-            }
-            let nth = (before - self.newlines_seen - 1) as usize;
-            let Some(newline) = memchr::memchr_iter(b'\n', bytes).nth(nth) else {
+        while let Err(error) = std::str::from_utf8(bytes) {
+            let valid = error.valid_up_to();
+            let Some(invalid) = error.error_len() else {
+                self.carry = bytes[valid..].to_vec();
                 return;
             };
-            self.start = Some(at + newline as u64 + 1);
-            bytes = &bytes[newline + 1..];
-            at += newline as u64 + 1;
-        }
-        if self.end.is_some() {
-            return;
-        }
-        let wanted = u64::from(self.ask.max_lines) - self.window_newlines;
-        let in_bytes = window::count_newlines(bytes);
-        let part = if wanted == 0 {
-            self.end = Some(at);
-            &bytes[..0]
-        } else if in_bytes >= wanted {
-            let last = memchr::memchr_iter(b'\n', bytes).nth(wanted as usize - 1);
-            let end = last.map_or(bytes.len(), |last| last + 1);
-            self.end = Some(at + end as u64);
-            self.window_newlines += wanted;
-            &bytes[..end]
-        } else {
-            self.window_newlines += in_bytes;
-            bytes
-        };
-        let room = self.ask.keep.saturating_sub(self.kept.len());
-        self.kept.extend_from_slice(&part[..part.len().min(room)]);
-        self.first_line.feed(part);
-    }
-
-    /// The window in the whole text `index` describes, once the text went past to the
-    /// window's end.
-    fn finish(self, index: &LineIndex) -> Scanned {
-        let facts = index.facts;
-        let bom_len = if facts.bom { UTF8_BOM.len() as u64 } else { 0 };
-        let text_len = if facts.binary {
-            0
-        } else {
-            facts.file_len - bom_len
-        };
-        let unterminated = u64::from(index.unterminated);
-        let line_count = index.line_count;
-        let empty = |kept| Scanned {
-            kept,
-            whole_window: true,
-            returned_line_count: 0,
-            next_start_line: None,
-            line_count,
-            first_line_len: 0,
-            facts,
-        };
-        let Some(start) = self.start.filter(|&start| start < text_len) else {
-            return empty(Vec::new());
-        };
-        let (end, returned) = match self.end {
-            Some(end) => (end, self.ask.max_lines),
-            None => (text_len, (self.window_newlines + unterminated) as u32),
-        };
-        Scanned {
-            whole_window: self.kept.len() as u64 == end - start,
-            kept: self.kept,
-            returned_line_count: returned,
-            next_start_line: (end < text_len).then(|| self.ask.start_line + u64::from(returned)),
-            line_count,
-            first_line_len: self.first_line.decoded_len(),
-            facts,
+            self.invalid = true;
+            bytes = &bytes[valid + invalid..];
         }
     }
-}
 
-/// The decoded length of the window's first line, measured as it streams past.
-#[derive(Default)]
-struct FirstLine {
-    length: Utf8Length,
-    last: Option<u8>,
-    ended: bool,
-}
-
-impl FirstLine {
-    fn feed(&mut self, bytes: &[u8]) {
-        if self.ended {
-            return;
-        }
-        let line = match memchr::memchr(b'\n', bytes) {
-            Some(newline) => {
-                self.ended = true;
-                &bytes[..newline]
-            }
-            None => bytes,
-        };
-        self.length.feed(line);
-        self.last = line.last().copied().or(self.last);
-    }
-
-    /// Its length once decoded: a `\r` before its `\n` is dropped with it.
-    fn decoded_len(&self) -> u64 {
-        let dropped_cr = self.ended && self.last == Some(b'\r');
-        self.length.len() - u64::from(dropped_cr)
+    /// Whether everything fed is valid: an unfinished character at the end is not.
+    fn valid(&self) -> bool {
+        !self.invalid && self.carry.is_empty()
     }
 }
 
@@ -642,57 +643,62 @@ impl FirstLine {
 mod tests {
     use super::*;
 
-    fn scanned(text: &[u8], start_line: u64, max_lines: u32, chunk: usize) -> Scanned {
+    /// The window from `(start_line, start_column)`, whole, found in an index of the text
+    /// read `chunk` bytes at a time with a checkpoint every `spacing` bytes.
+    fn scanned(text: &[u8], from: (u64, u64), max_lines: u32, chunk: usize) -> Scanned {
         let ask = WindowAsk {
-            start_line,
+            start_line: from.0,
+            start_column: from.1,
             max_lines,
             keep: usize::MAX,
         };
-        scan(text, text.len() as u64, ask, chunk).unwrap()
+        let index = index_file_spaced(text, text.len() as u64, chunk, 3).unwrap();
+        window_from_index(text, &index, ask).unwrap()
     }
 
     #[test]
     fn a_window_found_across_chunks_is_the_whole_texts() {
         let text = b"one\r\ntwo\nthree\nfour";
         for chunk in 1..=text.len() + 1 {
-            let s = scanned(text, 2, 2, chunk);
+            let s = scanned(text, (2, 1), 2, chunk);
             assert_eq!(s.kept, b"two\nthree\n", "chunk {chunk}");
             assert_eq!((s.returned_line_count, s.next_start_line), (2, Some(4)));
             assert_eq!(s.line_count, 4);
             assert_eq!(s.facts.line_ending, LineEnding::Mixed);
-            assert!(scanned(text, 4, 9, chunk).whole_window);
-            assert_eq!(scanned(text, 4, 9, chunk).kept, b"four");
+            assert_eq!(scanned(text, (4, 1), 9, chunk).kept, b"four");
+            let from_column = scanned(text, (1, 3), 1, chunk);
+            assert_eq!(from_column.kept, b"e\r\n");
+            assert_eq!(
+                (from_column.start_column, from_column.first_line_len),
+                (3, 1)
+            );
         }
     }
 
     #[test]
-    fn a_first_line_is_measured_decoded() {
-        // "é" split across chunks, an invalid byte, then \r\n.
-        let text = "aé\u{FFFD}".as_bytes();
-        let mut bytes = text[..3].to_vec();
-        bytes.extend_from_slice(b"\xFF\r\nz");
+    fn a_first_line_is_measured_in_stored_bytes() {
+        // "é" split across chunks, an invalid byte, then \r\n: 4 bytes of text.
+        let bytes = b"a\xC3\xA9\xFF\r\nz";
         for chunk in 1..=8 {
-            let s = scanned(&bytes, 1, 1, chunk);
-            assert_eq!(s.first_line_len, text.len() as u64, "chunk {chunk}");
+            let s = scanned(bytes, (1, 1), 1, chunk);
+            assert_eq!(s.first_line_len, 4, "chunk {chunk}");
             assert!(!s.facts.valid_utf8);
+            // Column 3 is inside "é": the window starts at it, column 2.
+            let s = scanned(bytes, (1, 3), 1, chunk);
+            assert_eq!((s.start_column, s.first_line_len), (2, 3));
         }
     }
 
     #[test]
     fn a_length_that_is_not_the_files_is_a_change() {
-        let ask = WindowAsk {
-            start_line: 1,
-            max_lines: 1,
-            keep: 10,
-        };
         let text: &[u8] = b"abc\n";
-        assert!(matches!(scan(text, 3, ask, 2), Err(ScanError::Changed)));
-        assert!(matches!(scan(text, 5, ask, 2), Err(ScanError::Changed)));
+        assert!(matches!(index_file(text, 3, 2), Err(ScanError::Changed)));
+        assert!(matches!(index_file(text, 5, 2), Err(ScanError::Changed)));
     }
 
     #[test]
     fn a_nul_in_the_head_stops_the_scan() {
-        let s = scanned(b"ab\0\ncd\n", 1, 5, 2);
+        let s = scanned(b"ab\0\ncd\n", (1, 1), 5, 2);
         assert!(s.facts.binary);
         assert_eq!(s.kept, b"");
     }
@@ -717,48 +723,38 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn the_scan_agrees_with_the_whole_text(
+        fn the_indexed_window_is_the_whole_texts(
             text in text_strategy(),
             start_line in 1u64..30,
+            start_column in proptest::prop_oneof![proptest::strategy::Just(1u64), 1u64..12],
             max_lines in 1u32..8,
             chunk in 1usize..24,
+            spacing in 1u64..40,
+            keep in 0usize..40,
         ) {
             let whole_text = window::strip_bom(&text);
-            let whole = window::line_window(whole_text, start_line, max_lines);
-            let s = scanned(&text, start_line, max_lines, chunk);
+            let (whole, column) =
+                window::line_window_from(whole_text, start_line, start_column, max_lines);
+            let index = index_file_spaced(&text[..], text.len() as u64, chunk, spacing).unwrap();
+            let ask = WindowAsk { start_line, start_column, max_lines, keep: usize::MAX };
+            let s = window_from_index(&text[..], &index, ask).unwrap();
             proptest::prop_assert_eq!(&s.kept[..], &whole_text[whole.bytes.clone()]);
             proptest::prop_assert_eq!(s.returned_line_count, whole.returned_line_count);
             proptest::prop_assert_eq!(s.next_start_line, whole.next_start_line);
             proptest::prop_assert_eq!(s.line_count, whole.line_count);
+            if !whole.bytes.is_empty() || s.returned_line_count > 0 {
+                proptest::prop_assert_eq!(s.start_column, column);
+                let line_end = window::line_text_end(whole_text, whole.bytes.start);
+                proptest::prop_assert_eq!(s.first_line_len, (line_end - whole.bytes.start) as u64);
+            }
             let version = crate::FileVersion::of(String::new(), &text, 0);
             proptest::prop_assert_eq!(s.facts.line_ending, version.line_ending);
             proptest::prop_assert_eq!(s.facts.bom, version.bom);
             proptest::prop_assert_eq!(s.facts.valid_utf8, version.valid_utf8);
-            let window_text = window::decode(&whole_text[whole.bytes]);
-            let first_line = window_text.split('\n').next().unwrap_or("");
-            if !s.kept.is_empty() {
-                proptest::prop_assert_eq!(s.first_line_len, first_line.len() as u64);
-            }
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn the_indexed_scan_agrees_with_the_full_scan(
-            text in text_strategy(),
-            start_line in 1u64..30,
-            max_lines in 1u32..8,
-            chunk in 1usize..24,
-            keep in 0usize..40,
-            max_checkpoints in 1u64..8,
-        ) {
-            let len = text.len() as u64;
-            let ask = WindowAsk { start_line, max_lines, keep };
-            let other = WindowAsk { start_line: 1, max_lines: 1, keep: 0 };
-            let (_, index) =
-                scan_indexing_within(&text[..], len, other, chunk, max_checkpoints).unwrap();
-            let indexed = scan_with_index(&text[..], &index, ask).unwrap();
-            proptest::prop_assert_eq!(indexed, scan(&text[..], len, ask, chunk).unwrap());
+            // Kept short, it is the window's first bytes.
+            let ask = WindowAsk { keep, ..ask };
+            let short = window_from_index(&text[..], &index, ask).unwrap();
+            proptest::prop_assert_eq!(&short.kept[..], &s.kept[..s.kept.len().min(keep)]);
         }
     }
 
@@ -773,32 +769,57 @@ mod tests {
         }
     }
 
+    fn ask(start_line: u64, start_column: u64, keep: usize) -> WindowAsk {
+        WindowAsk {
+            start_line,
+            start_column,
+            max_lines: 10,
+            keep,
+        }
+    }
+
     #[test]
-    fn with_its_index_a_page_reads_from_its_chunk_to_its_end_only() {
+    fn with_its_index_a_page_reads_about_two_spacings_beside_its_window() {
         let text: String = (0..100_000).map(|i| format!("{i:07}\n")).collect();
         let source = Counted(text.into_bytes(), std::cell::Cell::new(0));
-        let ask = |start_line| WindowAsk {
-            start_line,
-            max_lines: 10,
-            keep: usize::MAX,
-        };
-        let (_, index) = scan_indexing(&source, 800_000, ask(1), 4096).unwrap();
+        let index = index_file_spaced(&source, 800_000, 4096, 1024).unwrap();
         assert_eq!(source.1.replace(0), 800_000 + 8192);
-        let page = scan_with_index(&source, &index, ask(77_777)).unwrap();
+        assert_eq!(index.heap_bytes(), 782 * 8);
+        let page = window_from_index(&source, &index, ask(77_777, 1, usize::MAX)).unwrap();
         assert_eq!(page.kept, &source.0[77_776 * 8..77_786 * 8]);
         assert_eq!(
             (page.line_count, page.next_start_line),
             (100_000, Some(77_787))
         );
-        assert!(source.1.get() <= 2 * 4096, "read {}", source.1.get());
-        let (_, coarse) = scan_indexing_within(&source, 800_000, ask(1), 4096, 10).unwrap();
-        assert_eq!(coarse.heap_bytes(), 10 * 8);
-        source.1.set(0);
+        assert!(source.1.get() <= 2 * 1024, "read {}", source.1.get());
+        // With the spacing a 800 KB file gets, and at most 10 checkpoints.
         assert_eq!(
-            scan_with_index(&source, &coarse, ask(77_777)).unwrap(),
-            page
+            checkpoint_bytes(800_000, MIN_CHECKPOINT_BYTES, 65_536),
+            16_384
         );
-        assert!(source.1.get() <= 21 * 4096, "read {}", source.1.get());
+        assert_eq!(checkpoint_bytes(800_000, 1024, 10), 131_072);
+    }
+
+    #[test]
+    fn a_page_deep_inside_a_long_line_reads_about_two_spacings_beside_its_window() {
+        // One 8 MB line, then a short one.
+        let mut bytes = b"0123456789".repeat(800_000);
+        bytes.extend_from_slice(b"\nend\n");
+        let len = bytes.len() as u64;
+        let source = Counted(bytes, std::cell::Cell::new(0));
+        let index = index_file_spaced(&source, len, 65_536, 16_384).unwrap();
+        source.1.set(0);
+        let page = window_from_index(&source, &index, ask(1, 7_000_001, 100)).unwrap();
+        assert_eq!(page.kept, b"0123456789".repeat(10));
+        assert_eq!(
+            (page.start_column, page.first_line_len),
+            (7_000_001, 1_000_000)
+        );
+        assert!(
+            source.1.get() <= 2 * 16_384 + 200,
+            "read {}",
+            source.1.get()
+        );
     }
 
     #[test]
@@ -810,12 +831,7 @@ mod tests {
             stat.st_size = len;
             stat
         };
-        let ask = WindowAsk {
-            start_line: 1,
-            max_lines: 1,
-            keep: 0,
-        };
-        let index = |text: &[u8]| scan_indexing(text, text.len() as u64, ask, 4).unwrap().1;
+        let index = |text: &[u8]| index_file(text, text.len() as u64, 4).unwrap();
         cache.insert(&stat(0), index(b"a\n"));
         for len in 1..=LINE_INDEX_CAPACITY as i64 {
             cache.insert(&stat(len), index(b"b\n"));

@@ -13,7 +13,7 @@ use crate::request::{MAX_FILE_BYTES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
 use crate::source::{self, Source};
 use crate::version::FileVersion;
-use crate::window::{self, Fit};
+use crate::window::{self, Fit, LinePlace};
 
 /// The contract's `ReadFileOutput`.
 #[derive(Debug, PartialEq)]
@@ -24,6 +24,17 @@ pub struct ReadFileOutput {
     pub truncated: bool,
     pub next_start_line: Option<u64>,
     pub meta: ReadFileMeta,
+    /// Where the window's line continues when it was cut to fit the content budget (a
+    /// toolkit's answer only; never set without a budget).
+    pub continuation: Option<Continuation>,
+}
+
+/// The arguments of the call that reads on from where a cut line was cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Continuation {
+    pub start_line: u64,
+    /// The 1-based column (byte of the line as stored) the rest of the line starts at.
+    pub start_column: u64,
 }
 
 /// The contract's `ReadFileOutput.meta`.
@@ -45,16 +56,12 @@ pub struct Content {
 }
 
 impl Content {
-    fn new(buffer: Vec<u8>, window: Range<usize>) -> Content {
-        match window::decode(&buffer[window.clone()]) {
-            Cow::Borrowed(_) => Content {
-                buffer,
-                range: window,
-            },
-            Cow::Owned(text) => Content {
-                range: 0..text.len(),
-                buffer: text.into_bytes(),
-            },
+    /// The window `buffer[range]`, whose decoded text is `decoded` when decoding changed it
+    /// (else the bytes are already the text).
+    fn of_window(buffer: Vec<u8>, range: Range<usize>, decoded: Option<String>) -> Content {
+        match decoded {
+            None => Content { buffer, range },
+            Some(text) => Content::owned(text),
         }
     }
 
@@ -174,6 +181,7 @@ fn large_window_of(
     let keep = budget.saturating_mul(2).saturating_add(16);
     let ask = WindowAsk {
         start_line: request.start_line,
+        start_column: request.start_column,
         max_lines: request.max_lines,
         keep,
     };
@@ -191,14 +199,15 @@ fn large_window_of(
         returned_line_count: scanned.returned_line_count,
         next_start_line: scanned.next_start_line,
         line_count: scanned.line_count,
-        first_line_len: Some(usize::try_from(scanned.first_line_len).unwrap_or(usize::MAX)),
+        start_column: scanned.start_column,
+        first_line_len: Some(scanned.first_line_len),
     };
     let file = FileFacts {
         byte_length: scanned.facts.file_len,
         mtime_ms: file_guard::mtime_ms(&stat),
     };
-    let content = Content::new(scanned.kept, 0..kept_len);
-    let output = shaped(relative, content, window, request, Some(budget), file);
+    let bytes = (scanned.kept, 0..kept_len);
+    let output = shaped(relative, bytes, window, request, Some(budget), file);
     Ok((output, version))
 }
 
@@ -240,26 +249,30 @@ fn window_of(
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
-    let window = window::line_window(text, request.start_line, request.max_lines);
+    let (window, start_column) = window::line_window_from(
+        text,
+        request.start_line,
+        request.start_column,
+        request.max_lines,
+    );
     let bytes = window.bytes.start + bom_len..window.bytes.end + bom_len;
-    let content = Content::new(file.bytes, bytes);
     let facts = WindowFacts {
         returned_line_count: window.returned_line_count,
         next_start_line: window.next_start_line,
         line_count: window.line_count,
+        start_column,
         first_line_len: None,
     };
     let budget = options
         .max_content_bytes
         .map(|b| b.max(window::MIN_CONTENT_BUDGET));
-    let file = FileFacts {
+    let facts_of_file = FileFacts {
         byte_length,
         mtime_ms: file.mtime_ms,
     };
-    Ok((
-        shaped(relative, content, facts, request, budget, file),
-        version,
-    ))
+    let window = (file.bytes, bytes);
+    let output = shaped(relative, window, facts, request, budget, facts_of_file);
+    Ok((output, version))
 }
 
 /// Where a window lies among the file's lines.
@@ -267,9 +280,12 @@ struct WindowFacts {
     returned_line_count: u32,
     next_start_line: Option<u64>,
     line_count: u64,
-    /// The decoded length of the window's first line when the content may hold only its
-    /// first bytes; `None` when it holds the whole window.
-    first_line_len: Option<usize>,
+    /// The column of its first line the window starts at (1: the line's start).
+    start_column: u64,
+    /// The bytes of the window's first line from where the window starts, its terminator
+    /// not counted, when the window's bytes may hold only its first bytes; `None` when
+    /// they hold the whole window.
+    first_line_len: Option<u64>,
 }
 
 /// What `meta` says of the file itself.
@@ -278,11 +294,12 @@ struct FileFacts {
     mtime_ms: i64,
 }
 
-/// The output of a window's `content` (at least `budget + 1` bytes of it when it does not
-/// hold it all), fitted to `budget`.
+/// The output of a window whose bytes are `buffer[range]` (at least `2 * budget + 16` of
+/// them when they are not all of it: they decode to more than `budget + 1` bytes), fitted
+/// to `budget`.
 fn shaped(
     relative: String,
-    mut content: Content,
+    (buffer, range): (Vec<u8>, Range<usize>),
     window: WindowFacts,
     request: &ReadRequest,
     budget: Option<usize>,
@@ -290,26 +307,36 @@ fn shaped(
 ) -> ReadFileOutput {
     let (mut returned, mut next) = (window.returned_line_count, window.next_start_line);
     let start = request.start_line;
-    let fit = budget
-        .map(|budget| window::fit_window(content.as_str(), budget, start, window.first_line_len));
-    let cut_by_budget = matches!(fit, Some(Fit::Lines { .. } | Fit::FirstLineCut { .. }));
-    match fit {
-        None | Some(Fit::Whole) => {}
-        Some(Fit::Lines { bytes, lines }) => {
-            content.shorten(bytes);
-            (returned, next) = (lines, Some(start + u64::from(lines)));
-        }
-        Some(Fit::FirstLineCut { bytes, left_out }) => {
-            let text = &content.as_str()[..bytes];
-            let marker = window::cut_marker(start, left_out);
-            content = Content::owned(format!("{text}\n{marker}"));
+    let text = window::decode(&buffer[range.clone()]);
+    let fit = budget.map(|budget| (budget, window::fit_window(&text, budget)));
+    let mut continuation = None;
+    let content = match fit {
+        Some((budget, Fit::FirstLineCut)) => {
+            let cut = cut_first_line(&buffer[range], budget, start, &window);
             (returned, next) = (1, (start < window.line_count).then(|| start + 1));
+            continuation = Some(Continuation {
+                start_line: start,
+                start_column: cut.next_column,
+            });
+            Content::owned(cut.content)
         }
-    }
+        None | Some((_, Fit::Whole | Fit::Lines { .. })) => {
+            let decoded = match text {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(text) => Some(text),
+            };
+            let mut content = Content::of_window(buffer, range, decoded);
+            if let Some((_, Fit::Lines { bytes, lines })) = fit {
+                content.shorten(bytes);
+                (returned, next) = (lines, Some(start + u64::from(lines)));
+            }
+            content
+        }
+    };
     ReadFileOutput {
         path: relative,
         content,
-        truncated: next.is_some() || cut_by_budget,
+        truncated: next.is_some() || fit.is_some_and(|(_, fit)| fit != Fit::Whole),
         next_start_line: next,
         meta: ReadFileMeta {
             byte_length: file.byte_length,
@@ -317,7 +344,25 @@ fn shaped(
             returned_line_count: returned,
             mtime_ms: file.mtime_ms,
         },
+        continuation,
     }
+}
+
+/// The window's first line (line `line`, whose bytes from the window's start begin `raw`)
+/// cut to fit `budget`, and marked.
+fn cut_first_line(raw: &[u8], budget: usize, line: u64, window: &WindowFacts) -> window::CutLine {
+    let rest_len = window
+        .first_line_len
+        .unwrap_or_else(|| window::line_text_end(raw, 0) as u64);
+    let rest = &raw[..raw
+        .len()
+        .min(usize::try_from(rest_len).unwrap_or(usize::MAX))];
+    let place = LinePlace {
+        line,
+        column: window.start_column,
+        line_len: window.start_column - 1 + rest_len,
+    };
+    window::cut_line(rest, budget, place)
 }
 
 #[cfg(test)]
@@ -371,20 +416,51 @@ mod tests {
         let (content, truncated, next, returned) = read(&text, 1, 200);
         let (kept, marker) = content.split_once('\n').unwrap();
         assert!(kept.chars().all(|c| c == 'é'));
-        let left_out = 600 - kept.len();
+        let column = kept.len() + 1;
         assert_eq!(
             marker,
-            format!("[read_file: {left_out} bytes of line 1 left out]\n")
+            format!(
+                "[line 1 continues at column {column} of 600: call read_file with start_line 1 \
+                 and start_column {column}]\n"
+            )
         );
         assert_eq!((truncated, next, returned), (true, Some(2), 1));
-        // The last line, cut: nothing follows it, yet it is truncated.
+        // The last line, cut: nothing follows it, yet it is truncated. The marker sized for
+        // column 500 is 95 bytes: 128 - 1 - 95 = 32 bytes, column 33, whose marker is 93
+        // bytes: 128 - 1 - 93 = 34 bytes of the line are shown.
         let text = format!("short\n{}", "x".repeat(500));
         let (content, truncated, next, returned) = read(&text, 2, 128);
-        assert!(
-            content.ends_with("bytes of line 2 left out]\n"),
-            "{content}"
-        );
+        let marker = "[line 2 continues at column 35 of 500: call read_file with start_line 2 \
+                      and start_column 35]\n";
+        assert_eq!(content, format!("{}\n{marker}", "x".repeat(34)));
         assert_eq!((truncated, next, returned), (true, None, 1));
+    }
+
+    /// A workspace holding `text` as `f.txt`.
+    fn workspace(text: &[u8]) -> (tempfile::TempDir, Root) {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("f.txt"), text).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        (tmp, root)
+    }
+
+    /// The output of reading `request` under `budget`: the file read whole, or (`chunk`
+    /// some size) scanned `chunk` bytes at a time.
+    fn read_way(
+        root: &Root,
+        request: &ReadRequest,
+        budget: Option<usize>,
+        chunk: Option<usize>,
+    ) -> Result<Read, ReadFileError> {
+        let options = ReadOptions {
+            max_content_bytes: budget,
+            ..ReadOptions::default()
+        };
+        let Some(chunk) = chunk else {
+            return read_file(root, request, options);
+        };
+        let (relative, opened) = source::open(root, &request.path, None).unwrap();
+        large_window_of(request, options, relative, opened, chunk)
     }
 
     /// The output of reading `text` as a file, whole and by the chunked scan (`chunk` bytes
@@ -395,17 +471,9 @@ mod tests {
         budget: Option<usize>,
         chunk: usize,
     ) -> (Result<Read, ReadFileError>, Result<Read, ReadFileError>) {
-        let tmp = tempfile::tempdir().unwrap();
-        std::fs::write(tmp.path().join("f.txt"), text).unwrap();
-        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
-        let options = ReadOptions {
-            max_content_bytes: budget,
-            ..ReadOptions::default()
-        };
-        let whole = read_file(&root, request, options);
-        let (relative, opened) = source::open(&root, &request.path, None).unwrap();
-        let chunked = large_window_of(request, options, relative, opened, chunk);
-        (whole, chunked)
+        let (_tmp, root) = workspace(text);
+        let whole = read_way(&root, request, budget, None);
+        (whole, read_way(&root, request, budget, Some(chunk)))
     }
 
     fn text_strategy() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
@@ -429,6 +497,7 @@ mod tests {
         fn the_chunked_read_answers_what_the_whole_read_answers(
             text in text_strategy(),
             start_line in 1u64..40,
+            start_column in proptest::prop_oneof![proptest::strategy::Just(1u64), 1u64..300],
             max_lines in 1u32..30,
             budget in proptest::option::of(128usize..400),
             chunk in 1usize..48,
@@ -437,14 +506,76 @@ mod tests {
                 path: "f.txt".into(),
                 start_line,
                 max_lines,
+                start_column,
             };
             let (whole, chunked) = both_ways(&text, &request, budget, chunk);
             let shown = |(out, _): Read| {
                 let content = out.content.as_str().to_owned();
-                (out.path, content, out.truncated, out.next_start_line, out.meta)
+                (out.path, content, out.truncated, out.next_start_line, out.meta, out.continuation)
             };
             proptest::prop_assert_eq!(shown(whole.unwrap()), shown(chunked.unwrap()));
         }
+
+        /// Issue 19 §2: following the answers from line 1 (a cut line's continuation first,
+        /// else `next_start_line`) gives back the file's text exactly, each answer within
+        /// the budget, whether the file is read whole or scanned in chunks.
+        #[test]
+        fn following_the_continuations_reassembles_the_text(
+            text in long_lines_strategy(),
+            max_lines in 1u32..6,
+            budget in 128usize..300,
+            chunk in 1usize..64,
+        ) {
+            let expected = String::from_utf8_lossy(window::strip_bom(&text)).replace("\r\n", "\n");
+            let (_tmp, root) = workspace(&text);
+            for chunk in [None, Some(chunk)] {
+                let mut request = ReadRequest::for_path("f.txt".into()).unwrap();
+                request.max_lines = max_lines;
+                let mut joined = String::new();
+                for _ in 0..10_000 {
+                    let (out, _) = read_way(&root, &request, Some(budget), chunk).unwrap();
+                    let content = out.content.as_str();
+                    proptest::prop_assert!(content.len() <= budget);
+                    match out.continuation {
+                        Some(at) => {
+                            let (piece, marker) = content.split_once('\n').unwrap();
+                            proptest::prop_assert!(marker.starts_with('[') && marker.ends_with("]\n"));
+                            proptest::prop_assert_eq!(at.start_line, request.start_line);
+                            proptest::prop_assert!(at.start_column > request.start_column);
+                            joined.push_str(piece);
+                            request.start_column = at.start_column;
+                        }
+                        None => {
+                            joined.push_str(content);
+                            request.start_column = 1;
+                            match out.next_start_line {
+                                Some(next) => request.start_line = next,
+                                None => break,
+                            }
+                        }
+                    }
+                }
+                proptest::prop_assert_eq!(&joined, &expected, "chunk: {:?}", chunk);
+            }
+        }
+    }
+
+    /// Files with lines longer than any budget: runs of ASCII, 2- and 4-byte characters,
+    /// invalid bytes, `\r`, and the line ends between them.
+    fn long_lines_strategy() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            2 => Just(b"\n".to_vec()),
+            1 => Just(b"\r\n".to_vec()),
+            1 => Just(b"\r".to_vec()),
+            3 => "[a-z ]{1,200}".prop_map(String::into_bytes),
+            2 => (1usize..150).prop_map(|n| "é".repeat(n).into_bytes()),
+            2 => (1usize..80).prop_map(|n| "\u{1F600}".repeat(n).into_bytes()),
+            1 => Just(b"\xFF\xC3".to_vec()),
+            1 => Just(b"\xE2\x82".to_vec()),
+            1 => Just(b"\xEF\xBB\xBF".to_vec()),
+        ];
+        proptest::collection::vec(piece, 0..30).prop_map(|pieces| pieces.concat())
     }
 
     #[test]

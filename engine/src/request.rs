@@ -29,6 +29,8 @@ pub enum Argument {
     Path,
     StartLine,
     MaxLines,
+    /// A toolkit's own argument, beside the specification's three.
+    StartColumn,
 }
 
 impl Argument {
@@ -38,6 +40,7 @@ impl Argument {
             Argument::Path => "path",
             Argument::StartLine => "start_line",
             Argument::MaxLines => "max_lines",
+            Argument::StartColumn => "start_column",
         }
     }
 
@@ -45,7 +48,7 @@ impl Argument {
     pub const fn rule(self) -> &'static str {
         match self {
             Argument::Path => "a non-empty string",
-            Argument::StartLine => "an integer >= 1",
+            Argument::StartLine | Argument::StartColumn => "an integer >= 1",
             // Spelled out as a literal for `const`; a test keeps it equal to the bounds.
             Argument::MaxLines => "an integer from 1 to 500",
         }
@@ -72,6 +75,10 @@ pub struct ReadRequest {
     pub start_line: u64,
     /// Number of lines in the window, 1..=500.
     pub max_lines: u32,
+    /// 1-based column of `start_line` where the window starts, in bytes of the line as
+    /// stored (a toolkit's continuation of a cut line; 1 for every specification call).
+    /// Saturated like `start_line`.
+    pub start_column: u64,
 }
 
 impl ReadRequest {
@@ -101,6 +108,7 @@ impl ReadRequest {
             path,
             start_line: 1,
             max_lines: DEFAULT_MAX_LINES,
+            start_column: 1,
         })
     }
 
@@ -119,6 +127,17 @@ impl ReadRequest {
             .integer_in_range(max_lines, Argument::MaxLines, 1, max)?
             .map_or(DEFAULT_MAX_LINES, |n| n as u32);
         Ok(ReadRequest { max_lines, ..self })
+    }
+
+    /// This request with `start_column` validated; 1 when missing.
+    pub fn with_start_column(self, start_column: NumberArg) -> Result<ReadRequest, ReadFileError> {
+        let start_column = self
+            .integer_in_range(start_column, Argument::StartColumn, 1, None)?
+            .map_or(1, saturating_line);
+        Ok(ReadRequest {
+            start_column,
+            ..self
+        })
     }
 
     /// `Ok(None)` when missing, `Ok(Some(n))` for an integer in range, else the error.
@@ -255,6 +274,23 @@ mod tests {
         );
         let message = reason(request(Missing, Number(f64::NAN)));
         assert!(message.ends_with("(got NaN)"), "{message}");
+    }
+
+    #[test]
+    fn a_start_column_is_a_whole_number_from_1() {
+        let req = request(Missing, Missing).unwrap();
+        assert_eq!(req.start_column, 1);
+        let column = |n| req.clone().with_start_column(n);
+        assert_eq!(column(Missing).unwrap().start_column, 1);
+        assert_eq!(column(Number(16_385.0)).unwrap().start_column, 16_385);
+        assert_eq!(column(Number(1e300)).unwrap().start_column, u64::MAX);
+        for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
+            let message = reason(column(Number(bad)));
+            assert!(
+                message.contains("start_column must be an integer >= 1"),
+                "{message}"
+            );
+        }
     }
 
     #[test]

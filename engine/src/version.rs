@@ -175,6 +175,7 @@ pub fn file_version_within(
     }
     let nothing = WindowAsk {
         start_line: u64::MAX,
+        start_column: 1,
         max_lines: 1,
         keep: 0,
     };

@@ -213,69 +213,193 @@ pub fn decode(window: &[u8]) -> Cow<'_, str> {
 pub const MIN_CONTENT_BUDGET: usize = 128;
 
 /// How a window's decoded text fits a budget of bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fit {
     /// All of it fits.
     Whole,
     /// Its first `lines` whole lines, `bytes` long, fit (at least one).
     Lines { bytes: usize, lines: u32 },
-    /// Not even its first line fits: its first `bytes` (a UTF-8 character boundary) are
-    /// kept, and `left_out` bytes of it (its terminator not counted) are not.
-    FirstLineCut { bytes: usize, left_out: usize },
+    /// Not even its first line fits: it is cut ([`cut_line`]).
+    FirstLineCut,
 }
 
-/// The marker line that follows a cut line: `[read_file: <N> bytes of line <L> left out]`,
-/// `<N>` the UTF-8 bytes of the line's text (its terminator not counted) not shown.
-pub fn cut_marker(line: u64, left_out: usize) -> String {
-    format!("[read_file: {left_out} bytes of line {line} left out]\n")
-}
-
-/// [`fit_window`] of `text`, which holds the whole window.
-#[cfg(test)]
-fn fit(text: &str, budget: usize, first_line: u64) -> Fit {
-    fit_window(text, budget, first_line, None)
-}
-
-/// How `text` (a window's decoded lines, each keeping its `\n`) fits in `budget` bytes
-/// (at least [`MIN_CONTENT_BUDGET`]). A cut first line of line number `first_line` leaves
-/// room for `\n` and its [`cut_marker`], so the content shown never exceeds `budget`.
-/// `text` may be only the first bytes of a window (at least `budget + 1` of them, or all),
-/// `first_line_len` the decoded length of its first line when `text` may hold only part of
-/// it (`None`: `text` holds the whole first line).
-pub fn fit_window(
-    text: &str,
-    budget: usize,
-    first_line: u64,
-    first_line_len: Option<usize>,
-) -> Fit {
+/// How `text` (a window's decoded lines, each keeping its `\n`) fits in `budget` bytes.
+/// `text` may be only the first bytes of a window: at least `budget + 1` of them, or all.
+pub fn fit_window(text: &str, budget: usize) -> Fit {
     if text.len() <= budget {
         return Fit::Whole;
     }
     let bytes = text.as_bytes();
-    let kept = memchr::memrchr(b'\n', &bytes[..budget]).map(|newline| newline + 1);
-    if let Some(kept) = kept {
-        let lines = count_newlines(&bytes[..kept]) as u32;
-        return Fit::Lines { bytes: kept, lines };
-    }
-    // The first line alone is over the budget (it is longer than `budget` bytes).
-    let line_len =
-        first_line_len.unwrap_or_else(|| memchr::memchr(b'\n', bytes).unwrap_or(bytes.len()));
-    // Room for the text is the budget less `\n` and the marker, whose length depends on how
-    // much is left out: sized first for the whole line (the most it can say), then once more
-    // for what that cut leaves out, which can only be fewer digits.
-    let cut_at = |marked: usize| {
-        let room = budget.saturating_sub(1 + cut_marker(first_line, marked).len());
-        let mut cut = room.min(line_len);
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
+    match memchr::memrchr(b'\n', &bytes[..budget]) {
+        Some(newline) => {
+            let kept = newline + 1;
+            let lines = count_newlines(&bytes[..kept]) as u32;
+            Fit::Lines { bytes: kept, lines }
         }
-        cut
+        None => Fit::FirstLineCut,
+    }
+}
+
+/// Where a window starts in its first line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinePlace {
+    /// The line's 1-based number.
+    pub line: u64,
+    /// The 1-based column (byte of the line as stored) the window starts at.
+    pub column: u64,
+    /// The bytes of the line's text, its terminator (`\n` or `\r\n`) not counted.
+    pub line_len: u64,
+}
+
+/// A line cut to fit a budget: the content shown and the column its rest starts at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutLine {
+    pub content: String,
+    pub next_column: u64,
+}
+
+/// The marker line that follows a cut line, naming the call that reads on:
+/// `[line L continues at column C of N: call read_file with start_line L and start_column C]`.
+pub fn cut_marker(line: u64, next_column: u64, line_len: u64) -> String {
+    format!(
+        "[line {line} continues at column {next_column} of {line_len}: call read_file with \
+         start_line {line} and start_column {next_column}]\n"
+    )
+}
+
+/// The marker when numbers too long for [`cut_marker`] would leave too little of a small
+/// budget for the line: the call alone.
+fn short_cut_marker(line: u64, next_column: u64) -> String {
+    format!("[call read_file with start_line {line} and start_column {next_column}]\n")
+}
+
+/// Room a cut line keeps for its text at least, before the marker is shortened.
+const MIN_CUT_ROOM: usize = 16;
+
+/// The first line of a window cut to fit `budget` (at least [`MIN_CONTENT_BUDGET`]): its
+/// first bytes, decoded, `\n`, and a marker naming the call that reads on. `rest` is the
+/// line's text from the window's start as stored (its first `budget` bytes at least, or
+/// all of it, its terminator not included), `place` where that is. The cut falls between
+/// two decoding units (characters, or invalid sequences that decode to one U+FFFD), so the
+/// pieces decode to the line's text; the content never exceeds `budget`.
+pub fn cut_line(rest: &[u8], budget: usize, place: LinePlace) -> CutLine {
+    let full_room =
+        budget.saturating_sub(1 + cut_marker(place.line, place.line_len, place.line_len).len());
+    let short = full_room < MIN_CUT_ROOM;
+    let marker = |next_column| match short {
+        true => short_cut_marker(place.line, next_column),
+        false => cut_marker(place.line, next_column, place.line_len),
     };
-    let first = cut_at(line_len);
-    let cut = cut_at(line_len - first);
-    Fit::FirstLineCut {
-        bytes: cut,
-        left_out: line_len - cut,
+    let room_beside = |next_column| budget.saturating_sub(1 + marker(next_column).len());
+    // The next column is at most the line's length: with the room its marker leaves, the
+    // marker written is never longer. That marker may be a few digits shorter: the room it
+    // leaves is taken when the column it ends at needs no more digits.
+    let mut cut = decodable_prefix(rest, room_beside(place.line_len));
+    let column_after = |cut: usize| place.column.saturating_add(cut as u64);
+    let wider = decodable_prefix(rest, room_beside(column_after(cut)));
+    if marker(column_after(wider)).len() == marker(column_after(cut)).len() {
+        cut = wider;
+    }
+    let next_column = column_after(cut);
+    let content = format!("{}\n{}", decode(&rest[..cut]), marker(next_column));
+    CutLine {
+        content,
+        next_column,
+    }
+}
+
+/// The longest prefix of `bytes` (a line's text, no `\n` in it) made of whole decoding
+/// units that decodes to at most `room` bytes.
+fn decodable_prefix(bytes: &[u8], room: usize) -> usize {
+    let (mut raw, mut decoded) = (0, 0);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        if decoded + valid.len() > room {
+            let mut cut = room - decoded;
+            while !valid.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            return raw + cut;
+        }
+        raw += valid.len();
+        decoded += valid.len();
+        if !chunk.invalid().is_empty() {
+            if decoded + REPLACEMENT_LEN > room {
+                return raw;
+            }
+            raw += chunk.invalid().len();
+            decoded += REPLACEMENT_LEN;
+        }
+    }
+    raw
+}
+
+const REPLACEMENT_LEN: usize = '\u{FFFD}'.len_utf8();
+
+/// Whether `byte` continues a UTF-8 sequence (never starts a decoding unit).
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
+
+/// Where the decoding unit holding byte `at` of `text` starts: `at` itself, or up to three
+/// bytes before it, inside a character (or an invalid sequence decoded as one U+FFFD). Only
+/// the three bytes before `at` and the three after it are looked at; a byte that does not
+/// continue a sequence always starts a unit.
+pub fn unit_start(text: &[u8], at: usize) -> usize {
+    let at = at.min(text.len());
+    for back in 1..=at.min(3) {
+        let lead = at - back;
+        if !is_continuation(text[lead]) {
+            let unit = first_unit_len(&text[lead..text.len().min(lead + 4)]);
+            return if lead + unit > at { lead } else { at };
+        }
+    }
+    at
+}
+
+/// The length of the first decoding unit of `bytes` (not empty).
+fn first_unit_len(bytes: &[u8]) -> usize {
+    let chunk = bytes.utf8_chunks().next();
+    chunk.map_or(1, |chunk| match chunk.valid().chars().next() {
+        Some(first) => first.len_utf8(),
+        None => chunk.invalid().len(),
+    })
+}
+
+/// The window of `line_window(text, start_line, max_lines)` begun at byte `start_column` of
+/// its first line instead (clamped to the line's end, moved back to the start of a
+/// character it falls inside), and the column it begins at.
+pub fn line_window_from(
+    text: &[u8],
+    start_line: u64,
+    start_column: u64,
+    max_lines: u32,
+) -> (LineWindow, u64) {
+    let mut window = line_window(text, start_line, max_lines);
+    if start_column <= 1 {
+        return (window, 1);
+    }
+    let line_start = window.bytes.start;
+    let line = &text[line_start..line_text_end(text, line_start)];
+    let skip = usize::try_from(start_column - 1).unwrap_or(usize::MAX);
+    let column_start = unit_start(line, skip.min(line.len()));
+    window.bytes.start = line_start + column_start;
+    (window, column_start as u64 + 1)
+}
+
+/// Where the text of the line starting at `line_start` ends: at its `\n`, or the `\r`
+/// before it, or the end of the text.
+pub(crate) fn line_text_end(text: &[u8], line_start: usize) -> usize {
+    match memchr::memchr(b'\n', &text[line_start..]) {
+        Some(newline) => {
+            let end = line_start + newline;
+            if end > line_start && text[end - 1] == b'\r' {
+                end - 1
+            } else {
+                end
+            }
+        }
+        None => text.len(),
     }
 }
 
@@ -426,14 +550,21 @@ mod tests {
         }
     }
 
-    /// The content shown for `text` under `budget`, as `read_file` builds it.
+    /// The content shown for `text` (the window from the start of line 7) under `budget`,
+    /// as `read_file` builds it.
     fn shown(text: &str, budget: usize) -> (String, Fit) {
-        let fit = fit(text, budget, 7);
+        let fit = fit_window(text, budget);
         let content = match &fit {
             Fit::Whole => text.to_owned(),
             Fit::Lines { bytes, .. } => text[..*bytes].to_owned(),
-            Fit::FirstLineCut { bytes, left_out } => {
-                format!("{}\n{}", &text[..*bytes], cut_marker(7, *left_out))
+            Fit::FirstLineCut => {
+                let line = &text.as_bytes()[..line_text_end(text.as_bytes(), 0)];
+                let place = LinePlace {
+                    line: 7,
+                    column: 1,
+                    line_len: line.len() as u64,
+                };
+                cut_line(line, budget, place).content
             }
         };
         assert!(content.len() <= budget, "{} > {budget}", content.len());
@@ -444,62 +575,50 @@ mod tests {
     fn whole_lines_fit_exactly_or_the_last_one_is_dropped() {
         let line = format!("{}\n", "x".repeat(99)); // 100 bytes
         let text = line.repeat(3);
+        let lines = |bytes, lines| Fit::Lines { bytes, lines };
         assert_eq!(shown(&text, 300), (text.clone(), Fit::Whole));
-        assert_eq!(
-            shown(&text, 299).1,
-            Fit::Lines {
-                bytes: 200,
-                lines: 2
-            }
-        );
-        assert_eq!(
-            shown(&text, 200).1,
-            Fit::Lines {
-                bytes: 200,
-                lines: 2
-            }
-        );
-        assert_eq!(
-            shown(&text, 199).1,
-            Fit::Lines {
-                bytes: 100,
-                lines: 1
-            }
-        );
+        assert_eq!(shown(&text, 299).1, lines(200, 2));
+        assert_eq!(shown(&text, 200).1, lines(200, 2));
+        assert_eq!(shown(&text, 199).1, lines(100, 1));
         // An unterminated last line fits whole or not at all.
         let unterminated = format!("{line}{}", "y".repeat(150));
-        assert_eq!(
-            shown(&unterminated, 250),
-            (unterminated.clone(), Fit::Whole)
-        );
-        assert_eq!(
-            shown(&unterminated, 249).1,
-            Fit::Lines {
-                bytes: 100,
-                lines: 1
-            }
-        );
+        let whole = (unterminated.clone(), Fit::Whole);
+        assert_eq!(shown(&unterminated, 250), whole);
+        assert_eq!(shown(&unterminated, 249).1, lines(100, 1));
     }
 
     #[test]
-    fn a_first_line_over_the_budget_is_cut_and_marked() {
+    fn a_first_line_over_the_budget_is_cut_and_names_the_call_that_reads_on() {
         let text = format!("{}\nnext\n", "a".repeat(1000));
         let (content, fit) = shown(&text, 200);
-        let marker = "[read_file: 843 bytes of line 7 left out]\n";
-        // 200 = kept + 1 (its \n) + the marker.
-        let kept = 200 - 1 - marker.len();
-        assert_eq!(
-            fit,
-            Fit::FirstLineCut {
-                bytes: kept,
-                left_out: 1000 - kept
-            }
-        );
-        assert_eq!(content, format!("{}\n{marker}", "a".repeat(kept)));
+        assert_eq!(fit, Fit::FirstLineCut);
+        // Sized for the longest marker this line can need (column 1000, 98 bytes), the cut
+        // leaves 200 - 1 - 98 = 101 bytes of the line: column 102, whose marker is 96 bytes.
+        // 200 - 1 - 96 = 103 bytes end at column 104, as many digits: the budget is full.
+        let marker = "[line 7 continues at column 104 of 1000: \
+                      call read_file with start_line 7 and start_column 104]\n";
+        assert_eq!(content, format!("{}\n{marker}", "a".repeat(103)));
+        assert_eq!(content.len(), 200);
         // One byte over: a 201-byte first line (with its \n) under a 200-byte budget.
         let text = format!("{}\n", "b".repeat(200));
-        assert!(matches!(shown(&text, 200).1, Fit::FirstLineCut { .. }));
+        assert_eq!(shown(&text, 200).1, Fit::FirstLineCut);
         assert_eq!(shown(&text, 201).1, Fit::Whole);
+    }
+
+    #[test]
+    fn numbers_too_long_for_the_marker_leave_the_call_alone() {
+        let place = LinePlace {
+            line: 123_456_789_012,
+            column: 1,
+            line_len: 98_765_432_109_876,
+        };
+        let cut = cut_line(&[b'z'; 200], 128, place);
+        // The full marker would be 149 bytes. The short one, sized for a 14-digit column:
+        // 32 + 12 + 18 + 14 + 2 = 78 bytes; 128 - 1 - 78 = 49 bytes of the line, column 50,
+        // whose marker is 66 bytes: 128 - 1 - 66 = 61 bytes end at column 62.
+        let marker = "[call read_file with start_line 123456789012 and start_column 62]\n";
+        assert_eq!(cut.content, format!("{}\n{marker}", "z".repeat(61)));
+        assert_eq!(cut.next_column, 62);
     }
 
     #[test]
@@ -508,12 +627,60 @@ mod tests {
         let text = "\u{1F600}".repeat(100);
         for budget in 128..140 {
             let (content, fit) = shown(&text, budget);
-            let Fit::FirstLineCut { bytes, left_out } = fit else {
-                panic!("not cut at {budget}");
-            };
-            assert_eq!(bytes % 4, 0, "budget {budget}");
-            assert_eq!(bytes + left_out, 400);
-            assert!(content.starts_with(&text[..bytes]));
+            assert_eq!(fit, Fit::FirstLineCut);
+            let (kept, marker) = content.split_once('\n').unwrap();
+            assert_eq!(kept.len() % 4, 0, "budget {budget}");
+            let column = format!("continues at column {} of 400:", kept.len() + 1);
+            assert!(marker.contains(&column), "{marker}");
         }
+    }
+
+    #[test]
+    fn a_cut_keeps_invalid_sequences_whole() {
+        // "a", then \xFF (one U+FFFD, 3 bytes decoded), then "b".
+        assert_eq!(decodable_prefix(b"a\xFFb", 3), 1);
+        assert_eq!(decodable_prefix(b"a\xFFb", 4), 2);
+        assert_eq!(decodable_prefix(b"a\xFFb", 5), 3);
+        // \xE2\x82 is one invalid sequence: never cut between its bytes.
+        assert_eq!(decodable_prefix(b"\xE2\x82z", 3), 2);
+        assert_eq!(decodable_prefix(b"\xE2\x82z", 2), 0);
+        assert_eq!(decodable_prefix("é".as_bytes(), 1), 0);
+    }
+
+    #[test]
+    fn a_column_inside_a_character_starts_at_the_character() {
+        let smile = "\u{1F600}".as_bytes();
+        for at in 1..4 {
+            assert_eq!(unit_start(smile, at), 0, "at {at}");
+        }
+        assert_eq!(unit_start(smile, 4), 4);
+        assert_eq!(unit_start("aé".as_bytes(), 2), 1);
+        // Stray continuation bytes are units of their own; so is one after a whole character.
+        assert_eq!(unit_start(b"a\x80\x80b", 2), 2);
+        assert_eq!(unit_start(b"\xF0\x9F\x98\x80\x80", 4), 4);
+        // A truncated sequence decodes to one U+FFFD: its bytes go together.
+        assert_eq!(unit_start(b"\xE2\x82z", 1), 0);
+        assert_eq!(unit_start(b"\xE2\x82z", 2), 2);
+        assert_eq!(unit_start(b"ab", 0), 0);
+        assert_eq!(unit_start(b"ab", 9), 2);
+    }
+
+    #[test]
+    fn a_window_from_a_column_starts_inside_its_first_line() {
+        let text = "abc\r\ndef\naéb\n".as_bytes();
+        let from = |line, column| {
+            let (window, column) = line_window_from(text, line, column, 2);
+            let shown = decode(&text[window.bytes.clone()]).into_owned();
+            (shown, column, window.returned_line_count)
+        };
+        assert_eq!(from(1, 1), ("abc\ndef\n".into(), 1, 2));
+        assert_eq!(from(1, 2), ("bc\ndef\n".into(), 2, 2));
+        // Past the line's end: its end, the terminator.
+        assert_eq!(from(1, 99), ("\ndef\n".into(), 4, 2));
+        assert_eq!(from(2, 3), ("f\naéb\n".into(), 3, 2));
+        // Column 3 is the second byte of "é": the window starts at "é" (column 2).
+        assert_eq!(from(3, 3), ("éb\n".into(), 2, 1));
+        assert_eq!(from(4, 2), (String::new(), 1, 0));
+        assert_eq!(from(1, u64::MAX).1, 4);
     }
 }

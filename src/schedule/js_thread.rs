@@ -60,21 +60,22 @@ pub(super) type Callback = fn(&Env);
 
 impl JsThread {
     /// Takes `queued` to be answered by `on_run_end` in a microtask after the current run
-    /// of JS, or gives it back for the pool (when the microtask cannot be scheduled).
+    /// of JS (`None`), or gives it back for the pool (when the microtask cannot be
+    /// scheduled).
     pub(super) fn collect(
         &self,
         env: &Env,
         queued: Queued,
         on_run_end: Callback,
-    ) -> Result<(), Queued> {
+    ) -> Option<Queued> {
         if !self.microtask_due.get() {
             if schedule_microtask(env, &self.on_run_end, on_run_end).is_err() {
-                return Err(queued);
+                return Some(queued);
             }
             self.microtask_due.set(true);
         }
         self.collected.borrow_mut().push(queued);
-        Ok(())
+        None
     }
 
     /// The calls of the run of JS that ended (the microtask runs).

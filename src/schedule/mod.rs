@@ -135,7 +135,7 @@ fn checked(
 /// memory, else to the pool.
 fn start(env: &Env, state: &EnvState, queued: Queued) {
     let for_pool = if queued.call.may_run_from_memory() {
-        state.js_thread.collect(env, queued, on_run_end).err()
+        state.js_thread.collect(env, queued, on_run_end)
     } else {
         Some(queued)
     };
