@@ -3,10 +3,11 @@
 // gives the same as `continuation`; `start_column` reads on from there. Expected values come
 // from the bytes written here (helpers.mjs), never from the addon.
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import path from 'node:path'
 
 import pkg from '../../index.js'
-import { after, describe, test } from '../harness.mjs'
+import { after, describe, slowTest, test } from '../harness.mjs'
 import {
   assertRejectsCode,
   assertThrowsCode,
@@ -16,6 +17,7 @@ import {
   expectedOutput,
   expectedText,
   makeFixture,
+  shortCutMarker,
   storedLines,
 } from '../helpers.mjs'
 
@@ -244,6 +246,35 @@ describe('a cut line: the marker and continuation', () => {
     const { rest } = checkCutAnswer(hand.output, { line, lineNumber: 1, from: 0, budget, lineCount: 1 })
     const [next] = await toolkit.readFiles([{ path: 'hand.txt', ...hand.output.continuation }])
     assert.equal(next.output.content, `${ascii(300).slice(rest)}\n`)
+  })
+
+  slowTest('a line of 100,000,000 bytes under the smallest budget: the marker may be short, the line still reads on', 30_000, async () => {
+    // 10,000 bytes of text, then a hole of NUL bytes (sparse: no disk) to 10^8 bytes, no `\n`.
+    const file = fx.write('sparse.log', ascii(10_000))
+    const length = 100_000_000
+    try {
+      fs.truncateSync(file, length)
+    } catch (error) {
+      if (error.code === 'EFBIG' || error.code === 'ENOSPC') return
+      throw error
+    }
+    const toolkit = toolkitWith({ maxContentBytes: 128, maxFileBytes: Infinity })
+    const first = await toolkit.readFile({ path: 'sparse.log' })
+    const shown = first.content.indexOf('\n')
+    assert.ok(shown > 0 && ascii(10_000).startsWith(first.content.slice(0, shown)))
+    // 9-digit numbers leave under 16 bytes of 128 beside the full marker: either form is the contract's.
+    const marker = first.content.slice(shown + 1)
+    assert.ok([cutMarker(1, shown + 1, length), shortCutMarker(1, shown + 1)].includes(marker), marker)
+    assert.ok(Buffer.byteLength(first.content) <= 128)
+    assert.deepEqual(first.continuation, { start_line: 1, start_column: shown + 1 })
+    assert.deepEqual([first.truncated, first.next_start_line], [true, null])
+    const second = await toolkit.readFile({ path: 'sparse.log', ...first.continuation })
+    assert.equal(second.content.slice(0, second.content.indexOf('\n')), ascii(10_000).slice(shown, second.continuation.start_column - 1))
+    // Deep in the hole: the last 51 bytes fit, and nothing follows.
+    const end = await toolkit.readFile({ path: 'sparse.log', start_line: 1, start_column: length - 50 })
+    assert.equal(end.content, '\0'.repeat(51))
+    assert.deepEqual([end.truncated, end.next_start_line, Object.hasOwn(end, 'continuation')], [false, null, false])
+    fs.rmSync(file)
   })
 
   test('ToolCatalog with a ctx honours start_column and gives continuation', async () => {
