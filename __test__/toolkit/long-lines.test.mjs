@@ -145,6 +145,13 @@ describe('start_column: where the window starts', () => {
     starts.forEach((content, i) => assert.equal(checkWindow(MIXED, 'mixed.txt', 1, i + 1).content, content, `column ${i + 1}`))
   })
 
+  test("a leading BOM is no column of line 1, as it is no content: column 1 is the text's first byte", () => {
+    write('bom.txt', `\uFEFF${ascii(300)}\n`)
+    assert.equal(toolkit.readFileSync({ path: 'bom.txt', start_column: 3 }).content, `${ascii(300).slice(2)}\n`)
+    const cut = toolkitWith({ maxContentBytes: 128 }).readFileSync({ path: 'bom.txt' })
+    assert.equal(cut.content, `${ascii(34)}\n${cutMarker(1, 35, 300)}`)
+  })
+
   test('a CRLF line: its columns are its bytes before the terminator', () => {
     assert.equal(checkWindow(CRLF, 'crlf.txt', 1, 3).content, 'c\ndef\n')
     assert.equal(checkWindow(CRLF, 'crlf.txt', 1, 4).content, '\ndef\n')
@@ -180,6 +187,16 @@ describe('a cut line: the marker and continuation', () => {
     assert.equal(beside.content, first.content)
     assert.deepEqual([beside.next_start_line, beside.continuation], [2, { start_line: 1, start_column: 35 }])
     assert.equal(beside.meta.line_count, 2)
+  })
+
+  test("a CRLF line: the marker's length leaves out its terminator, and the pieces are its text", () => {
+    const bytes = write('crlf-long.txt', `${ascii(300)}\r\nend\r\n`)
+    const toolkit = toolkitWith({ maxContentBytes: 128 })
+    const first = toolkit.readFileSync({ path: 'crlf-long.txt' })
+    checkCutAnswer(first, { line: storedLines(bytes)[0], lineNumber: 1, from: 0, budget: 128, lineCount: 2 })
+    assert.equal(first.content, `${ascii(34)}\n${cutMarker(1, 35, 300)}`)
+    const last = toolkit.readFileSync({ path: 'crlf-long.txt', start_line: 1, start_column: 250 })
+    assert.equal(last.content, `${ascii(300).slice(249)}\nend\n`)
   })
 
   test('a 729 KB one-line file, followed by continuation under a 16 KiB budget, is all of its text', async () => {
