@@ -240,7 +240,7 @@ export interface ToolkitOptions {
    * from 128 to 4294967295 (else `INVALID_ARGUMENT`); default {@link MAX_BATCH_CONTENT_BYTES}
    * (4 MiB). Shared in input order: a file whose window does not fit in what is left is
    * narrowed to it (fewer lines, `truncated` and `next_start_line` right, a first line cut
-   * and marked), never refused; a file that gets less than 128 bytes gets nothing, and its
+   * and marked, with its `continuation`), never refused; a file that gets less than 128 bytes gets nothing, and its
    * error (`SIZE_LIMIT_EXCEEDED`) says to read it on its own. `maxContentBytes` still bounds
    * each file.
    */
