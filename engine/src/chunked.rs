@@ -370,10 +370,18 @@ pub fn window_from_index(
     } else {
         let skip = (ask.start_column - 1).min(line_end - line_start);
         let at = line_start + skip;
-        // A character holding `at` starts at most 3 bytes before it and ends 3 after.
-        let around = (at.saturating_sub(3).max(line_start), (at + 4).min(line_end));
-        let bytes = text.bytes(around.0, around.1)?;
-        around.0 + window::unit_start(&bytes, (at - around.0) as usize) as u64
+        // A character holding `at` starts at most 3 bytes before it and ends 3 after; the
+        // piece read from there is the one the window is then read from.
+        let from = at.saturating_sub(3).max(line_start);
+        let want = ((line_end - from) as usize).min(7);
+        let piece = text.piece(from)?;
+        let unit = match piece.get(..want) {
+            Some(around) => window::unit_start(around, (at - from) as usize),
+            None => {
+                window::unit_start(&text.bytes(from, from + want as u64)?, (at - from) as usize)
+            }
+        };
+        from + unit as u64
     };
     let mut scanned = Scanned {
         start_column: start - line_start + 1,
