@@ -3,9 +3,10 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::atomic::AtomicBool;
 
 use crate::attempt::Attempt;
-use crate::chunked::{CHUNK_BYTES, LineIndexCache, WindowAsk};
+use crate::chunked::{CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
@@ -106,6 +107,9 @@ pub struct ReadOptions<'p> {
     /// toolkit's), so that a later page of an unchanged file reads from the chunk the
     /// window starts in to its end only; `None`: every read scans the whole file.
     pub line_indexes: Option<&'p LineIndexCache>,
+    /// Set (from any thread) when the caller gives up on the read: a scan of a file over
+    /// [`MAX_FILE_BYTES`] stops at its next chunk, with [`ErrorCode::Aborted`].
+    pub stop: Option<&'p AtomicBool>,
 }
 
 impl ReadOptions<'_> {
@@ -190,7 +194,11 @@ fn large_window_of(
         max_lines: request.max_lines,
         keep,
     };
-    let limits = (chunk, options.max_file_bytes());
+    let pace = ScanPace {
+        chunk,
+        stop: options.stop,
+    };
+    let limits = (pace, options.max_file_bytes());
     let (scanned, stat) =
         source::scan_large(opened, &request.path, ask, limits, options.line_indexes)?;
     if scanned.facts.binary {
