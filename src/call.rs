@@ -4,6 +4,7 @@
 //! ([`ReadCall::run_from_memory`], see `inline.rs`), and for `readFileSync` ([`ReadCall::run`]).
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object};
 use napi::{Env, JsValue, Unknown};
@@ -53,6 +54,8 @@ pub(crate) struct ReadCall {
     ledger: Option<Arc<Ledger>>,
     /// Where a toolkit keeps the line indexes of the large files it read.
     line_indexes: Option<Arc<LineIndexCache>>,
+    /// Set when the caller gives up on the call (its signal fired): a long scan stops.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// What a call asks for.
@@ -148,6 +151,7 @@ impl ReadCall {
             kind: CallKind::Read,
             ledger: None,
             line_indexes: None,
+            stop: None,
         })
     }
 
@@ -166,6 +170,7 @@ impl ReadCall {
             kind: CallKind::Version,
             ledger: None,
             line_indexes: None,
+            stop: None,
         })
     }
 
@@ -219,6 +224,7 @@ impl ReadCall {
             kind: CallKind::Many(requests),
             ledger: None,
             line_indexes: None,
+            stop: None,
         })
     }
 
@@ -235,7 +241,14 @@ impl ReadCall {
             versioned: self.ledger.is_some(),
             max_file_bytes: self.rules.max_file_bytes,
             line_indexes: self.line_indexes.as_deref(),
+            stop: self.stop.as_deref(),
         }
+    }
+
+    /// This call, stopped (a long scan at its next chunk) once `stop` is set.
+    pub(crate) fn with_stop(self, stop: Arc<AtomicBool>) -> ReadCall {
+        let stop = Some(stop);
+        ReadCall { stop, ..self }
     }
 
     pub(crate) fn with_ledger(self, ledger: Arc<Ledger>) -> ReadCall {

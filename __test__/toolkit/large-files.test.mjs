@@ -358,3 +358,36 @@ console.log(JSON.stringify({ writes }))`,
     assert.ok(reads >= 10, JSON.stringify(outcomes))
   })
 })
+
+describe('maxFileBytes: an abort stops a running scan', () => {
+  slowTest('the first scan of a huge file stops when its signal fires, not after the whole file', 30_000, async () => {
+    // A 64 GiB sparse file: a text head, then a hole, read as NUL bytes at memory speed, so
+    // a scan of all of it keeps a core busy for many seconds.
+    const rel = 'huge-sparse.log'
+    const file = path.join(fx.ws, rel)
+    const fd = fs.openSync(file, 'w')
+    try {
+      fs.writeSync(fd, numberedLines(200, 60), 0)
+      fs.ftruncateSync(fd, 64 * 2 ** 30)
+    } catch (error) {
+      if (error.code === 'EFBIG' || error.code === 'ENOSPC') return // no such files here
+      throw error
+    } finally {
+      fs.closeSync(fd)
+    }
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: Infinity })
+    const controller = new AbortController()
+    const read = toolkit.readFile({ path: rel }, { signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    controller.abort()
+    await assert.rejects(read, (error) => error.code === 'ABORT_ERR')
+    // Once stopped, the process is idle: a scan still running would burn the whole wait.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const before = process.cpuUsage()
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    const { user, system } = process.cpuUsage(before)
+    assert.ok(user + system < 250_000, `${(user + system) / 1000} ms of CPU in 600 ms after the abort`)
+    toolkit.close()
+    fs.rmSync(file)
+  })
+})

@@ -13,6 +13,7 @@
 
 use std::fs::File;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -103,6 +104,8 @@ pub struct TextFacts {
 pub enum ScanError {
     /// The file's length is not the one measured: it grew or shrank during the scan.
     Changed,
+    /// Its caller set the stop flag.
+    Stopped,
     Io(io::Error),
 }
 
@@ -112,25 +115,39 @@ impl From<io::Error> for ScanError {
     }
 }
 
-/// The [`LineIndex`] of the `file_len` bytes of `source`, read `chunk` bytes at a time. A
-/// binary file is told after its first [`BINARY_SCAN_BYTES`] only.
+/// How a scan reads a file: `chunk` bytes at a time, and, between two chunks, whether its
+/// caller set `stop` (to give up on a long scan).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScanPace<'a> {
+    pub chunk: usize,
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl ScanPace<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+    }
+}
+
+/// The [`LineIndex`] of the `file_len` bytes of `source`, read as `pace` says. A binary
+/// file is told after its first [`BINARY_SCAN_BYTES`] only.
 pub fn index_file(
     source: &(impl ReadAt + ?Sized),
     file_len: u64,
-    chunk: usize,
+    pace: ScanPace,
 ) -> Result<LineIndex, ScanError> {
     let spacing = checkpoint_bytes(file_len, MIN_CHECKPOINT_BYTES, MAX_CHECKPOINTS);
-    index_file_spaced(source, file_len, chunk, spacing)
+    index_file_spaced(source, file_len, pace, spacing)
 }
 
 /// [`index_file`] with a checkpoint every `spacing` bytes of text.
 fn index_file_spaced(
     source: &(impl ReadAt + ?Sized),
     file_len: u64,
-    chunk: usize,
+    pace: ScanPace,
     spacing: u64,
 ) -> Result<LineIndex, ScanError> {
-    let chunk = chunk.max(1);
+    let chunk = pace.chunk.max(1);
     let head_len = file_len.min(BINARY_SCAN_BYTES as u64) as usize;
     let mut head = vec![0u8; head_len];
     read_exactly(source, &mut head, 0)?;
@@ -146,6 +163,9 @@ fn index_file_spaced(
         let text_start = if bom { UTF8_BOM.len() as u64 } else { 0 };
         let mut offset = text_start;
         while offset < file_len {
+            if pace.stopped() {
+                return Err(ScanError::Stopped);
+            }
             let want = buffer.len().min((file_len - offset) as usize);
             let bytes = &mut buffer[..want];
             read_exactly(source, bytes, offset)?;
@@ -370,10 +390,18 @@ pub fn window_from_index(
     } else {
         let skip = (ask.start_column - 1).min(line_end - line_start);
         let at = line_start + skip;
-        // A character holding `at` starts at most 3 bytes before it and ends 3 after.
-        let around = (at.saturating_sub(3).max(line_start), (at + 4).min(line_end));
-        let bytes = text.bytes(around.0, around.1)?;
-        around.0 + window::unit_start(&bytes, (at - around.0) as usize) as u64
+        // A character holding `at` starts at most 3 bytes before it and ends 3 after; the
+        // piece read from there is the one the window is then read from.
+        let from = at.saturating_sub(3).max(line_start);
+        let want = ((line_end - from) as usize).min(7);
+        let piece = text.piece(from)?;
+        let unit = match piece.get(..want) {
+            Some(around) => window::unit_start(around, (at - from) as usize),
+            None => {
+                window::unit_start(&text.bytes(from, from + want as u64)?, (at - from) as usize)
+            }
+        };
+        from + unit as u64
     };
     let mut scanned = Scanned {
         start_column: start - line_start + 1,
@@ -468,7 +496,7 @@ pub fn scan_unchanged(
     file: &File,
     stat: &Stat,
     ask: WindowAsk,
-    chunk: usize,
+    pace: ScanPace,
     max_len: u64,
     indexes: Option<&LineIndexCache>,
 ) -> Result<(Scanned, Stat), ScanUnchangedError> {
@@ -482,7 +510,7 @@ pub fn scan_unchanged(
         let known = indexes.and_then(|indexes| indexes.get(&before));
         let scanned = match &known {
             Some(index) => window_from_index(file, index, ask).map(|scanned| (scanned, None)),
-            None => index_file(file, len, chunk).and_then(|index| {
+            None => index_file(file, len, pace).and_then(|index| {
                 let scanned = window_from_index(file, &index, ask)?;
                 Ok((scanned, Some(index)))
             }),
@@ -496,6 +524,7 @@ pub fn scan_unchanged(
                 return Ok((scanned, after));
             }
             Ok(_) | Err(ScanError::Changed) => before = after,
+            Err(ScanError::Stopped) => return Err(ScanUnchangedError::Stopped),
             Err(ScanError::Io(err)) => return Err(err.into()),
         }
     }
@@ -530,6 +559,8 @@ pub enum ScanUnchangedError {
     Changed,
     /// The file is this many bytes, over the limit.
     TooLarge(u64),
+    /// Its caller set the stop flag.
+    Stopped,
     Io(io::Error),
 }
 
@@ -643,6 +674,27 @@ impl Utf8Check {
 mod tests {
     use super::*;
 
+    fn pace(chunk: usize) -> ScanPace<'static> {
+        ScanPace { chunk, stop: None }
+    }
+
+    #[test]
+    fn a_scan_stops_at_the_next_chunk_once_its_caller_says_so() {
+        let stop = AtomicBool::new(false);
+        let source = Counted(b"line\n".repeat(10_000), std::cell::Cell::new(0));
+        let pace = ScanPace {
+            chunk: 4096,
+            stop: Some(&stop),
+        };
+        assert!(index_file(&source, 50_000, pace).is_ok());
+        stop.store(true, Ordering::Relaxed);
+        source.1.set(0);
+        let stopped = index_file(&source, 50_000, pace);
+        assert!(matches!(stopped, Err(ScanError::Stopped)), "{stopped:?}");
+        // The head (for a binary file's NUL) is read before the first chunk.
+        assert_eq!(source.1.get(), 8192);
+    }
+
     /// The window from `(start_line, start_column)`, whole, found in an index of the text
     /// read `chunk` bytes at a time with a checkpoint every `spacing` bytes.
     fn scanned(text: &[u8], from: (u64, u64), max_lines: u32, chunk: usize) -> Scanned {
@@ -652,7 +704,7 @@ mod tests {
             max_lines,
             keep: usize::MAX,
         };
-        let index = index_file_spaced(text, text.len() as u64, chunk, 3).unwrap();
+        let index = index_file_spaced(text, text.len() as u64, pace(chunk), 3).unwrap();
         window_from_index(text, &index, ask).unwrap()
     }
 
@@ -692,8 +744,14 @@ mod tests {
     #[test]
     fn a_length_that_is_not_the_files_is_a_change() {
         let text: &[u8] = b"abc\n";
-        assert!(matches!(index_file(text, 3, 2), Err(ScanError::Changed)));
-        assert!(matches!(index_file(text, 5, 2), Err(ScanError::Changed)));
+        assert!(matches!(
+            index_file(text, 3, pace(2)),
+            Err(ScanError::Changed)
+        ));
+        assert!(matches!(
+            index_file(text, 5, pace(2)),
+            Err(ScanError::Changed)
+        ));
     }
 
     #[test]
@@ -735,7 +793,7 @@ mod tests {
             let whole_text = window::strip_bom(&text);
             let (whole, column) =
                 window::line_window_from(whole_text, start_line, start_column, max_lines);
-            let index = index_file_spaced(&text[..], text.len() as u64, chunk, spacing).unwrap();
+            let index = index_file_spaced(&text[..], text.len() as u64, pace(chunk), spacing).unwrap();
             let ask = WindowAsk { start_line, start_column, max_lines, keep: usize::MAX };
             let s = window_from_index(&text[..], &index, ask).unwrap();
             proptest::prop_assert_eq!(&s.kept[..], &whole_text[whole.bytes.clone()]);
@@ -782,7 +840,7 @@ mod tests {
     fn with_its_index_a_page_reads_about_two_spacings_beside_its_window() {
         let text: String = (0..100_000).map(|i| format!("{i:07}\n")).collect();
         let source = Counted(text.into_bytes(), std::cell::Cell::new(0));
-        let index = index_file_spaced(&source, 800_000, 4096, 1024).unwrap();
+        let index = index_file_spaced(&source, 800_000, pace(4096), 1024).unwrap();
         assert_eq!(source.1.replace(0), 800_000 + 8192);
         assert_eq!(index.heap_bytes(), 782 * 8);
         let page = window_from_index(&source, &index, ask(77_777, 1, usize::MAX)).unwrap();
@@ -807,7 +865,7 @@ mod tests {
         bytes.extend_from_slice(b"\nend\n");
         let len = bytes.len() as u64;
         let source = Counted(bytes, std::cell::Cell::new(0));
-        let index = index_file_spaced(&source, len, 65_536, 16_384).unwrap();
+        let index = index_file_spaced(&source, len, pace(65_536), 16_384).unwrap();
         source.1.set(0);
         let page = window_from_index(&source, &index, ask(1, 7_000_001, 100)).unwrap();
         assert_eq!(page.kept, b"0123456789".repeat(10));
@@ -831,7 +889,7 @@ mod tests {
             stat.st_size = len;
             stat
         };
-        let index = |text: &[u8]| index_file(text, text.len() as u64, 4).unwrap();
+        let index = |text: &[u8]| index_file(text, text.len() as u64, pace(4)).unwrap();
         cache.insert(&stat(0), index(b"a\n"));
         for len in 1..=LINE_INDEX_CAPACITY as i64 {
             cache.insert(&stat(len), index(b"b\n"));

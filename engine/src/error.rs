@@ -18,6 +18,10 @@ pub enum ErrorCode {
     /// Not one of the specification's codes: a file too large to read whole changed while
     /// a toolkit read it, and again when the read was tried once more.
     FileChanged,
+    /// Not one of the specification's codes: the caller stopped the read
+    /// ([`ReadOptions::stop`](crate::ReadOptions::stop)) before it ended. A binding settles
+    /// such a call as its caller's abort, so this never reaches a caller there.
+    Aborted,
 }
 
 impl ErrorCode {
@@ -47,6 +51,7 @@ impl ErrorCode {
             ErrorCode::Internal => "INTERNAL",
             ErrorCode::PolicyDenied => "POLICY_DENIED",
             ErrorCode::FileChanged => "FILE_CHANGED",
+            ErrorCode::Aborted => "ABORT_ERR",
         }
     }
 }

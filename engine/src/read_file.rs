@@ -3,9 +3,10 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::atomic::AtomicBool;
 
 use crate::attempt::Attempt;
-use crate::chunked::{CHUNK_BYTES, LineIndexCache, WindowAsk};
+use crate::chunked::{CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
@@ -106,6 +107,9 @@ pub struct ReadOptions<'p> {
     /// toolkit's), so that a later page of an unchanged file reads from the chunk the
     /// window starts in to its end only; `None`: every read scans the whole file.
     pub line_indexes: Option<&'p LineIndexCache>,
+    /// Set (from any thread) when the caller gives up on the read: a scan of a file over
+    /// [`MAX_FILE_BYTES`] stops at its next chunk, with [`ErrorCode::Aborted`].
+    pub stop: Option<&'p AtomicBool>,
 }
 
 impl ReadOptions<'_> {
@@ -165,6 +169,14 @@ fn large_file_budget(options: &ReadOptions) -> usize {
     })
 }
 
+/// The bytes of a window that decide how it fits `budget`: decoding never makes a text
+/// shorter than half its bytes (`\r\n` -> `\n`), so this many decode to more than `budget + 1`
+/// bytes, enough for [`window::fit_window`] to decide; the few bytes more cover a character
+/// or a `\r\n` cut at the end.
+fn kept_for(budget: usize) -> usize {
+    budget.saturating_mul(2).saturating_add(16)
+}
+
 /// The output for a file too large to read whole: its window found by a chunked scan,
 /// within [`large_file_budget`], scanning `chunk` bytes at a time.
 fn large_window_of(
@@ -175,17 +187,18 @@ fn large_window_of(
     chunk: usize,
 ) -> Result<Read, ReadFileError> {
     let budget = large_file_budget(&options);
-    // Decoding never makes a text shorter than half its bytes (`\r\n` -> `\n`), so this
-    // much decodes to more than `budget + 1` bytes, enough for `window::fit` to decide; the
-    // few bytes more cover a character or a `\r\n` cut at the end.
-    let keep = budget.saturating_mul(2).saturating_add(16);
+    let keep = kept_for(budget);
     let ask = WindowAsk {
         start_line: request.start_line,
         start_column: request.start_column,
         max_lines: request.max_lines,
         keep,
     };
-    let limits = (chunk, options.max_file_bytes());
+    let pace = ScanPace {
+        chunk,
+        stop: options.stop,
+    };
+    let limits = (pace, options.max_file_bytes());
     let (scanned, stat) =
         source::scan_large(opened, &request.path, ask, limits, options.line_indexes)?;
     if scanned.facts.binary {
@@ -294,7 +307,7 @@ struct FileFacts {
     mtime_ms: i64,
 }
 
-/// The output of a window whose bytes are `buffer[range]` (at least `2 * budget + 16` of
+/// The output of a window whose bytes are `buffer[range]` (at least [`kept_for`] `budget` of
 /// them when they are not all of it: they decode to more than `budget + 1` bytes), fitted
 /// to `budget`.
 fn shaped(
@@ -307,7 +320,10 @@ fn shaped(
 ) -> ReadFileOutput {
     let (mut returned, mut next) = (window.returned_line_count, window.next_start_line);
     let start = request.start_line;
-    let text = window::decode(&buffer[range.clone()]);
+    // Under a budget, only what decides the fit is decoded (a window longer than that does
+    // not fit whole, and the rest of it is never shown).
+    let decided = budget.map_or(range.len(), |budget| range.len().min(kept_for(budget)));
+    let text = window::decode(&buffer[range.start..range.start + decided]);
     let fit = budget.map(|budget| (budget, window::fit_window(&text, budget)));
     let mut continuation = None;
     let content = match fit {
@@ -325,7 +341,8 @@ fn shaped(
                 Cow::Borrowed(_) => None,
                 Cow::Owned(text) => Some(text),
             };
-            let mut content = Content::of_window(buffer, range, decoded);
+            let shown = range.start..range.start + decided;
+            let mut content = Content::of_window(buffer, shown, decoded);
             if let Some((_, Fit::Lines { bytes, lines })) = fit {
                 content.shorten(bytes);
                 (returned, next) = (lines, Some(start + u64::from(lines)));

@@ -14,7 +14,7 @@ use rustix::io::Errno;
 use rustix::fs::Stat;
 
 use crate::attempt::{Attempt, Stop};
-use crate::chunked::{self, LineIndexCache, ScanUnchangedError, Scanned, WindowAsk};
+use crate::chunked::{self, LineIndexCache, ScanPace, ScanUnchangedError, Scanned, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, FileBytes, GuardError, MAX_CACHED_READ_BYTES, Span};
 use crate::policy::{self, Policy};
@@ -56,17 +56,17 @@ pub fn open(
 }
 
 /// The file `opened` as `read_file` of a large file sees it: scanned chunk by chunk for
-/// the window `ask`, `chunk` bytes at a time (from its line index in `indexes` when there
-/// is one), refused when over `max_len` bytes, and the status the scan is of.
+/// the window `ask`, at `pace` (from its line index in `indexes` when there is one),
+/// refused when over `max_len` bytes, and the status the scan is of.
 pub fn scan_large(
     opened: OpenedFile,
     requested: &str,
     ask: WindowAsk,
-    (chunk, max_len): (usize, u64),
+    (pace, max_len): (ScanPace, u64),
     indexes: Option<&LineIndexCache>,
 ) -> Result<(Scanned, Stat), ReadFileError> {
     let file = std::fs::File::from(opened.file);
-    chunked::scan_unchanged(&file, &opened.stat, ask, chunk, max_len, indexes).map_err(|err| {
+    chunked::scan_unchanged(&file, &opened.stat, ask, pace, max_len, indexes).map_err(|err| {
         match err {
             ScanUnchangedError::Changed => ReadFileError::new(
                 ErrorCode::FileChanged,
@@ -76,6 +76,11 @@ pub fn scan_large(
             ScanUnchangedError::TooLarge(len) => {
                 guard_error(GuardError::TooLarge { len, max: max_len }, requested)
             }
+            ScanUnchangedError::Stopped => ReadFileError::new(
+                ErrorCode::Aborted,
+                requested,
+                "the read was stopped before it ended",
+            ),
             ScanUnchangedError::Io(err) => guard_error(GuardError::Io(err), requested),
         }
     })

@@ -20,7 +20,7 @@ use xxhash_rust::xxh3;
 
 use rustix::fs::Stat;
 
-use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, TextFacts, WindowAsk};
+use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, ScanPace, TextFacts, WindowAsk};
 use crate::error::ReadFileError;
 use crate::file_guard::{self, Span};
 use crate::policy::Policy;
@@ -179,7 +179,11 @@ pub fn file_version_within(
         max_lines: 1,
         keep: 0,
     };
-    let limits = (CHUNK_BYTES, max_file_bytes);
+    let pace = ScanPace {
+        chunk: CHUNK_BYTES,
+        stop: None,
+    };
+    let limits = (pace, max_file_bytes);
     let (scanned, stat) = source::scan_large(opened, requested, nothing, limits, indexes)?;
     Ok(FileVersion::of_large_file(relative, &stat, &scanned.facts))
 }

@@ -311,27 +311,37 @@ pub fn cut_line(rest: &[u8], budget: usize, place: LinePlace) -> CutLine {
 /// The longest prefix of `bytes` (a line's text, no `\n` in it) made of whole decoding
 /// units that decodes to at most `room` bytes.
 fn decodable_prefix(bytes: &[u8], room: usize) -> usize {
+    // A unit decodes to at least its own length, so the prefix is at most `room` bytes; the
+    // 4 bytes after show whether the unit at `room` is whole.
+    let bytes = &bytes[..bytes.len().min(room.saturating_add(4))];
     let (mut raw, mut decoded) = (0, 0);
-    for chunk in bytes.utf8_chunks() {
-        let valid = chunk.valid();
-        if decoded + valid.len() > room {
+    loop {
+        let rest = &bytes[raw..];
+        // `from_utf8`, unlike `utf8_chunks`, checks ASCII many bytes at a time.
+        let (valid, invalid) = match std::str::from_utf8(rest) {
+            Ok(_) => (rest.len(), None),
+            Err(error) => {
+                let valid = error.valid_up_to();
+                (valid, Some(error.error_len().unwrap_or(rest.len() - valid)))
+            }
+        };
+        if decoded + valid > room {
             let mut cut = room - decoded;
-            while !valid.is_char_boundary(cut) {
+            while is_continuation(rest[cut]) {
                 cut -= 1;
             }
             return raw + cut;
         }
-        raw += valid.len();
-        decoded += valid.len();
-        if !chunk.invalid().is_empty() {
-            if decoded + REPLACEMENT_LEN > room {
-                return raw;
+        raw += valid;
+        decoded += valid;
+        match invalid {
+            Some(len) if decoded + REPLACEMENT_LEN <= room => {
+                raw += len;
+                decoded += REPLACEMENT_LEN;
             }
-            raw += chunk.invalid().len();
-            decoded += REPLACEMENT_LEN;
+            _ => return raw,
         }
     }
-    raw
 }
 
 const REPLACEMENT_LEN: usize = '\u{FFFD}'.len_utf8();

@@ -128,8 +128,7 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
             policy: Some(&policy),
             max_content_bytes: Some(128),
             versioned: true,
-            max_file_bytes: None,
-            line_indexes: None,
+            ..ReadOptions::default()
         },
     ];
     let cases = [

@@ -17,7 +17,8 @@ mod js_thread;
 mod pool;
 mod promises;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use napi::{Env, JsValue, Unknown};
 
@@ -85,8 +86,16 @@ pub(crate) fn enqueue<'env>(
     match checked(call, signal) {
         Err(settled) => promises::settle(env, &state.makers, deferred, settled.into()),
         Ok((call, signal)) => {
-            let path = &call.request.path;
-            let id = state.promises.add(env, deferred, signal.as_ref(), path);
+            // What the signal's `abort` sets, so that a long scan the call runs stops too.
+            let stop = signal.as_ref().map(|_| Arc::new(AtomicBool::new(false)));
+            let call = match &stop {
+                Some(stop) => call.with_stop(stop.clone()),
+                None => call,
+            };
+            let watched = signal.as_ref().zip(stop);
+            let id = state
+                .promises
+                .add(env, deferred, watched, &call.request.path);
             start(env, state, Queued { id, call });
         }
     }

@@ -7,6 +7,8 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use napi::bindgen_prelude::{
     FnArgs, FromNapiValue, Function, JsObjectValue, Object, ObjectRef, ToNapiValue,
@@ -42,6 +44,8 @@ pub(super) struct Unsettled {
 /// The caller's `AbortSignal` and the `abort` listener put on it.
 struct AbortWatch {
     signal: ObjectRef<false>,
+    /// Set when the signal fires: the call's read stops at its next chunk.
+    stop: Arc<AtomicBool>,
     /// `None` when the signal would not take a listener (a hostile `addEventListener`):
     /// then the signal is only looked at when the answer is ready.
     listener: Option<ObjectRef<false>>,
@@ -59,17 +63,18 @@ pub(super) enum Outcome {
 }
 
 impl Promises {
-    /// Keeps `deferred` under a new call id, watching `signal` (not yet fired) if given.
+    /// Keeps `deferred` under a new call id, watching `signal` (not yet fired) if given, and
+    /// setting its stop flag when it fires.
     pub(super) fn add(
         &self,
         env: &Env,
         deferred: Deferred,
-        signal: Option<&Unknown>,
+        signal: Option<(&Unknown, Arc<AtomicBool>)>,
         path: &str,
     ) -> u64 {
         self.last_id.set(self.last_id.get() + 1);
         let id = self.last_id.get();
-        let abort = signal.and_then(|signal| watch(env, signal, id, path));
+        let abort = signal.and_then(|(signal, stop)| watch(env, signal, stop, id, path));
         let unsettled = Unsettled { deferred, abort };
         self.unsettled.borrow_mut().insert(id, unsettled);
         id
@@ -101,11 +106,18 @@ impl Promises {
 
 /// Puts a listener for `abort` on the caller's signal, for call `id`. `None` when not even
 /// a reference to the signal can be had: the call then runs as if it had no signal.
-fn watch(env: &Env, signal: &Unknown, id: u64, path: &str) -> Option<AbortWatch> {
+fn watch(
+    env: &Env,
+    signal: &Unknown,
+    stop: Arc<AtomicBool>,
+    id: u64,
+    path: &str,
+) -> Option<AbortWatch> {
     let signal = js::cleared(env, Object::from_unknown(*signal)).ok()?;
     let listener = js::cleared(env, add_listener(env, &signal, id)).ok();
     Some(AbortWatch {
         signal: signal.create_ref().ok()?,
+        stop,
         listener,
         path: path.to_owned(),
     })
@@ -148,10 +160,12 @@ impl Unsettled {
         settle(env, makers, self.deferred, outcome);
     }
 
-    /// Rejects the promise as aborted: its signal's `abort` event fired.
+    /// Rejects the promise as aborted: its signal's `abort` event fired. The call's read,
+    /// if it is still running, stops at its next chunk.
     fn settle_aborted(self, env: &Env, makers: &Makers) {
         let outcome = match self.abort {
             Some(watch) => {
+                watch.stop.store(true, Ordering::Relaxed);
                 let path = watch.path.clone();
                 watch.finish(env).unwrap_or(Outcome::Aborted(path))
             }
