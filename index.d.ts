@@ -227,10 +227,12 @@ export interface ToolkitOptions {
    * {@link MAX_FILE_BYTES} (1 MiB); a larger file is `SIZE_LIMIT_EXCEEDED`. A file over
    * 1 MiB is never read whole: its window is found by scanning it in 256 KiB chunks, so a
    * read costs one chunk and its output in memory; `meta` is exact. The first read of such a
-   * file scans all of it; the toolkit then keeps its line index (the 16 such files read
-   * last, keyed by device, inode, size, mtime and ctime in ns), so a later page of the file
-   * unchanged reads from the chunk its window starts in to the window's end only. Its `content` is at most 1 MiB (or `maxContentBytes`), cut as
-   * `maxContentBytes` cuts it. Its version in the ledger hashes the file's identity and
+   * file scans all of it; the toolkit then keeps its line index (a checkpoint every 16 KiB,
+   * at most 65,536 (512 KiB) a file, for the 16 such files read last, keyed by device,
+   * inode, size, mtime and ctime in ns), so a later page of the file unchanged, or a column
+   * anywhere in a long line of it, reads about 32 KiB beside its window, wherever it lies.
+   * Its `content` is at most 1 MiB (or `maxContentBytes`), cut as `maxContentBytes` cuts it.
+   * An abort (`signal`) stops a running scan at its next chunk. Its version in the ledger hashes the file's identity and
    * times (device, inode, size, mtime and ctime in ns), not its bytes. A file that changes
    * during such a read is read once more, then rejected with `FILE_CHANGED`.
    */
