@@ -507,6 +507,7 @@ pub fn scan_unchanged(
             return Err(ScanUnchangedError::TooLarge(len));
         }
         wait_until_settled(&before);
+        wait_for_writes_in_progress(file);
         let known = indexes.and_then(|indexes| indexes.get(&before));
         let scanned = match &known {
             Some(index) => window_from_index(file, index, ask).map(|scanned| (scanned, None)),
@@ -529,6 +530,16 @@ pub fn scan_unchanged(
         }
     }
     Err(ScanUnchangedError::Changed)
+}
+
+/// Waits for a write to `file` that is in progress to end, where the file system lets a
+/// reader wait for it: a write stamps the file's times when it begins, so one that began
+/// before `before` was taken and is still copying its bytes (a large write, its writer
+/// descheduled) leaves the times as they were while the scan sees its bytes half-written.
+/// Seeking for data takes the inode's lock, which the write holds to its end (Linux's
+/// ext4, tmpfs and btrfs; other systems answer at once). Its answer does not matter.
+fn wait_for_writes_in_progress(file: &File) {
+    let _ = rustix::fs::seek(file, rustix::fs::SeekFrom::Data(0));
 }
 
 /// The longest tick of the clocks file systems stamp changes with (Linux's coarse clock
@@ -877,6 +888,48 @@ mod tests {
             source.1.get() <= 2 * 16_384 + 200,
             "read {}",
             source.1.get()
+        );
+    }
+
+    /// A same-size rewrite by one large write, under way when a read begins: its times were
+    /// stamped when it began, so only waiting for it to end keeps its half-written bytes out
+    /// of a scan. Where the file system lets a reader wait (ext4, tmpfs, btrfs), the end of
+    /// the file is the new version's once the wait is over, though the write filling a
+    /// 256 MiB hole had only just begun.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_scan_waits_for_a_write_in_progress_to_end() {
+        const LEN: u64 = 256 << 20;
+        const WAITING_FILE_SYSTEMS: [u64; 3] = [0xEF53, 0x0102_1994, 0x9123_683E];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rewritten.log");
+        let old = File::create(&path).unwrap();
+        old.set_len(LEN).unwrap();
+        let file = File::open(&path).unwrap();
+        let kind = rustix::fs::fstatfs(&file).unwrap().f_type as u64;
+        if !WAITING_FILE_SYSTEMS.contains(&kind) {
+            return; // a writer here cannot be waited for
+        }
+        // Past a clock tick, the write's stamp differs from the truncation's.
+        std::thread::sleep(TIMESTAMP_TICK);
+        let unwritten = identity(&rustix::fs::fstat(&file).unwrap());
+        let new = b"bbb\n".repeat((LEN / 4) as usize);
+        let writer = std::thread::spawn(move || rustix::io::pwrite(&old, &new, 0).unwrap());
+        let started = std::time::Instant::now();
+        while identity(&rustix::fs::fstat(&file).unwrap()) == unwritten {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the write never began"
+            );
+            std::thread::yield_now();
+        }
+        wait_for_writes_in_progress(&file);
+        let mut tail = [0u8; 4];
+        file.read_at(&mut tail, LEN - 4).unwrap();
+        assert_eq!(writer.join().unwrap(), LEN as usize);
+        assert_eq!(
+            &tail, b"bbb\n",
+            "the end was read before the write in progress ended"
         );
     }
 
