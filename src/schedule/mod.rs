@@ -165,7 +165,13 @@ fn is_given(value: &Unknown) -> bool {
     !matches!(type_of(value), "undefined" | "null")
 }
 
-fn send_to_pool(env: &Env, state: &EnvState, calls: Vec<Queued>) {
+/// Sends `calls` to the pool, each with an `abort` listener on its signal; one whose signal
+/// fired already is rejected, and goes no further.
+fn send_to_pool(env: &Env, state: &EnvState, mut calls: Vec<Queued>) {
+    for queued in &calls {
+        state.promises.watch_on_pool(env, &state.makers, queued.id);
+    }
+    calls.retain(|queued| state.promises.is_unsettled(queued.id));
     if !calls.is_empty() {
         count_sent_to_pool(calls.len());
         state.pool.send(env, calls);
@@ -190,8 +196,11 @@ fn on_run_end(env: &Env) {
 fn read_here(env: &Env, state: &EnvState, calls: Vec<Queued>) {
     let mut for_pool = Vec::new();
     for queued in calls {
-        if !state.promises.is_unsettled(queued.id) {
-            continue; // aborted meanwhile: its promise is already rejected
+        let promises = &state.promises;
+        if !promises.is_unsettled(queued.id)
+            || promises.settle_if_aborted(env, &state.makers, queued.id)
+        {
+            continue; // aborted meanwhile: its promise is rejected, and it is not read
         }
         match try_now(env, || queued.call.run_from_memory()) {
             // Settling runs JS, which may make more calls: nothing here is borrowed.

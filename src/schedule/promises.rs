@@ -3,7 +3,11 @@
 //! Only a call goes to the pool. Its promise stays on the JS thread, here, under the call's
 //! id: an answer that comes back settles the promise if it is still here, and an
 //! `AbortSignal` that fires first rejects it at once, from its `abort` event, even while the
-//! pool is stuck on a hung mount; that call's answer is discarded when it comes.
+//! pool is stuck on a hung mount; that call's answer is discarded when it comes. A call
+//! answered on the JS thread, before the event loop turns, needs no `abort` listener: its
+//! signal is looked at before it is read and when it is settled, so the listener is put on
+//! only when the call leaves for the pool (adding and removing one cost a quarter of a small
+//! read).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -46,8 +50,9 @@ struct AbortWatch {
     signal: ObjectRef<false>,
     /// Set when the signal fires: the call's read stops at its next chunk.
     stop: Arc<AtomicBool>,
-    /// `None` when the signal would not take a listener (a hostile `addEventListener`):
-    /// then the signal is only looked at when the answer is ready.
+    /// The listener, once the call went to the pool. `None` before, or when the signal would
+    /// not take one (a hostile `addEventListener`): then the signal is only looked at when
+    /// the answer is ready.
     listener: Option<ObjectRef<false>>,
     path: String,
 }
@@ -63,8 +68,8 @@ pub(super) enum Outcome {
 }
 
 impl Promises {
-    /// Keeps `deferred` under a new call id, watching `signal` (not yet fired) if given, and
-    /// setting its stop flag when it fires.
+    /// Keeps `deferred` under a new call id, with `signal` (not yet fired) if given, whose
+    /// firing sets the stop flag.
     pub(super) fn add(
         &self,
         env: &Env,
@@ -74,10 +79,47 @@ impl Promises {
     ) -> u64 {
         self.last_id.set(self.last_id.get() + 1);
         let id = self.last_id.get();
-        let abort = signal.and_then(|(signal, stop)| watch(env, signal, stop, id, path));
+        let abort = signal.and_then(|(signal, stop)| keep(env, signal, stop, path));
         let unsettled = Unsettled { deferred, abort };
         self.unsettled.borrow_mut().insert(id, unsettled);
         id
+    }
+
+    /// Call `id` leaves for the pool: its signal gets an `abort` listener that rejects its
+    /// promise at once. A signal that fired meanwhile rejects it now.
+    pub(super) fn watch_on_pool(&self, env: &Env, makers: &Makers, id: u64) {
+        let signal = match self.unsettled.borrow_mut().get_mut(&id) {
+            Some(Unsettled {
+                abort: Some(watch), ..
+            }) if watch.listener.is_none() => watch.signal.get_value(env).ok(),
+            _ => None,
+        };
+        // Adding a listener runs JS (the signal's own `addEventListener`): nothing is
+        // borrowed meanwhile.
+        let Some(signal) = signal else { return };
+        let listener = js::cleared(env, add_listener(env, &signal, id)).ok();
+        if let Some(Unsettled {
+            abort: Some(watch), ..
+        }) = self.unsettled.borrow_mut().get_mut(&id)
+        {
+            watch.listener = listener;
+        }
+        self.settle_if_aborted(env, makers, id);
+    }
+
+    /// Rejects call `id`'s promise as aborted if its signal has fired; whether it had.
+    pub(super) fn settle_if_aborted(&self, env: &Env, makers: &Makers, id: u64) -> bool {
+        let fired = match self.unsettled.borrow().get(&id) {
+            Some(Unsettled {
+                abort: Some(watch), ..
+            }) => watch.signal.get_value(env).ok(),
+            _ => None,
+        }
+        .is_some_and(|signal| is_aborted(&signal.to_unknown()) == Some(true));
+        if fired && let Some(unsettled) = self.take(id) {
+            unsettled.settle_aborted(env, makers);
+        }
+        fired
     }
 
     /// Settles call `id` with `answer`, unless its signal fired first (then its promise is
@@ -104,21 +146,14 @@ impl Promises {
     }
 }
 
-/// Puts a listener for `abort` on the caller's signal, for call `id`. `None` when not even
-/// a reference to the signal can be had: the call then runs as if it had no signal.
-fn watch(
-    env: &Env,
-    signal: &Unknown,
-    stop: Arc<AtomicBool>,
-    id: u64,
-    path: &str,
-) -> Option<AbortWatch> {
+/// Keeps the caller's signal for the call. `None` when not even a reference to it can be
+/// had: the call then runs as if it had no signal.
+fn keep(env: &Env, signal: &Unknown, stop: Arc<AtomicBool>, path: &str) -> Option<AbortWatch> {
     let signal = js::cleared(env, Object::from_unknown(*signal)).ok()?;
-    let listener = js::cleared(env, add_listener(env, &signal, id)).ok();
     Some(AbortWatch {
         signal: signal.create_ref().ok()?,
         stop,
-        listener,
+        listener: None,
         path: path.to_owned(),
     })
 }
