@@ -187,4 +187,4 @@ async function runToolCall(toolkit, args, options) {
   }
 }
 
-module.exports = { runToolCall, toolFailure, modelTextOf, registerToolkit, renderingOptions }
+module.exports = { runToolCall, toolFailure, modelTextOf, settingsOf, registerToolkit, renderingOptions }
