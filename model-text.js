@@ -6,10 +6,11 @@
 // The gutter and the header's words were chosen by counting tokens (benchmark/tokens.mjs).
 
 /**
- * A cut line's marker as the engine writes it (see `ToolkitOptions.maxContentBytes`): the
- * closing line says the same, so the marker is taken out of the lines shown.
+ * A cut line's marker as the engine writes it (see `ToolkitOptions.maxContentBytes`), long
+ * or, when its numbers are extreme, short: the closing line says the same, so the marker is
+ * taken out of the lines shown.
  */
-const CUT_MARKER = /^\[line (\d+) continues at column (\d+) of (\d+): call read_file with start_line \d+ and start_column \d+\]$/
+const CUT_MARKER = /^\[(?:line \d+ continues at column \d+ of (\d+): )?call read_file with start_line \d+ and start_column \d+\]$/
 
 /** The gutter before a line: its number and a tab, as `cat -n` has it but not padded. */
 function gutter(lineNumber) {
@@ -37,7 +38,7 @@ function linesOf(content, cut) {
   if (lines.at(-1) === '') lines.pop()
   const marker = cut ? CUT_MARKER.exec(lines.at(-1) ?? '') : null
   if (marker) lines.pop()
-  return { lines, lineLength: marker ? Number(marker[3]) : undefined }
+  return { lines, lineLength: marker?.[1] === undefined ? undefined : Number(marker[1]) }
 }
 
 /** The first line of the window: worked out from where it ends, so `output` alone says it. */
