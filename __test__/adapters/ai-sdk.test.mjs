@@ -125,6 +125,22 @@ for (const { major, sdk, Model, step } of MAJORS) {
       }
     })
 
+    test('dedupeReads: the same window again is told as a note; after forgetReads() the lines come back', async () => {
+      const deduping = createAgentToolkit({ workspaceRoot: fx.ws, dedupeReads: true })
+      try {
+        const tool = readFileTool(deduping)
+        const whole = 'src/a.txt lines 1-3 of 3 (14 bytes)\n1\tone\n2\ttwo\n3\tthree\n'
+        assert.deepEqual((await run({ path: 'src/a.txt' }, tool)).told, { type: 'text', value: whole })
+        const { told, parts } = await run({ path: 'src/a.txt' }, tool)
+        assert.deepEqual(told, { type: 'text', value: 'src/a.txt lines 1-3 unchanged since your last read\n' })
+        assert.deepEqual(parts.find((part) => part.type === 'tool-result').output, expectedOutput(file, 'src/a.txt'))
+        deduping.forgetReads()
+        assert.deepEqual((await run({ path: 'src/a.txt' }, tool)).told, { type: 'text', value: whole })
+      } finally {
+        deduping.close()
+      }
+    })
+
     test('lineNumbers: false, from the options the tool is made with', async () => {
       const { told } = await run({ path: 'src/a.txt' }, readFileTool({ workspaceRoot: fx.ws, lineNumbers: false }))
       assert.deepEqual(told, { type: 'text', value: 'src/a.txt lines 1-3 of 3 (14 bytes)\none\ntwo\nthree\n' })
