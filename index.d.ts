@@ -247,7 +247,31 @@ export interface ToolkitOptions {
    * each file.
    */
   maxBatchContentBytes?: number
+  /**
+   * What `runToolCall` and the adapters give the model for a read: `'text'` (default) one
+   * header line (`src/a.ts lines 51-53 of 120 (972 bytes)`), the lines, and, when lines are
+   * left, a closing line naming the call that reads on (`[next: start_line=54]`, or for a
+   * cut line `[line 1 continues at column 35 of 300; next: start_line=1 start_column=35]`,
+   * its marker taken out of the lines); `'json'` the output as JSON, for harnesses that parse
+   * results. Else `INVALID_ARGUMENT`. The typed output is unchanged either way.
+   */
+  resultFormat?: ResultFormat
+  /** Whether the text numbers its lines (`51<tab>line 51`). Default `true`. */
+  lineNumbers?: boolean
+  /**
+   * Default `false`. When `true`, a read through `runToolCall` or an adapter whose lines were
+   * all given to the model before by this toolkit, from a file whose content hash (the
+   * ledger's) is unchanged since, is told as a note instead
+   * (`src/a.ts lines 1-3 unchanged since your last read`, and the closing line). Whole lines
+   * only: a cut line or a window from a column is always sent. Text only: `'json'` sends
+   * every output. Call {@link AgentToolkit.forgetReads} when the model's memory of earlier
+   * reads is gone (its history compacted or cut).
+   */
+  dedupeReads?: boolean
 }
+
+/** What `runToolCall` and the adapters give the model for a read: text made for models, or JSON. */
+export type ResultFormat = 'text' | 'json'
 
 /** Options of one toolkit call. */
 export interface CallOptions {
@@ -303,6 +327,12 @@ export interface AgentToolkit extends Disposable {
    * times, which any write moves (the ctime cannot be set back).
    */
   checkFreshness(path: string): Promise<Freshness>
+  /**
+   * Forgets which lines the model was given ({@link ToolkitOptions.dedupeReads}): every next
+   * read sends its lines. Call it when the harness compacts or cuts the model's history. Does
+   * nothing without `dedupeReads`.
+   */
+  forgetReads(): void
   /** Releases the root handle now. Reads already running finish. Idempotent. */
   close(): void
   /** The same as `close()`. */
@@ -329,14 +359,21 @@ export type ToolCallToolkit = {
 export type RunToolCallResult =
   | {
       isError: false
-      /** The output as JSON (a cut line's marker is in its `content`). */
+      /**
+       * What the model is given: the text ({@link ToolkitOptions.resultFormat}), the note
+       * that it has these lines already ({@link ToolkitOptions.dedupeReads}), or the output
+       * as JSON.
+       */
       content: string
       output: ToolkitReadFileOutput
       code?: undefined
     }
   | {
       isError: true
-      /** The error's `CODE: path: reason` message. */
+      /**
+       * The error's `CODE: path: reason` message; for `POLICY_DENIED`, `OUTSIDE_WORKSPACE` and
+       * `BINARY_NOT_SUPPORTED`, a second line saying what to do instead.
+       */
       content: string
       output?: undefined
       /**
@@ -346,16 +383,24 @@ export type RunToolCallResult =
       code: ToolkitErrorCode | 'ABORT_ERR'
     }
 
+/** Options of `runToolCall`: the signal, and the toolkit's rendering options for this call. */
+export interface RunToolCallOptions extends CallOptions {
+  /** Over the toolkit's {@link ToolkitOptions.resultFormat} (default `'text'`). */
+  resultFormat?: ResultFormat
+  /** Over the toolkit's {@link ToolkitOptions.lineNumbers} (default `true`). */
+  lineNumbers?: boolean
+}
+
 /**
  * Runs one model tool call through `toolkit.readFile`: `args` as the model sent them, a JSON
  * text or an object, checked at run time (so an SDK's `unknown` goes as it is);
- * `options.signal` is passed on. Never throws: a malformed JSON text or arguments that are
- * not an object are an `INVALID_ARGUMENT` result.
+ * `options.signal` is passed on. Never throws: a malformed JSON text, arguments that are not
+ * an object, or a malformed `resultFormat` or `lineNumbers` are an `INVALID_ARGUMENT` result.
  */
 export declare function runToolCall(
   toolkit: ToolCallToolkit,
   args: unknown,
-  options?: CallOptions,
+  options?: RunToolCallOptions,
 ): Promise<RunToolCallResult>
 
 /** A dialect's name: the engine's list, through the binding's `DialectName`. */

@@ -16,7 +16,8 @@ const {
   ReadPolicy,
 } = require('./native.js')
 const { dialects } = require('./dialects.js')
-const { runToolCall } = require('./tool-call.js')
+const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
+const { ReadMemory } = require('./read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption, stringList, rejectingThrows } = require('./options.js')
 
@@ -306,6 +307,27 @@ const ToolCatalog = deepFreeze({
   },
 })
 
+/** `dedupeReads` of the options: a boolean, `false` when absent; else INVALID_ARGUMENT. */
+function dedupeOf(options) {
+  const dedupe = readOption(options, 'dedupeReads', 'options')
+  if (dedupe === undefined) return false
+  if (typeof dedupe !== 'boolean') {
+    const got = dedupe === null ? 'null' : typeof dedupe
+    throw codedError('INVALID_ARGUMENT', 'dedupeReads', `options.dedupeReads must be a boolean (got ${got})`)
+  }
+  return dedupe
+}
+
+/**
+ * What `runToolCall` and the adapters give the model for this toolkit's reads: the
+ * rendering options of `options`, and a read memory when `dedupeReads` is on.
+ */
+function modelSettingsOf(options, workspace) {
+  const { resultFormat = 'text', lineNumbers = true } = renderingOptions(options, 'options')
+  const memory = dedupeOf(options) ? new ReadMemory() : undefined
+  return { resultFormat, lineNumbers, memory, lastRead: (path) => workspace.lastRead(path) ?? undefined }
+}
+
 /**
  * A toolkit bound to one workspace. The root is opened once, here, and held open until
  * `close()`; a bad root throws INVALID_ARGUMENT now rather than on every read.
@@ -317,8 +339,15 @@ function createAgentToolkit(options) {
   }
   const workspaceRoot = readOption(options, 'workspaceRoot', 'options')
   const workspace = new Workspace(workspaceRoot, policyOf(options, 'options'))
+  let settings
+  try {
+    settings = modelSettingsOf(options, workspace)
+  } catch (error) {
+    workspace.close()
+    throw error
+  }
   const close = () => workspace.close()
-  return Object.freeze({
+  const toolkit = Object.freeze({
     definition: TOOLKIT_DEFINITIONS.read_file,
     readFile(input, callOptions) {
       return rejectingThrows(() => workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))))
@@ -347,9 +376,14 @@ function createAgentToolkit(options) {
       }
       return now.hash === last.hash ? 'unchanged' : 'changed'
     },
+    forgetReads() {
+      settings.memory?.forget()
+    },
     close,
     [Symbol.dispose]: close,
   })
+  registerToolkit(toolkit, settings)
+  return toolkit
 }
 
 module.exports = {

@@ -2,11 +2,115 @@
 // runToolCall: one model tool call, from the arguments as the model sent them to the text a
 // harness hands back. It never throws, so a harness needs no try/catch of its own.
 
-const { isToolkitError } = require('./errors.js')
+const { isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption } = require('./options.js')
+const { renderRead, renderFailure, renderUnchanged } = require('./model-text.js')
 
+/**
+ * What `createAgentToolkit` registers of each toolkit it makes: its `resultFormat`,
+ * `lineNumbers`, its read memory (with `dedupeReads`) and its ledger's `lastRead`. A toolkit
+ * of the caller's has none: text with line numbers, nothing deduplicated.
+ */
+const toolkitSettings = new WeakMap()
+
+const DEFAULT_SETTINGS = Object.freeze({ resultFormat: 'text', lineNumbers: true })
+
+/** Registers `settings` as `toolkit`'s (see `toolkitSettings`). */
+function registerToolkit(toolkit, settings) {
+  toolkitSettings.set(toolkit, settings)
+}
+
+/** `toolkit`'s registered settings, or the defaults. */
+function settingsOf(toolkit) {
+  return (typeof toolkit === 'object' && toolkit !== null && toolkitSettings.get(toolkit)) || DEFAULT_SETTINGS
+}
+
+/**
+ * `resultFormat` (`'text'` or `'json'`) and `lineNumbers` (a boolean) of `options`, each
+ * `undefined` when absent; `owner` names them in errors. Throws INVALID_ARGUMENT for any
+ * other value.
+ */
+function renderingOptions(options, owner) {
+  const resultFormat = readOption(options, 'resultFormat', owner)
+  if (resultFormat !== undefined && resultFormat !== 'text' && resultFormat !== 'json') {
+    const got = typeof resultFormat === 'string' ? JSON.stringify(resultFormat) : resultFormat === null ? 'null' : typeof resultFormat
+    throw codedError('INVALID_ARGUMENT', 'resultFormat', `${owner}.resultFormat must be 'text' or 'json' (got ${got})`)
+  }
+  const lineNumbers = readOption(options, 'lineNumbers', owner)
+  if (lineNumbers !== undefined && typeof lineNumbers !== 'boolean') {
+    const got = lineNumbers === null ? 'null' : typeof lineNumbers
+    throw codedError('INVALID_ARGUMENT', 'lineNumbers', `${owner}.lineNumbers must be a boolean (got ${got})`)
+  }
+  return { resultFormat, lineNumbers }
+}
+
+/** `input[key]` when it is a number, else `undefined`; never throws. */
+function numberOf(input, key) {
+  try {
+    const value = typeof input === 'object' && input !== null ? input[key] : undefined
+    return typeof value === 'number' ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The window's lines as spans a memory keeps, when the model could be spared them: whole
+ * lines (not a cut line, not a line from a column), at least one.
+ */
+function wholeLines(output, startColumn) {
+  const returned = output.meta.returned_line_count
+  const cut = output.continuation !== undefined && output.continuation !== null
+  if (returned === 0 || cut || (startColumn !== undefined && startColumn > 1)) return undefined
+  const first = output.next_start_line === null ? output.meta.line_count - returned + 1 : output.next_start_line - returned
+  return { first, last: first + returned - 1 }
+}
+
+/**
+ * The content hash of the version `output` came from, by the toolkit's ledger; `undefined`
+ * when the ledger's last read of the path is not that one (another read of it finished in
+ * between with other bytes or times): then nothing is deduplicated.
+ */
+function versionHash(settings, output) {
+  const version = settings.lastRead(output.path)
+  if (version === undefined || version === null) return undefined
+  const same = version.byte_length === output.meta.byte_length && version.mtime_ms === output.meta.mtime_ms
+  return same ? version.hash : undefined
+}
+
+/**
+ * The note that the window was already given, unchanged, or `undefined` (its lines are to be
+ * sent), remembering them as given then.
+ */
+function unchangedNote(settings, output, startColumn) {
+  if (settings.memory === undefined) return undefined
+  const lines = wholeLines(output, startColumn)
+  const hash = lines === undefined ? undefined : versionHash(settings, output)
+  if (hash === undefined) return undefined
+  if (settings.memory.covers(output.path, hash, lines.first, lines.last)) return renderUnchanged(output)
+  settings.memory.remember(output.path, hash, lines.first, lines.last)
+  return undefined
+}
+
+/**
+ * The text a model is given for `output`, read by `toolkit` for `input`: JSON, or the text
+ * rendering (see model-text.js), or, with `dedupeReads`, the note that it has those lines
+ * already. `overrides` are a call's `resultFormat` and `lineNumbers`, over the toolkit's.
+ */
+function modelTextOf(toolkit, input, output, overrides = {}) {
+  const settings = settingsOf(toolkit)
+  const resultFormat = overrides.resultFormat ?? settings.resultFormat
+  if (resultFormat === 'json') return JSON.stringify(output)
+  const startColumn = numberOf(input, 'start_column')
+  const note = unchangedNote(settings, output, startColumn)
+  if (note !== undefined) return note
+  const lineNumbers = overrides.lineNumbers ?? settings.lineNumbers
+  return renderRead(output, { lineNumbers, startLine: numberOf(input, 'start_line'), startColumn })
+}
+
+/** A failed call's result: the model's text is the message and what to do instead. */
 function failure(code, message) {
-  return { content: message, isError: true, code }
+  return { content: renderFailure(code, message), isError: true, code }
 }
 
 /** The call's input (see `argumentsInput`), or the INVALID_ARGUMENT result of bad JSON. */
@@ -50,24 +154,37 @@ function toolFailure(thrown) {
   return { code, message: message.startsWith(`${code}: `) ? message : `${code}: ${message}` }
 }
 
+/** The call's `resultFormat` and `lineNumbers`, or the INVALID_ARGUMENT result of bad ones. */
+function overridesOf(options) {
+  if (typeof options !== 'object' || options === null) return { overrides: {} }
+  try {
+    return { overrides: renderingOptions(options, 'options') }
+  } catch (error) {
+    return { error: failure(error.code, error.message) }
+  }
+}
+
 /**
  * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.readFile`,
- * with `options` (`{ signal }`) passed on. Success: `content` is the output as JSON and
- * `output` the object; failure: `content` is the error's message (`CODE: path: reason`),
- * `isError` is true and `code` its code.
+ * with `options` (`{ signal, resultFormat, lineNumbers }`) passed on. Success: `content` is
+ * the text for the model (see `modelTextOf`) and `output` the object; failure: `content` is
+ * the error's message (`CODE: path: reason`, and for some codes a line more), `isError` is
+ * true and `code` its code.
  */
 async function runToolCall(toolkit, args, options) {
   const { input, error } = inputOf(args)
   if (error) return error
   const { readFile, error: notToolkit } = readFileOf(toolkit)
   if (notToolkit) return notToolkit
+  const { overrides, error: badOptions } = overridesOf(options)
+  if (badOptions) return badOptions
   try {
     const output = await Reflect.apply(readFile, toolkit, [input, options])
-    return { content: JSON.stringify(output), isError: false, output }
+    return { content: modelTextOf(toolkit, input, output, overrides), isError: false, output }
   } catch (thrown) {
     const { code, message } = toolFailure(thrown)
     return failure(code, message)
   }
 }
 
-module.exports = { runToolCall, toolFailure }
+module.exports = { runToolCall, toolFailure, modelTextOf, settingsOf, registerToolkit, renderingOptions }

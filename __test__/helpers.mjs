@@ -191,6 +191,34 @@ export function expectedOutput(file, returnedPath, startLine = 1, maxLines = 200
   }
 }
 
+/**
+ * The text a model is given for a read of `file` (see model-text.js), written out from the
+ * bytes on disk: `path lines A-B of T (S bytes)`, each line after its number and a tab (or
+ * as it is, `lineNumbers: false`), and `[next: start_line=N]` when lines are left.
+ */
+export function expectedModelText(file, returnedPath, startLine = 1, maxLines = 200, { lineNumbers = true } = {}) {
+  const bytes = fs.readFileSync(file)
+  const window = expectedWindow(expectedText(bytes), startLine, maxLines)
+  const lines = splitLines(window.content).map((line) => line.replace(/\n$/, ''))
+  const last = startLine + lines.length - 1
+  const span = lines.length === 1 ? `line ${startLine}` : `lines ${startLine}-${last}`
+  const header = `${returnedPath} ${span} of ${window.line_count} (${bytes.length} bytes)\n`
+  const body = lines.map((line, i) => (lineNumbers ? `${startLine + i}\t${line}\n` : `${line}\n`)).join('')
+  const closing = window.next_start_line === null ? '' : `[next: start_line=${window.next_start_line}]\n`
+  return header + body + closing
+}
+
+/**
+ * The text a model is given for a window that is one cut line (see `cutMarker`): the header,
+ * the line's part, and the closing line naming the column it continues at. `from` is the
+ * column the window started at.
+ */
+export function expectedCutText({ path, size, lineCount, line, part, column, length, from = 1 }) {
+  const header = `${path} line ${line} of ${lineCount}${from > 1 ? ` from column ${from}` : ''} (${size} bytes)\n`
+  const closing = `[line ${line} continues at column ${column} of ${length}; next: start_line=${line} start_column=${column}]\n`
+  return `${header}${line}\t${part}\n${closing}`
+}
+
 // ---------------------------------------------------------------------------------------
 // Cut lines (a toolkit's content budget), independently.
 

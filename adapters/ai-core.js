@@ -5,7 +5,8 @@
 
 const { TOOLKIT_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
-const { toolFailure } = require('../tool-call.js')
+const { toolFailure, modelTextOf, settingsOf } = require('../tool-call.js')
+const { renderFailure, renderRead } = require('../model-text.js')
 const { errorWithCode } = require('../errors.js')
 
 /**
@@ -18,12 +19,21 @@ const { errorWithCode } = require('../errors.js')
  * it, and no model reads it.
  */
 function toolError(thrown) {
-  const { code, message } = toolFailure(thrown)
+  const { code, message: failure } = toolFailure(thrown)
   if (code === 'ABORT_ERR') return thrown
+  const message = renderFailure(code, failure)
   const own = thrown instanceof Error && Object.isExtensible(thrown) && thrown.message === message
   const error = own ? thrown : errorWithCode(code, message, { cause: thrown })
   Object.defineProperty(error, 'toString', { value: () => message, configurable: true, writable: true })
   return error
+}
+
+/**
+ * The output of `toModelOutput`'s argument: ai@5 passes the output itself, ai@6 and later
+ * `{ toolCallId, input, output }` (no read's output has a `toolCallId`).
+ */
+function outputOf(argument) {
+  return typeof argument === 'object' && argument !== null && 'toolCallId' in argument ? argument.output : argument
 }
 
 /** `readFileTool` over the SDK's `tool` and `jsonSchema` given. */
@@ -31,22 +41,43 @@ function aiAdapter({ jsonSchema, tool }) {
   /**
    * The read_file tool for `generateText`/`streamText`: the toolkit definition's description
    * and input schema (`start_column` included), `execute` through the toolkit, the SDK's abort
-   * signal passed on. A failed read is a tool error: the model reads `CODE: path: reason`, the
-   * application finds the `code` on the error.
+   * signal passed on. `execute` returns the typed output (the application's tool-result);
+   * the model is given the toolkit's text (`toModelOutput`), or the output as JSON with
+   * `resultFormat: 'json'`. A failed read is a tool error: the model reads
+   * `CODE: path: reason` (and for some codes a line more), the application finds the `code`
+   * on the error.
    */
   function readFileTool(toolkitOrOptions) {
     const { toolkit } = toolkitOf(toolkitOrOptions)
     const { description, parameters } = TOOLKIT_DEFINITIONS.read_file
+    // The text made when the read ran (it may be the note that the lines were given before),
+    // for `toModelOutput`; an output it never saw (one restored from a stored conversation)
+    // is rendered anew.
+    const texts = new WeakMap()
+    const { resultFormat, lineNumbers } = settingsOf(toolkit)
+    // JSON: the SDK's own way of giving an output to the model.
+    const toModelOutput =
+      resultFormat === 'json'
+        ? undefined
+        : (argument) => {
+            const output = outputOf(argument)
+            return { type: 'text', value: texts.get(output) ?? renderRead(output, { lineNumbers }) }
+          }
     return tool({
       description,
       inputSchema: jsonSchema(structuredClone(parameters)),
       execute: async (input, { abortSignal } = {}) => {
+        let output
         try {
-          return await toolkit.readFile(input, { signal: abortSignal })
+          output = await toolkit.readFile(input, { signal: abortSignal })
         } catch (error) {
           throw toolError(error)
         }
+        const isObject = typeof output === 'object' && output !== null
+        if (toModelOutput !== undefined && isObject) texts.set(output, modelTextOf(toolkit, input, output))
+        return output
       },
+      toModelOutput,
     })
   }
 

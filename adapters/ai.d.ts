@@ -13,8 +13,10 @@ export type ReadFileToolToolkit = AgentToolkit
 /**
  * The read_file tool: the toolkit's definition (`TOOLKIT_DEFINITIONS.read_file`, `start_column`
  * included) and typed input (`ToolkitReadFileInput`), `execute` through the toolkit (made from
- * the options when options are given), the SDK's abort signal honoured. A failed read is a
- * tool error: the model is told `CODE: path: reason` (what `runToolCall` and the MCP server
+ * the options when options are given), the SDK's abort signal honoured. `execute` returns the
+ * typed output; the model is given the toolkit's text through `toModelOutput`
+ * (`ToolkitOptions.resultFormat`, `lineNumbers`, `dedupeReads`), or the output as JSON with
+ * `resultFormat: 'json'`. A failed read is a tool error: the model is told `CODE: path: reason` (what `runToolCall` and the MCP server
  * give, on every major of the SDK), the application finds `code` on the step's `tool-error`
  * error.
  */

@@ -8,7 +8,9 @@ import type { AgentToolkit, ToolkitOptions } from '../index'
  * An `McpServer` named `agent-read-file` with read_file registered: the toolkit definition's
  * description and input schema (`TOOLKIT_DEFINITIONS.read_file`, `start_column` included), an
  * output schema for `ToolkitReadFileOutput` (`continuation` included). A read answers the
- * output as `structuredContent` and as JSON text; a failed read is an `isError: true` result
+ * output as `structuredContent` (for programs) and, as its text, what a model is given
+ * (`ToolkitOptions.resultFormat`: the toolkit's text by default, or the output as JSON); a
+ * client that forwards both to a model should forward the text only. A failed read is an `isError: true` result
  * whose text is the error's message, starting with its code (`NOT_FOUND: src/a.ts: …`). The
  * client's cancellation aborts the read. A toolkit made from `options` is closed when the
  * server closes; a toolkit given stays the caller's to close.

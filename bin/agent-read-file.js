@@ -20,7 +20,7 @@ const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--start-column N] [--max-lines N]
-                       [--format text|json] [--max-file-bytes N|Infinity]
+                       [--format text|json] [--no-line-numbers] [--max-file-bytes N|Infinity]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
@@ -33,12 +33,14 @@ options:
   --root DIR        the workspace root (default: the current directory)
   --start-line N    first line of the window, from 1 (default: 1)
   --start-column N  the byte of the first line to start at, from 1 (default: 1): reads
-                    the rest of a line cut at 1 MiB, as the footer's \`next:\` says
+                    the rest of a line cut at 1 MiB, as the closing \`[next: …]\` line says
   --max-lines N     lines in the window, 1 to 500 (default: 200)
-  --format FORMAT   text: the lines as they are, and a footer on stderr saying where the
-                    window is and how to read on; json: the tool's whole output object.
-                    Default: text when stdout is a terminal (a person reading), json when it
-                    is a pipe or a file (a script, which wants every field).
+  --format FORMAT   text: what a model is given (a header line, the lines numbered, and a
+                    closing \`[next: start_line=N]\` line when lines are left); json: the
+                    tool's whole output object. Default: text when stdout is a terminal (a
+                    person reading), json when it is a pipe or a file (a script, which wants
+                    every field).
+  --no-line-numbers the text's lines without their numbers
   --max-file-bytes N
                     the largest file read, in bytes, or Infinity (default: 1048576, as the
                     specification); a larger file is scanned in chunks, never read whole
@@ -63,6 +65,7 @@ function parseCommandLine(argv) {
     'start-column': { type: 'string' },
     'max-lines': { type: 'string' },
     format: { type: 'string' },
+    'no-line-numbers': { type: 'boolean' },
     'max-file-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
@@ -79,7 +82,8 @@ function parseCommandLine(argv) {
   if (startLine !== undefined) input.start_line = startLine
   if (startColumn !== undefined) input.start_column = startColumn
   if (maxLines !== undefined) input.max_lines = maxLines
-  return { action: 'read', root: values.root, input, format, maxFileBytes: fileLimit(values['max-file-bytes']) }
+  const lineNumbers = !values['no-line-numbers']
+  return { action: 'read', root: values.root, input, format, lineNumbers, maxFileBytes: fileLimit(values['max-file-bytes']) }
 }
 
 /**
@@ -103,27 +107,6 @@ function readWith(createAgentToolkit, root, { input, maxFileBytes }) {
   }
 }
 
-/**
- * The flags that read on from `output`: the rest of its cut line (`continuation`), else the
- * next window; `undefined` after the file's end.
- */
-function nextFlags(output) {
-  const { continuation } = output
-  if (continuation !== undefined) return `--start-line ${continuation.start_line} --start-column ${continuation.start_column}`
-  return output.next_start_line === null ? undefined : `--start-line ${output.next_start_line}`
-}
-
-/** Where the window is and how to read on, for a person: `lines 1-200 of 1,234; next: …`. */
-function footer(output) {
-  const count = (n) => n.toLocaleString('en-US')
-  const { line_count: total, returned_line_count: returned } = output.meta
-  if (returned === 0) return `no lines there (the file has ${count(total)})`
-  const first = output.next_start_line === null ? total - returned + 1 : output.next_start_line - returned
-  const range = `lines ${count(first)}-${count(first + returned - 1)} of ${count(total)}`
-  const next = nextFlags(output)
-  return next === undefined ? range : `${range}; next: ${next}`
-}
-
 function main() {
   const argv = process.argv.slice(2)
   // The MCP server owns stdout's errors: its transport tells a client gone from a failure.
@@ -133,20 +116,21 @@ function main() {
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
   const { createAgentToolkit } = loadPackage()
+  const { renderRead, renderFailure } = require('../model-text.js')
   let output
   try {
     const root = workspaceRoot(command.root)
     output = readWith(createAgentToolkit, root, command)
   } catch (err) {
     const code = err.code ?? 'INTERNAL'
-    const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : err.message
+    const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : renderFailure(code, err.message)
     process.stderr.write(`${said}\n`)
     process.exitCode = 1
     return
   }
   if (command.format === 'json') return print(`${JSON.stringify(output, null, 2)}\n`)
-  print(output.content)
-  process.stderr.write(`${footer(output)}\n`)
+  const { start_line: startLine, start_column: startColumn } = command.input
+  print(renderRead(output, { lineNumbers: command.lineNumbers, startLine, startColumn }))
 }
 
 main()

@@ -14,7 +14,7 @@ import pkg from '../../index.js'
 import core from '../../adapters/ai-core.js'
 import { readFileTool as esmReadFileTool } from '../../adapters/ai.mjs'
 import { after, describe, test } from '../harness.mjs'
-import { TOOLKIT_DEFINITION, cutMarker, expectedOutput, makeFixture } from '../helpers.mjs'
+import { TOOLKIT_DEFINITION, expectedCutText, expectedModelText, expectedOutput, makeFixture } from '../helpers.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
 const cjsReadFileTool = createRequire(import.meta.url)('../../adapters/ai.js').readFileTool
@@ -79,30 +79,79 @@ for (const { major, sdk, Model, step } of MAJORS) {
       assert.deepEqual(tool.inputSchema.jsonSchema, TOOLKIT_DEFINITION.parameters)
     })
 
-    test('a cut line: the model is told the marker and continuation, and its call with start_column reads on', async () => {
-      const { told } = await run({ path: 'dist/app.min.js' }, readFileTool(budgeted))
-      assert.equal(told.type, 'json')
-      assert.equal(told.value.content, `${'x'.repeat(34)}\n${cutMarker(1, 35, 300)}`)
-      assert.deepEqual(told.value.continuation, { start_line: 1, start_column: 35 })
+    test('a cut line: the model is told the closing line naming start_column, and its call with it reads on', async () => {
+      const { told, parts } = await run({ path: 'dist/app.min.js' }, readFileTool(budgeted))
+      const part = 'x'.repeat(34)
+      assert.deepEqual(told, {
+        type: 'text',
+        value: `dist/app.min.js line 1 of 1 (301 bytes)\n1\t${part}\n[line 1 continues at column 35 of 300; next: start_line=1 start_column=35]\n`,
+      })
+      assert.deepEqual(parts.find((part) => part.type === 'tool-result').output.continuation, { start_line: 1, start_column: 35 })
       const { told: next } = await run({ path: 'dist/app.min.js', start_line: 1, start_column: 35 }, readFileTool(budgeted))
-      assert.ok(next.value.content.endsWith(cutMarker(1, 69, 300)), next.value.content)
+      const expected = expectedCutText({ path: 'dist/app.min.js', size: 301, lineCount: 1, line: 1, part, column: 69, length: 300, from: 35 })
+      assert.deepEqual(next, { type: 'text', value: expected })
     })
 
-    for (const [what, input, expected] of [
-      ['a whole file', { path: 'src/a.txt' }, () => expectedOutput(file, 'src/a.txt')],
-      ['a cut window', { path: 'src/a.txt', max_lines: 2 }, () => expectedOutput(file, 'src/a.txt', 1, 2)],
+    for (const [what, input, text, expected] of [
+      [
+        'a whole file',
+        { path: 'src/a.txt' },
+        'src/a.txt lines 1-3 of 3 (14 bytes)\n1\tone\n2\ttwo\n3\tthree\n',
+        () => expectedOutput(file, 'src/a.txt'),
+      ],
+      [
+        'a cut window',
+        { path: 'src/a.txt', max_lines: 2 },
+        'src/a.txt lines 1-2 of 3 (14 bytes)\n1\tone\n2\ttwo\n[next: start_line=3]\n',
+        () => expectedOutput(file, 'src/a.txt', 1, 2),
+      ],
     ]) {
-      test(`${what}: the model is told the output as JSON, as runToolCall gives it`, async () => {
+      test(`${what}: the model is told runToolCall's text, the application gets the output`, async () => {
         const { told, parts } = await run(input)
-        assert.deepEqual(told, { type: 'json', value: expected() })
-        assert.deepEqual(told.value, JSON.parse((await runToolCall(toolkit, input)).content))
+        assert.deepEqual(told, { type: 'text', value: text })
+        assert.equal(told.value, expectedModelText(file, 'src/a.txt', 1, input.max_lines ?? 200))
+        assert.equal(told.value, (await runToolCall(toolkit, input)).content)
         assert.deepEqual(parts.find((part) => part.type === 'tool-result').output, expected())
       })
     }
 
-    test('the cut window says where to read on', async () => {
-      const { told } = await run({ path: 'src/a.txt', max_lines: 2 })
-      assert.deepEqual([told.value.truncated, told.value.next_start_line], [true, 3])
+    test("resultFormat 'json': the model is told the output as JSON, as before", async () => {
+      const json = createAgentToolkit({ workspaceRoot: fx.ws, resultFormat: 'json' })
+      try {
+        const { told } = await run({ path: 'src/a.txt', max_lines: 2 }, readFileTool(json))
+        assert.deepEqual(told, { type: 'json', value: expectedOutput(file, 'src/a.txt', 1, 2) })
+      } finally {
+        json.close()
+      }
+    })
+
+    test('dedupeReads: the same window again is told as a note; after forgetReads() the lines come back', async () => {
+      const deduping = createAgentToolkit({ workspaceRoot: fx.ws, dedupeReads: true })
+      try {
+        const tool = readFileTool(deduping)
+        const whole = 'src/a.txt lines 1-3 of 3 (14 bytes)\n1\tone\n2\ttwo\n3\tthree\n'
+        assert.deepEqual((await run({ path: 'src/a.txt' }, tool)).told, { type: 'text', value: whole })
+        const { told, parts } = await run({ path: 'src/a.txt' }, tool)
+        assert.deepEqual(told, { type: 'text', value: 'src/a.txt lines 1-3 unchanged since your last read\n' })
+        assert.deepEqual(parts.find((part) => part.type === 'tool-result').output, expectedOutput(file, 'src/a.txt'))
+        deduping.forgetReads()
+        assert.deepEqual((await run({ path: 'src/a.txt' }, tool)).told, { type: 'text', value: whole })
+      } finally {
+        deduping.close()
+      }
+    })
+
+    test('lineNumbers: false, from the options the tool is made with', async () => {
+      const { told } = await run({ path: 'src/a.txt' }, readFileTool({ workspaceRoot: fx.ws, lineNumbers: false }))
+      assert.deepEqual(told, { type: 'text', value: 'src/a.txt lines 1-3 of 3 (14 bytes)\none\ntwo\nthree\n' })
+    })
+
+    test('an outside path: the model is told the error and what to do instead', async () => {
+      const { told } = await run({ path: '../outside/secret.txt' })
+      const text =
+        'OUTSIDE_WORKSPACE: ../outside/secret.txt: path resolves outside the workspace\n' +
+        'read_file reads only inside the workspace: give a path relative to its root.'
+      assert.deepEqual(told, { type: 'error-text', value: text })
     })
 
     for (const [what, input, code] of [

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { after, describe, test } from '../harness.mjs'
-import { cutMarker, makeFixture } from '../helpers.mjs'
+import { makeFixture } from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
 const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
@@ -41,23 +41,27 @@ describe('agent-read-file CLI', () => {
       assert.equal(JSON.parse(stderr).error.code, 'SIZE_LIMIT_EXCEEDED')
     })
 
-    test('a line over 1 MiB is cut: the footer names --start-line and --start-column, which read on', () => {
+    test('a line over 1 MiB is cut: the closing line names start_line and start_column, which read on', () => {
       const line = 'y'.repeat(2 ** 20 + 500)
-      fx.write('huge.min.js', `${line}\nend\n`)
+      const size = fs.statSync(fx.write('huge.min.js', `${line}\nend\n`)).size
       const base = ['huge.min.js', '--root', fx.ws, '--max-file-bytes', 'Infinity']
       const first = run([...base, '--format', 'text'], { maxBuffer: 4 * 2 ** 20 })
       assert.equal(first.status, 0, first.stderr)
-      const part = first.stdout.slice(0, first.stdout.indexOf('\n'))
-      assert.ok(part.length > 0 && line.startsWith(part))
+      const [header, numbered] = first.stdout.split('\n')
+      assert.equal(header, `huge.min.js line 1 of 2 (${size} bytes)`)
+      const part = numbered.slice('1\t'.length)
+      assert.ok(numbered.startsWith('1\t') && part.length > 0 && line.startsWith(part))
       const column = part.length + 1
-      assert.equal(first.stdout, `${part}\n${cutMarker(1, column, line.length)}`)
-      assert.equal(first.stderr, `lines 1-1 of 2; next: --start-line 1 --start-column ${column}\n`)
+      const closing = `[line 1 continues at column ${column} of ${line.length}; next: start_line=1 start_column=${column}]`
+      assert.equal(first.stdout, `${header}\n1\t${part}\n${closing}\n`)
+      assert.equal(first.stderr, '')
       const json = JSON.parse(run(base, { maxBuffer: 4 * 2 ** 20 }).stdout)
       assert.deepEqual(json.continuation, { start_line: 1, start_column: column })
       const rest = run([...base, '--format', 'text', '--start-line', '1', '--start-column', String(column)])
       assert.equal(rest.status, 0, rest.stderr)
-      assert.equal(rest.stdout, `${line.slice(part.length)}\nend\n`)
-      assert.equal(rest.stderr, 'lines 1-2 of 2\n')
+      const restHeader = `huge.min.js lines 1-2 of 2, line 1 from column ${column} (${size} bytes)`
+      assert.equal(rest.stdout, `${restHeader}\n1\t${line.slice(part.length)}\n2\tend\n`)
+      assert.equal(rest.stderr, '')
     })
 
     test('a limit that is no whole number, or 0, is a usage error', () => {
@@ -123,34 +127,42 @@ describe('agent-read-file CLI', () => {
   })
 
   describe('text, the default at a terminal', () => {
-    test('prints the lines as they are, and where the window is on stderr', () => {
+    const tenBytes = () => fs.statSync(path.join(fx.ws, 'src/ten.txt')).size
+    const longBytes = () => fs.statSync(path.join(fx.ws, 'long.txt')).size
+
+    test("prints what a model is given: a header, numbered lines, and the call that reads on", () => {
       const { status, stdout, stderr } = run(['src/ten.txt', '--root', fx.ws, '--start-line', '3', '--max-lines', '2', '--format', 'text'])
       assert.equal(status, 0)
-      assert.equal(stdout, 'line 3\nline 4\n')
-      assert.equal(stderr, 'lines 3-4 of 10; next: --start-line 5\n')
+      assert.equal(stdout, `src/ten.txt lines 3-4 of 10 (${tenBytes()} bytes)\n3\tline 3\n4\tline 4\n[next: start_line=5]\n`)
+      assert.equal(stderr, '')
     })
 
-    test('--start-column starts the window at that byte of the first line', () => {
+    test('--no-line-numbers prints the lines as they are', () => {
+      const args = ['src/ten.txt', '--root', fx.ws, '--start-line', '9', '--format', 'text', '--no-line-numbers']
+      assert.equal(run(args).stdout, `src/ten.txt lines 9-10 of 10 (${tenBytes()} bytes)\nline 9\nline 10\n`)
+    })
+
+    test('--start-column starts the window at that byte of the first line, and the header says so', () => {
       const args = ['src/ten.txt', '--root', fx.ws, '--start-line', '3', '--start-column', '4', '--max-lines', '2', '--format', 'text']
       const { status, stdout, stderr } = run(args)
       assert.equal(status, 0, stderr)
-      assert.equal(stdout, 'e 3\nline 4\n')
-      assert.equal(stderr, 'lines 3-4 of 10; next: --start-line 5\n')
+      const header = `src/ten.txt lines 3-4 of 10, line 3 from column 4 (${tenBytes()} bytes)`
+      assert.equal(stdout, `${header}\n3\te 3\n4\tline 4\n[next: start_line=5]\n`)
     })
 
-    test('the footer counts with separators and says when there is no next window', () => {
-      assert.equal(run(['long.txt', '--root', fx.ws, '--format', 'text']).stderr, 'lines 1-200 of 1,234; next: --start-line 201\n')
-      const last = run(['long.txt', '--root', fx.ws, '--format', 'text', '--start-line', '1201'])
-      assert.equal(last.stderr, 'lines 1,201-1,234 of 1,234\n')
-      assert.equal(last.stdout.split('\n')[0], 'row 1201')
+    test('the last window has no closing line; a start past the end says how many lines there are', () => {
+      const last = run(['long.txt', '--root', fx.ws, '--format', 'text', '--start-line', '1233'])
+      assert.equal(last.stdout, `long.txt lines 1233-1234 of 1234 (${longBytes()} bytes)\n1233\trow 1233\n1234\trow 1234\n`)
       const past = run(['long.txt', '--root', fx.ws, '--format', 'text', '--start-line', '5000'])
-      assert.deepEqual([past.status, past.stdout, past.stderr], [0, '', 'no lines there (the file has 1,234)\n'])
+      assert.deepEqual([past.status, past.stdout, past.stderr], [0, `long.txt has 1234 lines, none from line 5000 on (${longBytes()} bytes)\n`, ''])
     })
 
-    test('a failed read is one line, CODE: message, on stderr, exit 1', () => {
+    test('a failed read is CODE: message on stderr, and for some codes what to do instead, exit 1', () => {
       const { status, stdout, stderr } = run(['missing.txt', '--root', fx.ws, '--format', 'text'])
       assert.deepEqual([status, stdout], [1, ''])
       assert.match(stderr, /^NOT_FOUND: missing\.txt: [^\n]+\n$/)
+      const outside = run(['../outside/secret.txt', '--root', fx.ws, '--format', 'text'])
+      assert.match(outside.stderr, /^OUTSIDE_WORKSPACE: \.\.\/outside\/secret\.txt: [^\n]+\nread_file reads only inside the workspace: give a path relative to its root\.\n$/)
     })
 
     test('is what a terminal gets when --format is not given', { skip: !fs.existsSync('/usr/bin/script') && 'no script(1) for a pseudo-terminal' }, () => {
@@ -159,8 +171,7 @@ describe('agent-read-file CLI', () => {
       const result = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', timeout: 10_000 })
       assert.equal(result.status, 0, result.stderr)
       const shown = result.stdout.replaceAll('\r\n', '\n')
-      assert.ok(shown.startsWith('line 1\nline 2\n'), JSON.stringify(shown))
-      assert.ok(shown.includes('lines 1-2 of 10; next: --start-line 3'), JSON.stringify(shown))
+      assert.equal(shown, `src/ten.txt lines 1-2 of 10 (${tenBytes()} bytes)\n1\tline 1\n2\tline 2\n[next: start_line=3]\n`)
     })
   })
 

@@ -227,7 +227,10 @@ describe('agent-read-file mcp: a cut line, as a raw client sees it', () => {
       const first = (await server.next(answerTo(52), 'the cut read')).result
       assert.equal(first.structuredContent.content, `${'x'.repeat(34)}\n${cutMarker(1, 35, 300)}`)
       assert.deepEqual(first.structuredContent.continuation, { start_line: 1, start_column: 35 })
-      assert.deepEqual(JSON.parse(first.content[0].text), first.structuredContent)
+      assert.equal(
+        first.content[0].text,
+        `app.min.js line 1 of 1 (301 bytes)\n1\t${'x'.repeat(34)}\n[line 1 continues at column 35 of 300; next: start_line=1 start_column=35]\n`,
+      )
       read(53, { path: 'app.min.js', start_line: 1, start_column: 35 })
       const second = (await server.next(answerTo(53), 'the read on')).result
       assert.deepEqual(second.structuredContent.continuation, { start_line: 1, start_column: 69 })

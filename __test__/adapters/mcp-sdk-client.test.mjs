@@ -19,6 +19,8 @@ import { after, before, describe, test } from '../harness.mjs'
 import {
   TOOLKIT_DEFINITION,
   cutMarker,
+  expectedCutText,
+  expectedModelText,
   expectedOutput,
   makeFixture,
   runtimeEnvironment,
@@ -51,11 +53,14 @@ function textOf(result) {
   return result.content[0].text
 }
 
-/** Checks a successful result: `structuredContent` is `expected`, the text is it as JSON. */
-function assertRead(result, expected) {
+/**
+ * Checks a successful read of `file` (as `path`, the window from `start` of `max` lines):
+ * `structuredContent` is the output, the text is what a model is given for it.
+ */
+function assertRead(result, file, path, start = 1, max = 200) {
   assert.notEqual(result.isError, true, JSON.stringify(result))
-  assert.deepEqual(result.structuredContent, expected)
-  assert.deepEqual(JSON.parse(textOf(result)), expected)
+  assert.deepEqual(result.structuredContent, expectedOutput(file, path, start, max))
+  assert.equal(textOf(result), expectedModelText(file, path, start, max))
 }
 
 /** Checks a failed result: `isError`, a text starting with `code: `. */
@@ -120,12 +125,9 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     assert.equal(tool.annotations.readOnlyHint, true)
   })
 
-  test('a read: structuredContent is the ReadFileOutput, the text is the same as JSON', async () => {
-    assertRead(await call(server.client, { path: 'src/main.ts' }), expectedOutput(mainFile, 'src/main.ts'))
-    assertRead(
-      await call(server.client, { path: './src/../src/main.ts', max_lines: 1 }),
-      expectedOutput(mainFile, 'src/main.ts', 1, 1),
-    )
+  test('a read: structuredContent is the ReadFileOutput, the text what a model is given', async () => {
+    assertRead(await call(server.client, { path: 'src/main.ts' }), mainFile, 'src/main.ts')
+    assertRead(await call(server.client, { path: './src/../src/main.ts', max_lines: 1 }), mainFile, 'src/main.ts', 1, 1)
   })
 
   test('paging with next_start_line reads the whole file, window by window', async () => {
@@ -135,7 +137,7 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     while (start !== null) {
       starts.push(start)
       const result = await call(server.client, { path: 'src/long.txt', start_line: start })
-      assertRead(result, expectedOutput(longFile, 'src/long.txt', start))
+      assertRead(result, longFile, 'src/long.txt', start)
       text += result.structuredContent.content
       start = result.structuredContent.next_start_line
     }
@@ -163,19 +165,29 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     // what no input reaches by design.
   })
 
+  test('the exact text of a failure: CODE: path: reason, and for some codes what to do instead', async () => {
+    const denied = textOf(await call(server.client, { path: '.env' }))
+    assert.equal(
+      denied,
+      'POLICY_DENIED: .env: .env is denied by the rule ".env"\n' +
+        "The workspace's rules keep this file from you; do not try to read it another way.",
+    )
+    assert.equal(textOf(await call(server.client, { path: 'src/nope.ts' })), 'NOT_FOUND: src/nope.ts: no such file in the workspace')
+  })
+
   test('a denied secret stays denied under another spelling or a symlink; .env.example is read', async () => {
     for (const spelling of ['.env', './.env', 'src/../.env', path.join(fx.ws, '.env'), 'alias.txt']) {
       const text = assertFailed(await call(server.client, { path: spelling }), 'POLICY_DENIED')
       assert.ok(!text.includes('sk-secret'), text)
     }
     const example = path.join(fx.ws, '.env.example')
-    assertRead(await call(server.client, { path: '.env.example' }), expectedOutput(example, '.env.example'))
+    assertRead(await call(server.client, { path: '.env.example' }), example, '.env.example')
   })
 
   test('50 concurrent calls each get their own window', async () => {
     const starts = Array.from({ length: 50 }, (_, i) => 1 + i * 9)
     const results = await Promise.all(starts.map((start) => call(server.client, { path: 'src/long.txt', start_line: start, max_lines: 3 })))
-    results.forEach((result, i) => assertRead(result, expectedOutput(longFile, 'src/long.txt', starts[i], 3)))
+    results.forEach((result, i) => assertRead(result, longFile, 'src/long.txt', starts[i], 3))
   })
 })
 
@@ -184,14 +196,14 @@ describe('agent-read-file mcp: options', () => {
     const denying = await stdioClient(['--root', fx.ws, '--deny', 'src/*.ts', '--allow', '.env'])
     try {
       assertFailed(await call(denying.client, { path: 'src/main.ts' }), 'POLICY_DENIED')
-      assertRead(await call(denying.client, { path: '.env' }), expectedOutput(path.join(fx.ws, '.env'), '.env'))
+      assertRead(await call(denying.client, { path: '.env' }), path.join(fx.ws, '.env'), '.env')
       assertFailed(await call(denying.client, { path: 'keys/id_rsa' }), 'POLICY_DENIED')
     } finally {
       await denying.client.close()
     }
     const open = await stdioClient(['--root', fx.ws, '--no-default-deny'])
     try {
-      assertRead(await call(open.client, { path: 'alias.txt' }), expectedOutput(path.join(fx.ws, '.env'), 'alias.txt'))
+      assertRead(await call(open.client, { path: 'alias.txt' }), path.join(fx.ws, '.env'), 'alias.txt')
     } finally {
       await open.client.close()
     }
@@ -216,8 +228,8 @@ describe('agent-read-file mcp: options', () => {
       // A cut line: the text the model reads holds the marker; start_column reads on.
       const cut = await call(client, { path: 'dist/app.min.js' })
       assert.equal(cut.structuredContent.content, `${'x'.repeat(34)}\n${cutMarker(1, 35, 300)}`)
-      assert.ok(textOf(cut).includes(JSON.stringify(cutMarker(1, 35, 300)).slice(1, -1)), textOf(cut))
-      assert.deepEqual(JSON.parse(textOf(cut)), cut.structuredContent)
+      const part = 'x'.repeat(34)
+      assert.equal(textOf(cut), expectedCutText({ path: 'dist/app.min.js', size: 301, lineCount: 1, line: 1, part, column: 35, length: 300 }))
       const next = await call(client, { path: 'dist/app.min.js', ...cut.structuredContent.continuation })
       assert.deepEqual(next.structuredContent.continuation, { start_line: 1, start_column: 69 })
     } finally {
@@ -376,7 +388,7 @@ mcp.mcpCommand(process.argv.slice(2))
     )
     const server = await stdioClient(['--root', ws], { prefix: [script] })
     try {
-      assertRead(await call(server.client, { path: 'open.txt' }), expectedOutput(path.join(ws, 'open.txt'), 'open.txt'))
+      assertRead(await call(server.client, { path: 'open.txt' }), path.join(ws, 'open.txt'), 'open.txt')
       const text = assertFailed(await call(server.client, { path: 'locked.txt' }), 'PERMISSION_DENIED')
       assert.ok(text.startsWith('PERMISSION_DENIED: locked.txt: '), text)
     } finally {
@@ -405,7 +417,10 @@ describe('agent-read-file/mcp in process', () => {
       assert.notEqual(first.isError, true, JSON.stringify(first))
       assert.deepEqual(first.structuredContent.continuation, { start_line: 1, start_column: 35 })
       assert.ok(first.structuredContent.content.endsWith(cutMarker(1, 35, 300)))
-      assert.deepEqual(JSON.parse(textOf(first)), first.structuredContent)
+      assert.equal(
+        textOf(first),
+        `dist/app.min.js line 1 of 1 (301 bytes)\n1\t${'x'.repeat(34)}\n[line 1 continues at column 35 of 300; next: start_line=1 start_column=35]\n`,
+      )
       let out = first.structuredContent
       let text = ''
       while (out.continuation !== undefined) {
@@ -424,7 +439,7 @@ describe('agent-read-file/mcp in process', () => {
     const server = createMcpServer({ workspaceRoot: fx.ws })
     assert.ok(server instanceof McpServer)
     const client = await inProcessClient(server)
-    assertRead(await call(client, { path: 'src/main.ts' }), expectedOutput(mainFile, 'src/main.ts'))
+    assertRead(await call(client, { path: 'src/main.ts' }), mainFile, 'src/main.ts')
     assertFailed(await call(client, { path: '.env' }), 'POLICY_DENIED')
     await client.close()
   })
@@ -447,7 +462,7 @@ describe('agent-read-file/mcp in process', () => {
     await server.connect(serverSide)
     const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })
     await client.connect(clientSide)
-    assertRead(await call(client, { path: 'src/main.ts' }), expectedOutput(mainFile, 'src/main.ts'))
+    assertRead(await call(client, { path: 'src/main.ts' }), mainFile, 'src/main.ts')
     await client.close()
     for (const notAServer of [{}, null, 'server', { registerTool() {} }]) {
       assert.throws(() => registerReadFile(notAServer, { workspaceRoot: fx.ws }), TypeError)
@@ -464,7 +479,7 @@ describe('agent-read-file/mcp in process', () => {
     const { tools } = await client.listTools()
     assert.deepEqual(tools.map((tool) => tool.name).sort(), ['echo', 'read_file'])
     assert.deepEqual((await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).content, [{ type: 'text', text: 'hi' }])
-    assertRead(await call(client, { path: '.env' }), expectedOutput(path.join(fx.ws, '.env'), '.env'))
+    assertRead(await call(client, { path: '.env' }), path.join(fx.ws, '.env'), '.env')
     registered.remove()
     assert.deepEqual(
       (await client.listTools()).tools.map((tool) => tool.name),

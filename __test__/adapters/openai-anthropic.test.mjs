@@ -14,7 +14,16 @@ import pkg from '../../index.js'
 import openaiAdapter from '../../adapters/openai.js'
 import anthropicAdapter from '../../adapters/anthropic.js'
 import { after, describe, test } from '../harness.mjs'
-import { INDEX_PATH, SPEC_DEFINITION, TOOLKIT_DEFINITION, cutMarker, expectedOutput, makeFixture, runChild } from '../helpers.mjs'
+import {
+  INDEX_PATH,
+  SPEC_DEFINITION,
+  TOOLKIT_DEFINITION,
+  expectedCutText,
+  expectedModelText,
+  expectedOutput,
+  makeFixture,
+  runChild,
+} from '../helpers.mjs'
 
 const { createAgentToolkit, runToolCall, TOOL_DEFINITIONS, TOOLKIT_DEFINITIONS } = pkg
 const { openaiTool, openaiResponsesTool } = openaiAdapter
@@ -98,9 +107,17 @@ describe('Anthropic', () => {
  */
 const CALLS = [
   [
+    'a whole file',
+    { path: 'src/a.txt', start_line: null, max_lines: null, start_column: null },
+    (text) => assert.equal(text, 'src/a.txt lines 1-3 of 3 (14 bytes)\n1\tone\n2\ttwo\n3\tthree\n'),
+  ],
+  [
     'a cut window',
     { path: 'src/a.txt', start_line: null, max_lines: 2, start_column: null },
-    (text) => assert.equal(text, JSON.stringify(expectedOutput(file, 'src/a.txt', 1, 2))),
+    (text) => {
+      assert.equal(text, 'src/a.txt lines 1-2 of 3 (14 bytes)\n1\tone\n2\ttwo\n[next: start_line=3]\n')
+      assert.equal(text, expectedModelText(file, 'src/a.txt', 1, 2))
+    },
   ],
   [
     'a missing file',
@@ -111,7 +128,11 @@ const CALLS = [
     'an outside path',
     { path: '../outside/secret.txt', start_line: null, max_lines: null, start_column: null },
     (text) => {
-      assert.match(text, /^OUTSIDE_WORKSPACE: \.\.\/outside\/secret\.txt: /)
+      assert.equal(
+        text,
+        'OUTSIDE_WORKSPACE: ../outside/secret.txt: path resolves outside the workspace\n' +
+          'read_file reads only inside the workspace: give a path relative to its root.',
+      )
       assert.ok(!text.includes('TOP SECRET'))
     },
   ],
@@ -119,9 +140,13 @@ const CALLS = [
     'the rest of a cut line, from the column its marker named',
     { path: 'dist/app.min.js', start_line: 1, max_lines: null, start_column: 35 },
     (text) => {
-      const told = JSON.parse(text)
-      assert.equal(told.content, `${'x'.repeat(34)}\n${cutMarker(1, 69, 300)}`)
-      assert.deepEqual(told.continuation, { start_line: 1, start_column: 69 })
+      const part = 'x'.repeat(34)
+      const expected = expectedCutText({ path: 'dist/app.min.js', size: 301, lineCount: 1, line: 1, part, column: 69, length: 300, from: 35 })
+      assert.equal(text, expected)
+      assert.equal(
+        text,
+        `dist/app.min.js line 1 of 1 from column 35 (301 bytes)\n1\t${part}\n[line 1 continues at column 69 of 300; next: start_line=1 start_column=69]\n`,
+      )
     },
     budgeted,
   ],
@@ -274,8 +299,90 @@ describe('runToolCall never throws', () => {
   test('strict-mode nulls mean the defaults', async () => {
     const result = await runToolCall(toolkit, { path: 'src/a.txt', start_line: null, max_lines: null, start_column: null })
     assert.deepEqual(result.output, expectedOutput(file, 'src/a.txt'))
-    assert.deepEqual(JSON.parse(result.content), result.output)
+    assert.equal(result.content, expectedModelText(file, 'src/a.txt'))
   })
+
+  for (const [what, options, code] of [
+    ['a resultFormat that is not text or json', { resultFormat: 'yaml' }, 'resultFormat'],
+    ['a resultFormat of another type', { resultFormat: 1 }, 'resultFormat'],
+    ['lineNumbers that is not a boolean', { lineNumbers: 'no' }, 'lineNumbers'],
+    ['options whose getter throws', { get lineNumbers() { throw new Error('boom') } }, 'lineNumbers'],
+  ]) {
+    test(`${what} is an INVALID_ARGUMENT result naming the option`, async () => {
+      const result = await runToolCall(toolkit, { path: 'src/a.txt' }, options)
+      assert.deepEqual([result.isError, result.code], [true, 'INVALID_ARGUMENT'])
+      assert.ok(result.content.startsWith(`INVALID_ARGUMENT: ${code}: options.${code} `), result.content)
+    })
+  }
+})
+
+describe('runToolCall: what the model is given', () => {
+  test("resultFormat 'json' gives today's JSON of the output", async () => {
+    const result = await runToolCall(toolkit, { path: 'src/a.txt', max_lines: 2 }, { resultFormat: 'json' })
+    assert.deepEqual(JSON.parse(result.content), expectedOutput(file, 'src/a.txt', 1, 2))
+    assert.equal(result.content, JSON.stringify(result.output))
+  })
+
+  test('lineNumbers: false gives the lines as they are, under the same header and closing line', async () => {
+    const result = await runToolCall(toolkit, { path: 'src/a.txt', max_lines: 2 }, { lineNumbers: false })
+    assert.equal(result.content, 'src/a.txt lines 1-2 of 3 (14 bytes)\none\ntwo\n[next: start_line=3]\n')
+    assert.equal(result.content, expectedModelText(file, 'src/a.txt', 1, 2, { lineNumbers: false }))
+  })
+
+  test("a toolkit's resultFormat and lineNumbers are its calls' default; a call's options win", async () => {
+    const plain = createAgentToolkit({ workspaceRoot: fx.ws, lineNumbers: false })
+    const json = createAgentToolkit({ workspaceRoot: fx.ws, resultFormat: 'json' })
+    try {
+      assert.equal((await runToolCall(plain, { path: 'src/a.txt' })).content, 'src/a.txt lines 1-3 of 3 (14 bytes)\none\ntwo\nthree\n')
+      assert.equal((await runToolCall(plain, { path: 'src/a.txt' }, { lineNumbers: true })).content, expectedModelText(file, 'src/a.txt'))
+      assert.deepEqual(JSON.parse((await runToolCall(json, { path: 'src/a.txt' })).content), expectedOutput(file, 'src/a.txt'))
+      assert.equal((await runToolCall(json, { path: 'src/a.txt' }, { resultFormat: 'text' })).content, expectedModelText(file, 'src/a.txt'))
+    } finally {
+      plain.close()
+      json.close()
+    }
+  })
+
+  test('a cut line: its marker is not shown, the closing line names the call that reads on', async () => {
+    const result = await runToolCall(budgeted, { path: 'dist/app.min.js' })
+    const part = 'x'.repeat(34)
+    assert.equal(
+      result.content,
+      `dist/app.min.js line 1 of 1 (301 bytes)\n1\t${part}\n[line 1 continues at column 35 of 300; next: start_line=1 start_column=35]\n`,
+    )
+    assert.equal(result.output.content, `${part}\n[line 1 continues at column 35 of 300: call read_file with start_line 1 and start_column 35]\n`)
+  })
+
+  test('an empty file, and a start past the end, say so in the header alone', async () => {
+    fx.write('empty.txt', '')
+    assert.equal((await runToolCall(toolkit, { path: 'empty.txt' })).content, 'empty.txt has no lines (0 bytes)\n')
+    assert.equal((await runToolCall(toolkit, { path: 'src/a.txt', start_line: 9 })).content, 'src/a.txt has 3 lines, none from line 9 on (14 bytes)\n')
+  })
+
+  test('a file without a final newline: its last line is shown and ended', async () => {
+    fx.write('tail.txt', 'a\nb')
+    assert.equal((await runToolCall(toolkit, { path: 'tail.txt' })).content, 'tail.txt lines 1-2 of 2 (3 bytes)\n1\ta\n2\tb\n')
+  })
+
+  test('a path with a control character is quoted in the header, so the header stays one line', async () => {
+    fx.write('odd\nname.txt', 'x\n')
+    assert.equal((await runToolCall(toolkit, { path: 'odd\nname.txt' })).content, '"odd\\nname.txt" line 1 of 1 (2 bytes)\n1\tx\n')
+  })
+})
+
+describe('createAgentToolkit: the rendering options', () => {
+  for (const [what, options, name] of [
+    ['resultFormat', { resultFormat: 'xml' }, 'resultFormat'],
+    ['lineNumbers', { lineNumbers: 0 }, 'lineNumbers'],
+    ['dedupeReads', { dedupeReads: 'yes' }, 'dedupeReads'],
+  ]) {
+    test(`a malformed ${what} is INVALID_ARGUMENT naming it`, () => {
+      assert.throws(
+        () => createAgentToolkit({ workspaceRoot: fx.ws, ...options }),
+        (error) => error.code === 'INVALID_ARGUMENT' && error.message.startsWith(`INVALID_ARGUMENT: ${name}: options.${name} `),
+      )
+    })
+  }
 })
 
 test('loading the package and its adapters loads no SDK', async () => {

@@ -46,6 +46,16 @@ async function harness(): Promise<RunToolCallResult> {
   const fromAnthropic: unknown = JSON.parse('{"path":"a.ts"}')
   await runToolCall(toolkit, fromAnthropic)
   await runToolCall(toolkit, { path: 'a.ts', start_line: 1, start_column: 4097 })
+  // What the model is given: text (with or without line numbers) or JSON, per call.
+  await runToolCall(toolkit, { path: 'a.ts' }, { resultFormat: 'json', lineNumbers: false, signal: AbortSignal.timeout(1) })
+  // @ts-expect-error: a format that does not exist
+  await runToolCall(toolkit, { path: 'a.ts' }, { resultFormat: 'yaml' })
+  // @ts-expect-error: lineNumbers is a boolean
+  await runToolCall(toolkit, { path: 'a.ts' }, { lineNumbers: 'no' })
+  // The toolkit's defaults, and the memory of lines given, forgotten after a compaction.
+  const deduping = createAgentToolkit({ workspaceRoot: '/w', resultFormat: 'text', lineNumbers: true, dedupeReads: true })
+  const forgotten: void = deduping.forgetReads()
+  void forgotten
   return runToolCall(toolkit, { path: 'a.ts', start_line: null })
 }
 

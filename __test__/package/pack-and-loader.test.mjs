@@ -136,9 +136,11 @@ describe('npm pack', () => {
       'errors.js',
       'index.d.ts',
       'index.js',
+      'model-text.js',
       'native.js',
       'options.js',
       'package.json',
+      'read-memory.js',
       'tool-call.js',
     ])
   })

@@ -174,7 +174,7 @@ export const read = (): ReadFileOutput => toolkit.readFileSync({ path: 'a.ts' })
   slowTest('the CLI reads a file', SLOW_MS, () => {
     const { full } = apps()
     const cli = run(NODE, [path.join(full, 'node_modules', '.bin', 'agent-read-file'), 'notes.txt', '--format', 'text'], full)
-    assert.deepEqual([cli.status, cli.stdout], [0, 'one\ntwo\nthree\n'], cli.stderr)
+    assert.deepEqual([cli.status, cli.stdout], [0, 'notes.txt lines 1-3 of 3 (14 bytes)\n1\tone\n2\ttwo\n3\tthree\n'], cli.stderr)
   })
 
   slowTest('the MCP command: one line naming what to install, then, with the SDK, a server the SDK client reads through', SLOW_MS, async () => {

@@ -204,9 +204,17 @@ export type Checks = [
         maxContentBytes?: number
         maxFileBytes?: number
         maxBatchContentBytes?: number
+        resultFormat?: 'text' | 'json'
+        lineNumbers?: boolean
+        dedupeReads?: boolean
       }
     >
   >,
+  Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['forgetReads'], () => void>>,
+  Expect<Equal<NonNullable<Parameters<typeof pkg.runToolCall>[2]>, pkg.RunToolCallOptions>>,
+  Expect<Equal<keyof pkg.RunToolCallOptions, 'signal' | 'resultFormat' | 'lineNumbers'>>,
+  Expect<Equal<pkg.RunToolCallOptions['resultFormat'], 'text' | 'json' | undefined>>,
+  Expect<Equal<pkg.RunToolCallOptions['lineNumbers'], boolean | undefined>>,
   Expect<Equal<typeof pkg.ToolCatalog.read_file.definition, typeof READ_FILE_DEFINITION>>,
   // The generated binding declares the same functions the hand-written index does.
   Expect<Equal<typeof binding.readFile, typeof pkg.readFile>>,

@@ -262,8 +262,11 @@ describe('runToolCall: a hostile toolkit or options is an INVALID_ARGUMENT resul
   })
 
   test('hostile options with a toolkit of this package', async () => {
-    checkInvalidResult(await runToolCall(toolkit, args, withThrowingGetter({}, 'signal')), 'options.signal')
-    checkInvalidResult(await runToolCall(toolkit, args, throwingProxy()), 'options.signal')
+    for (const name of ['signal', 'resultFormat', 'lineNumbers']) {
+      checkInvalidResult(await runToolCall(toolkit, args, withThrowingGetter({}, name)), `options.${name}`)
+    }
+    // The rendering options are read before the read starts: the first one names the proxy.
+    checkInvalidResult(await runToolCall(toolkit, args, throwingProxy()), 'options.resultFormat')
   })
 })
 

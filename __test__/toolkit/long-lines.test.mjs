@@ -351,12 +351,18 @@ describe('a harness that follows next_start_line alone', () => {
 })
 
 describe("what a model is told about a cut line", () => {
-  test("runToolCall's content is the answer as JSON, the marker in its content", async () => {
+  test("runToolCall's text closes with the call that reads on, once; as JSON the marker is in content", async () => {
     const toolkit = toolkitWith({ maxContentBytes: 128 })
     const result = await runToolCall(toolkit, '{"path":"hand.txt"}')
     assert.equal(result.isError, false)
-    assert.ok(result.content.includes(JSON.stringify(cutMarker(1, 35, 300)).slice(1, -1)), result.content)
-    assert.deepEqual(JSON.parse(result.content).continuation, { start_line: 1, start_column: 35 })
+    const part = HAND.subarray(0, 34).toString()
+    assert.equal(
+      result.content,
+      `hand.txt line 1 of 1 (301 bytes)\n1\t${part}\n[line 1 continues at column 35 of 300; next: start_line=1 start_column=35]\n`,
+    )
+    const json = await runToolCall(toolkit, '{"path":"hand.txt"}', { resultFormat: 'json' })
+    assert.ok(json.content.includes(JSON.stringify(cutMarker(1, 35, 300)).slice(1, -1)), json.content)
+    assert.deepEqual(JSON.parse(json.content).continuation, { start_line: 1, start_column: 35 })
     // The model's next call, as the marker says.
     const next = await runToolCall(toolkit, { path: 'hand.txt', start_line: 1, start_column: 35 })
     assert.ok(next.output.content.endsWith(cutMarker(1, 69, 300)))

@@ -1,0 +1,127 @@
+// What a read costs the model, in o200k_base tokens (gpt-tokenizer): today's JSON, this
+// package's text (model-text.js) with and without line numbers, and the same text with other
+// gutters in place of its `N<tab>`: a bare `N|`, and the line numbers of Claude Code, Codex,
+// OpenCode and Cline (header and closing line kept, so columns differ by the gutter alone).
+// Every file of the corpus is read page by page through a toolkit, in windows of 3, 50 and
+// 200 lines; a cell is the tokens of all those reads, and its change from JSON's.
+//
+//   node benchmark/tokens.mjs            the table, as in benchmark/README.md
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import pkg from '../index.js'
+import modelText from '../model-text.js'
+
+const { createAgentToolkit } = pkg
+const { renderRead } = modelText
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const WINDOWS = [3, 50, 200]
+
+/** The tracked sources of this repository: Rust, TypeScript and JavaScript. */
+function repositorySources() {
+  const listed = execFileSync('git', ['ls-files', '*.rs', '*.ts', '*.mts', '*.js', '*.mjs', '*.cjs'], { cwd: ROOT, encoding: 'utf8' })
+  return listed.split('\n').filter((file) => file !== '' && fs.existsSync(path.join(ROOT, file)))
+}
+
+/** The corpus by kind: each kind a list of workspace-relative paths, and whether it is source code. */
+function corpus() {
+  return [
+    ['this repository (Rust, TS, JS)', repositorySources(), true],
+    ['lib.es5.d.ts (TypeScript)', ['node_modules/typescript/lib/lib.es5.d.ts'], true],
+    ['minified bundle (js-yaml.umd.min.js)', ['node_modules/js-yaml/dist/browser/js-yaml.umd.min.js'], true],
+    ['JSON (mime-db/db.json)', ['node_modules/mime-db/db.json'], false],
+    ['Markdown (@modelcontextprotocol/sdk README.md)', ['node_modules/@modelcontextprotocol/sdk/README.md'], false],
+  ]
+}
+
+/**
+ * This package's text with another gutter in place of its `N<tab>`: the header and closing
+ * line kept, so formats differ by the gutter alone.
+ */
+function withGutter(prefix) {
+  return (output) => renderRead(output).replace(/^(\d+)\t/gm, (_, n) => prefix(Number(n)))
+}
+
+/** Each format: what the model is given for `output`. */
+const FORMATS = [
+  ['JSON (today)', (output) => JSON.stringify(output)],
+  ['text `12<tab>` (chosen)', (output) => renderRead(output)],
+  ['text, no numbers', (output) => renderRead(output, { lineNumbers: false })],
+  ['`12|`', withGutter((n) => `${n}|`)],
+  ['Claude Code `cat -n`', withGutter((n) => `${String(n).padStart(6)}\t`)],
+  ['Codex `L12: `', withGutter((n) => `L${n}: `)],
+  ['OpenCode `00012| `', withGutter((n) => `${String(n).padStart(5, '0')}| `)],
+  ['Cline `12 | `', withGutter((n) => `${n} | `)],
+]
+
+/** Every page of `file` in windows of `window` lines, read through `toolkit`. */
+function* pages(toolkit, file, window) {
+  let start = 1
+  while (start !== null) {
+    const output = toolkit.readFileSync({ path: file, start_line: start, max_lines: window })
+    yield output
+    start = output.next_start_line
+  }
+}
+
+/** Tokens per format, and the number of reads, over every page of `files`. */
+function measure(toolkit, files, window) {
+  const totals = FORMATS.map(() => 0)
+  let reads = 0
+  for (const file of files) {
+    for (const output of pages(toolkit, file, window)) {
+      reads++
+      FORMATS.forEach(([, format], i) => (totals[i] += countTokens(format(output))))
+    }
+  }
+  return { totals, reads }
+}
+
+/** A cell: tokens, and how they compare with JSON's. */
+function cell(tokens, json) {
+  const change = Math.round(((tokens - json) / json) * 100)
+  return `${tokens.toLocaleString('en-US')} (${change > 0 ? '+' : ''}${change}%)`
+}
+
+/** The README's quick-start read: lines 51-53 of 120 lines `line N`, in each format. */
+function quickStart() {
+  const dir = fs.mkdtempSync(path.join(fs.realpathSync(ROOT), 'benchmark', '.tokens-'))
+  try {
+    fs.mkdirSync(path.join(dir, 'src'))
+    fs.writeFileSync(path.join(dir, 'src/main.ts'), Array.from({ length: 120 }, (_, i) => `line ${i + 1}\n`).join(''))
+    const toolkit = createAgentToolkit({ workspaceRoot: dir, deny: [] })
+    const output = toolkit.readFileSync({ path: 'src/main.ts', start_line: 51, max_lines: 3 })
+    toolkit.close()
+    return FORMATS.map(([, format]) => countTokens(format(output)))
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function main() {
+  const toolkit = createAgentToolkit({ workspaceRoot: ROOT, deny: [], maxFileBytes: Infinity })
+  const header = `| files | window | reads | ${FORMATS.map(([name]) => name).join(' | ')} |`
+  const rule = `| --- | --- | ---: | ${FORMATS.map(() => '---:').join(' | ')} |`
+  const rows = []
+  const fixture = quickStart()
+  rows.push(`| quick-start \`src/main.ts\`, lines 51-53 | 3 | 1 | ${fixture.map((t) => cell(t, fixture[0])).join(' | ')} |`)
+  const row = (kind, window, { totals, reads }) =>
+    `| ${kind} | ${window} | ${reads.toLocaleString('en-US')} | ${totals.map((t) => cell(t, totals[0])).join(' | ')} |`
+  const sources = WINDOWS.map(() => ({ totals: FORMATS.map(() => 0), reads: 0 }))
+  for (const [kind, files, isSource] of corpus()) {
+    WINDOWS.forEach((window, w) => {
+      const measured = measure(toolkit, files, window)
+      rows.push(row(kind, window, measured))
+      if (!isSource) return
+      sources[w].reads += measured.reads
+      measured.totals.forEach((t, i) => (sources[w].totals[i] += t))
+    })
+  }
+  WINDOWS.forEach((window, w) => rows.push(row('**all sources** (the rows above but JSON and Markdown)', window, sources[w])))
+  toolkit.close()
+  console.log([header, rule, ...rows].join('\n'))
+}
+
+main()
