@@ -1,0 +1,268 @@
+// Benchmark: the MCP answer at the SDK's cost (issue 20, section 6). Three stdio servers,
+// each spawned as a child process and driven by the SDK's own Client and
+// StdioClientTransport from this one process:
+//
+//   - the floor: a trivial server on the same SDK answering a fixed text
+//     (mcp-floor-server.mjs, no output schema);
+//   - `agent-read-file mcp`, `read_file`;
+//   - the reference filesystem server (@modelcontextprotocol/server-filesystem, a
+//     devDependency), `read_text_file` with `head`.
+//
+//   node benchmark/mcp.mjs [--json] [--rounds=N] [--profile-dir=DIR]
+//
+// Cases: a 100-line file whole, and the first 200 lines of a 1 MB file. Modes: sequential
+// (one call awaited after another: the median of the calls) and 64 concurrent (one
+// `Promise.all` of 64 calls: the batch's time / 64, the median of the batches). Each round
+// times every server on every case in both modes, the servers' order rotating between
+// rounds, so that they share the machine's noise. Before timing, each server's answer is
+// checked to carry the same lines. On Linux each cell also gives the server process's CPU time
+// per call (user + system, from /proc): on a shared machine it moves less than latency does,
+// and it counts what the server spends whichever process waits. `--profile-dir` runs `agent-read-file mcp` with
+// `node --cpu-prof` writing its profile there.
+
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const CLI = path.join(here, '..', 'bin', 'agent-read-file.js')
+const FLOOR = path.join(here, 'mcp-floor-server.mjs')
+const REFERENCE = fileURLToPath(import.meta.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'))
+
+const argv = process.argv.slice(2)
+const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+const JSON_OUTPUT = argv.includes('--json')
+/** Timed rounds, after the warm-up rounds. */
+const ROUNDS = Number(option('rounds') ?? 40)
+const WARMUP_ROUNDS = 5
+const SEQUENTIAL_CALLS = 20 // calls awaited one after another, per server, case and round
+const CONCURRENCY = 64
+const PROFILE_DIR = option('profile-dir')
+
+const isBun = typeof globalThis.Bun !== 'undefined'
+const runtime = isBun ? `Bun ${globalThis.Bun.version}` : `Node ${process.versions.node}`
+
+/** Progress goes to stderr so that `--json` leaves stdout machine-readable. */
+const progress = (message) => process.stderr.write(`${message}\n`)
+
+// ---------------------------------------------------------------------------------------
+// Fixtures: the 100-line file and the 1 MB file of bench.mjs (lines of 52 bytes).
+
+/** `count` lines of code-like text, each `width` bytes with its `\n`. */
+function codeLines(count, width) {
+  let text = ''
+  for (let i = 1; i <= count; i++) {
+    const line = `  const value${i} = compute(${i}, "lorem ipsum dolor sit amet");`
+    text += `${line.slice(0, width - 1).padEnd(width - 1, ' ')}\n`
+  }
+  return text
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-'))
+const root = path.join(tmp, 'ws')
+fs.mkdirSync(path.join(root, 'src'), { recursive: true })
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }))
+
+const CASES = [
+  { name: '100-line file', key: 'small', file: 'src/small.ts', lines: 100, text: codeLines(100, 52) },
+  { name: '1 MB file, first 200 lines', key: 'large', file: 'src/large.ts', lines: 200, text: codeLines(20_000, 52) },
+]
+for (const c of CASES) {
+  fs.writeFileSync(path.join(root, c.file), c.text)
+  c.expected = c.text.split('\n').slice(0, c.lines).join('\n') + '\n'
+}
+
+// ---------------------------------------------------------------------------------------
+// The servers: how each is started, called, and where its answer's lines are.
+
+const SERVERS = [
+  {
+    name: 'SDK floor',
+    key: 'floor',
+    args: [FLOOR, ...CASES.map((c) => `${c.key}=${path.join(root, c.file)}:${c.lines}`)],
+    call: (c) => ({ name: 'fixed_text', arguments: { name: c.key } }),
+    linesOf: (result) => result.content[0].text,
+  },
+  {
+    name: 'agent-read-file mcp',
+    key: 'addon',
+    args: [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), CLI, 'mcp', '--root', root],
+    call: (c) => ({ name: 'read_file', arguments: { path: c.file, max_lines: c.lines } }),
+    linesOf: (result) => result.structuredContent.content,
+  },
+  {
+    name: 'server-filesystem',
+    key: 'reference',
+    args: [REFERENCE, root],
+    call: (c) => ({ name: 'read_text_file', arguments: { path: path.join(root, c.file), head: c.lines } }),
+    // It joins the lines with `\n`, the last one without.
+    linesOf: (result) => `${result.content[0].text}\n`,
+  },
+]
+
+/** The CPU ms (user + system) process `pid` has used, or NaN where /proc cannot tell. */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+  } catch {
+    return Number.NaN
+  }
+}
+const CLOCK_TICKS = 100 // USER_HZ, 100 on every Linux that Node runs on
+
+/** A Client connected to `server` over stdio, its tools listed (as an MCP client does: the
+ * SDK's Client then checks each `structuredContent` against the tool's output schema). */
+async function connect(server) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: server.args, stderr: 'ignore' })
+  const client = new Client({ name: 'mcp-bench', version: '1.0.0' })
+  await client.connect(transport)
+  await client.listTools()
+  server.pid = transport.pid
+  return client
+}
+
+/** Fails unless `server` answers `c` with the case's lines. */
+async function checkAnswer(server, c) {
+  const result = await server.client.callTool(server.call(c))
+  if (result.isError) throw new Error(`${server.name}, ${c.name}: ${result.content[0]?.text}`)
+  if (server.linesOf(result) !== c.expected) throw new Error(`${server.name}, ${c.name}: not the same lines`)
+}
+
+// ---------------------------------------------------------------------------------------
+// Timing
+
+/** Per-call ms of `SEQUENTIAL_CALLS` calls awaited one after another. */
+async function sequentialCalls(server, c) {
+  const request = server.call(c)
+  const times = []
+  for (let i = 0; i < SEQUENTIAL_CALLS; i++) {
+    const start = performance.now()
+    await server.client.callTool(request)
+    times.push(performance.now() - start)
+  }
+  return times
+}
+
+/** Per-call ms of one batch of `CONCURRENCY` calls sent at once. */
+async function concurrentBatch(server, c) {
+  const request = server.call(c)
+  const start = performance.now()
+  await Promise.all(Array.from({ length: CONCURRENCY }, () => server.client.callTool(request)))
+  return (performance.now() - start) / CONCURRENCY
+}
+
+function quantile(sorted, q) {
+  const pos = (sorted.length - 1) * q
+  const lo = Math.floor(pos)
+  const hi = Math.ceil(pos)
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
+}
+
+/** The median of `samples` and their interquartile range as a % of it. */
+function summarize(samples) {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const median = quantile(sorted, 0.5)
+  return { ms: median, iqrPct: (100 * (quantile(sorted, 0.75) - quantile(sorted, 0.25))) / median, samples: sorted.length }
+}
+
+/** Every server, case and mode, `rounds` times, the servers' order rotating each round. */
+async function measure(rounds, samples) {
+  for (let round = 0; round < rounds; round++) {
+    for (const c of CASES) {
+      for (let i = 0; i < SERVERS.length; i++) {
+        const server = SERVERS[(round + i) % SERVERS.length]
+        const cell = samples?.get(`${server.key}/${c.key}`)
+        const cpuBefore = cpuMs(server.pid)
+        const sequential = await sequentialCalls(server, c)
+        const concurrent = await concurrentBatch(server, c)
+        cell?.sequential.push(...sequential)
+        cell?.concurrent.push(concurrent)
+        if (cell) cell.cpuMs += cpuMs(server.pid) - cpuBefore
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Run
+
+// The SDK's StdioClientTransport waits for 'drain' with a listener per message; 64 calls at
+// once pass Node's warning threshold of 10 listeners. Harmless here, and noise on stderr.
+process.removeAllListeners('warning')
+process.on('warning', (warning) => {
+  if (warning.name !== 'MaxListenersExceededWarning') progress(warning.stack ?? String(warning))
+})
+progress(`MCP benchmark (${runtime}): starting ${SERVERS.length} servers…`)
+for (const server of SERVERS) server.client = await connect(server)
+for (const server of SERVERS) for (const c of CASES) await checkAnswer(server, c)
+progress('every server answers the same lines; warming up…')
+await measure(WARMUP_ROUNDS)
+const samples = new Map()
+for (const server of SERVERS) for (const c of CASES) samples.set(`${server.key}/${c.key}`, { sequential: [], concurrent: [], cpuMs: 0 })
+progress(`${ROUNDS} rounds…`)
+await measure(ROUNDS, samples)
+for (const server of SERVERS) await server.client.close()
+
+/** The server's CPU µs per call over the timed rounds of case `c` (both modes). */
+function serverCpuPerCall(server, c) {
+  return (1000 * samples.get(`${server.key}/${c.key}`).cpuMs) / (ROUNDS * (SEQUENTIAL_CALLS + CONCURRENCY))
+}
+
+const MODES = ['sequential', 'concurrent']
+const rows = []
+for (const c of CASES) {
+  for (const mode of MODES) {
+    const cell = (key) => summarize(samples.get(`${key}/${c.key}`)[mode])
+    const floor = cell('floor')
+    const addon = cell('addon')
+    const reference = cell('reference')
+    rows.push({
+      case: c.name,
+      mode: mode === 'sequential' ? 'sequential' : `${CONCURRENCY} concurrent`,
+      floor,
+      addon,
+      reference,
+      addon_over_floor: addon.ms / floor.ms,
+      server_cpu_us_per_call: Object.fromEntries(SERVERS.map((server) => [server.key, serverCpuPerCall(server, c)])),
+      reference_over_addon: reference.ms / addon.ms,
+    })
+  }
+}
+
+/** The issue's targets: within 1.2x the floor (the 100-line case, whose text the floor
+ * answers alike), and at least 2x faster than the reference server. */
+const targets = (row) => ({
+  floor: row.case === CASES[0].name ? row.addon_over_floor <= 1.2 : null,
+  reference: row.reference_over_addon >= 2,
+})
+for (const row of rows) row.pass = targets(row)
+
+if (JSON_OUTPUT) {
+  process.stdout.write(`${JSON.stringify({ runtime, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length, rounds: ROUNDS, rows }, null, 2)}\n`)
+} else {
+  const cellText = ({ ms, iqrPct }) => `${ms.toFixed(3).padStart(7)} ${`${iqrPct.toFixed(0)}%`.padStart(4)}`
+  const verdict = (pass) => (pass === null ? '' : pass ? 'PASS' : 'MISS')
+  const out = [
+    `MCP read over stdio, SDK Client (${runtime}, ${os.cpus().length} cores, ${ROUNDS} rounds): ms per call (median), IQR as % of it`,
+    '',
+    `${'case'.padEnd(27)} ${'mode'.padEnd(13)} ${'SDK floor'.padStart(12)} ${'agent-read-file'.padStart(15)} ${'server-fs'.padStart(12)}  ${'ours/floor'.padStart(10)}  ${'ref/ours'.padStart(8)}`,
+  ]
+  for (const row of rows) {
+    const { floor, reference } = row.pass
+    out.push(
+      `${row.case.padEnd(27)} ${row.mode.padEnd(13)} ${cellText(row.floor).padStart(12)} ${cellText(row.addon).padStart(15)} ${cellText(row.reference).padStart(12)}  ` +
+        `${`${row.addon_over_floor.toFixed(2)}x`.padStart(10)}  ${`${row.reference_over_addon.toFixed(2)}x`.padStart(8)}  ` +
+        `${floor === null ? '' : `floor <= 1.2x: ${verdict(floor)}; `}ref >= 2x: ${verdict(reference)}`,
+    )
+  }
+  out.push('', 'server CPU µs per call (user + system, both modes of a case together):')
+  for (const c of CASES) {
+    const cpu = rows.find((row) => row.case === c.name).server_cpu_us_per_call
+    out.push(`  ${c.name.padEnd(27)} ${SERVERS.map((server) => `${server.name} ${cpu[server.key].toFixed(0)}`).join(', ')}`)
+  }
+  process.stdout.write(`${out.join('\n')}\n`)
+}
