@@ -93,7 +93,7 @@ console.log(JSON.stringify({ loops }))`,
       return error.code
     })
     const summary = JSON.stringify({ ...relinks, ...outcomes })
-    assert.ok(relinks.loops >= 1000, `too few relinks to race: ${summary}`)
+    assert.ok(relinks.loops >= 100, `too few relinks to race: ${summary}`)
     // The race was really run: some reads found the name, some did not.
     assert.ok(outcomes.POLICY_DENIED > 0 && outcomes.NOT_FOUND > 0, summary)
     console.log(`unlink race: ${summary}`)
@@ -128,8 +128,8 @@ console.log(JSON.stringify({ saves }))`,
       return 'ok'
     })
     const summary = JSON.stringify({ ...saves, ...outcomes })
-    assert.ok(saves.saves >= 1000, `too few saves to race: ${summary}`)
-    assert.ok(outcomes.ok >= 1000, summary)
+    assert.ok(saves.saves >= 100, `too few saves to race: ${summary}`)
+    assert.ok(outcomes.ok >= 100, summary)
     console.log(`rename-over race: ${summary}`)
   })
 })
