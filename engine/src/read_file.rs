@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use crate::attempt::Attempt;
+use crate::attempt::{Attempt, Stop};
 use crate::chunked::{CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
@@ -13,6 +13,7 @@ use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
 use crate::source::{self, Source};
+use crate::suggest;
 use crate::version::FileVersion;
 use crate::window::{self, Fit, LinePlace};
 
@@ -124,8 +125,37 @@ impl ReadOptions<'_> {
 pub type Read = (ReadFileOutput, Option<FileVersion>);
 
 /// Reads the requested window of a file beneath `root`, under `options`. May wait for the
-/// disk.
+/// disk. A toolkit's `NOT_FOUND` (one with a policy) names the readable files closest to
+/// the path asked for, if any are close ([`suggest`]).
 pub fn read_file(
+    root: &Root,
+    request: &ReadRequest,
+    options: ReadOptions,
+) -> Result<Read, ReadFileError> {
+    read_window(root, request, options).map_err(|error| match options.policy {
+        Some(policy) if error.code == ErrorCode::NotFound => {
+            with_near_misses(error, root, &request.path, policy)
+        }
+        _ => error,
+    })
+}
+
+/// `error` (a `NOT_FOUND` of `requested`) with the near misses the policy admits.
+fn with_near_misses(
+    mut error: ReadFileError,
+    root: &Root,
+    requested: &str,
+    policy: &Policy,
+) -> ReadFileError {
+    let Ok(relative) = root.relative_path(requested) else {
+        return error;
+    };
+    let near = suggest::near_misses(root, &relative, policy);
+    error.reason = suggest::with_suggestions(&error.reason, &near);
+    error
+}
+
+fn read_window(
     root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
@@ -235,7 +265,17 @@ pub fn read_file_from_memory(
     options: ReadOptions,
 ) -> Attempt<Read> {
     let max = options.max_file_bytes().min(MAX_FILE_BYTES);
-    let file = source::read_whole_from_memory(root, &request.path, options.policy, max)?;
+    let file = source::read_whole_from_memory(root, &request.path, options.policy, max).map_err(
+        |stop| match stop {
+            // Its near misses are found by listing a directory, which may wait.
+            Stop::Failed(error)
+                if error.code == ErrorCode::NotFound && options.policy.is_some() =>
+            {
+                Stop::WouldBlock
+            }
+            stop => stop,
+        },
+    )?;
     Ok(window_of(request, options, file)?)
 }
 
@@ -621,5 +661,37 @@ mod tests {
         };
         let refused = read_file(&root, &request, small).unwrap_err();
         assert_eq!(refused.code, ErrorCode::SizeLimitExceeded);
+    }
+
+    #[test]
+    fn a_toolkits_not_found_names_near_misses_and_a_bare_read_does_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("src")).unwrap();
+        std::fs::write(tmp.path().join("src/main.ts"), "x\n").unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let request = ReadRequest::for_path("src/mian.ts".into()).unwrap();
+        let bare = read_file(&root, &request, ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            bare.to_string(),
+            "NOT_FOUND: src/mian.ts: no such file in the workspace"
+        );
+        let policy = Policy::new(&[], &[]).unwrap();
+        let toolkit = ReadOptions {
+            policy: Some(&policy),
+            ..ReadOptions::default()
+        };
+        let error = read_file(&root, &request, toolkit).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "NOT_FOUND: src/mian.ts: no such file in the workspace; did you mean src/main.ts?"
+        );
+        // Listing a directory may wait: the event loop leaves such an error to the pool.
+        let from_memory = read_file_from_memory(&root, &request, toolkit);
+        assert_eq!(from_memory.map(|_| ()), Err(Stop::WouldBlock));
+        if cfg!(target_os = "linux") {
+            // Where a root's files can be opened from memory, a bare NOT_FOUND is answered there.
+            let from_memory = read_file_from_memory(&root, &request, ReadOptions::default());
+            assert_eq!(from_memory.map(|_| ()), Err(Stop::Failed(bare)));
+        }
     }
 }
