@@ -32,6 +32,7 @@ after(() => fx.cleanup())
 const lines450 = Array.from({ length: 450 }, (_, i) => `line ${i + 1}\n`).join('')
 const longFile = fx.write('src/long.txt', lines450)
 const mainFile = fx.write('src/main.ts', 'export const a = 1\nexport const b = 2\n')
+const lines600 = fx.write('logs/600.txt', Array.from({ length: 600 }, (_, i) => `${i + 1}\n`).join(''))
 fx.write('.env', 'API_KEY=sk-secret\n')
 fx.write('.env.example', 'API_KEY=\n')
 fx.write('notes.txt', 'notes\n')
@@ -107,7 +108,8 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     assert.equal($schema, 'http://json-schema.org/draft-07/schema#')
     assert.deepEqual(inputSchema, TOOLKIT_DEFINITION.parameters)
     assert.deepEqual(tool.outputSchema.required, ['path', 'content', 'truncated', 'next_start_line', 'meta'])
-    assert.deepEqual(Object.keys(tool.outputSchema.properties), [...tool.outputSchema.required, 'continuation'])
+    assert.deepEqual(Object.keys(tool.outputSchema.properties), [...tool.outputSchema.required, 'continuation', 'note'])
+    assert.equal(tool.outputSchema.properties.note.type, 'string')
     assert.equal(tool.outputSchema.additionalProperties, false)
     const { description, ...continuation } = tool.outputSchema.properties.continuation
     assert.equal(typeof description, 'string')
@@ -161,6 +163,29 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     for (const [args, code] of cases) assertFailed(await call(server.client, args), code)
     // PERMISSION_DENIED has its own test below (it needs a user chmod binds); INTERNAL is
     // what no input reaches by design.
+  })
+
+  test('a misspelt path: the model is told the closest readable file, never a denied one', async () => {
+    const misspelt = await call(server.client, { path: 'src/mian.ts' })
+    assert.equal(
+      assertFailed(misspelt, 'NOT_FOUND'),
+      'NOT_FOUND: src/mian.ts: no such file in the workspace; did you mean src/main.ts?',
+    )
+    // `.env` and `keys/id_rsa` are one edit away, and denied.
+    for (const near of ['.evn', 'keys/id_rsb']) {
+      const text = assertFailed(await call(server.client, { path: near }), 'NOT_FOUND')
+      assert.equal(text, `NOT_FOUND: ${near}: no such file in the workspace`)
+    }
+  })
+
+  test('max_lines over 500: the model gets 500 lines and a note, not an error', async () => {
+    const result = await call(server.client, { path: 'logs/600.txt', max_lines: 1000 })
+    const note = 'max_lines is at most 500: 500 lines returned; read on from next_start_line'
+    assertRead(result, { ...expectedOutput(lines600, 'logs/600.txt', 1, 500), note })
+    assert.equal(
+      textOf(result),
+      JSON.stringify({ ...expectedOutput(lines600, 'logs/600.txt', 1, 500), note }),
+    )
   })
 
   test('a denied secret stays denied under another spelling or a symlink; .env.example is read', async () => {

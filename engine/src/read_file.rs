@@ -10,7 +10,7 @@ use crate::chunked::{CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
-use crate::request::{MAX_FILE_BYTES, ReadRequest};
+use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
 use crate::source::{self, Source};
 use crate::suggest;
@@ -29,6 +29,9 @@ pub struct ReadFileOutput {
     /// Where the window's line continues when it was cut to fit the content budget (a
     /// toolkit's answer only; never set without a budget).
     pub continuation: Option<Continuation>,
+    /// What the answer tells the model beside the window: [`MAX_LINES_CAPPED_NOTE`] when
+    /// the request's `max_lines` was capped and the file goes on after the window.
+    pub note: Option<&'static str>,
 }
 
 /// The arguments of the call that reads on from where a cut line was cut.
@@ -132,7 +135,8 @@ pub fn read_file(
     request: &ReadRequest,
     options: ReadOptions,
 ) -> Result<Read, ReadFileError> {
-    read_window(root, request, options).map_err(|error| match options.policy {
+    let read = read_window(root, request, options).map(|read| noted(request, read));
+    read.map_err(|error| match options.policy {
         Some(policy) if error.code == ErrorCode::NotFound => {
             with_near_misses(error, root, &request.path, policy)
         }
@@ -153,6 +157,18 @@ fn with_near_misses(
     let near = suggest::near_misses(root, &relative, policy);
     error.reason = suggest::with_suggestions(&error.reason, &near);
     error
+}
+
+/// `read` with the note its request calls for: a capped `max_lines` is told when it
+/// made a difference (the window has [`MAX_MAX_LINES`] lines and the file goes on).
+fn noted(request: &ReadRequest, (mut output, version): Read) -> Read {
+    let capped = request.max_lines_capped
+        && output.meta.returned_line_count == MAX_MAX_LINES
+        && output.next_start_line.is_some();
+    if capped {
+        output.note = Some(MAX_LINES_CAPPED_NOTE);
+    }
+    (output, version)
 }
 
 fn read_window(
@@ -276,7 +292,7 @@ pub fn read_file_from_memory(
             stop => stop,
         },
     )?;
-    Ok(window_of(request, options, file)?)
+    Ok(noted(request, window_of(request, options, file)?))
 }
 
 fn binary_error(request: &ReadRequest) -> ReadFileError {
@@ -402,6 +418,7 @@ fn shaped(
             mtime_ms: file.mtime_ms,
         },
         continuation,
+        note: None,
     }
 }
 
@@ -564,6 +581,7 @@ mod tests {
                 start_line,
                 max_lines,
                 start_column,
+                max_lines_capped: false,
             };
             let (whole, chunked) = both_ways(&text, &request, budget, chunk);
             let shown = |(out, _): Read| {
@@ -693,5 +711,27 @@ mod tests {
             let from_memory = read_file_from_memory(&root, &request, ReadOptions::default());
             assert_eq!(from_memory.map(|_| ()), Err(Stop::Failed(bare)));
         }
+    }
+
+    #[test]
+    fn a_capped_max_lines_is_noted_only_when_the_file_goes_on() {
+        use crate::request::NumberArg;
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("long.txt"), "x\n".repeat(600)).unwrap();
+        std::fs::write(tmp.path().join("short.txt"), "x\n".repeat(120)).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let note = |path: &str, max: f64, start: f64| {
+            let request = ReadRequest::for_path(path.into())
+                .and_then(|r| r.with_start_line(NumberArg::Number(start)))
+                .and_then(|r| r.with_max_lines_capped(NumberArg::Number(max)))
+                .unwrap();
+            let (out, _) = read_file(&root, &request, ReadOptions::default()).unwrap();
+            (out.meta.returned_line_count, out.next_start_line, out.note)
+        };
+        let capped = Some(MAX_LINES_CAPPED_NOTE);
+        assert_eq!(note("long.txt", 1000.0, 1.0), (500, Some(501), capped));
+        assert_eq!(note("long.txt", 1000.0, 101.0), (500, None, None));
+        assert_eq!(note("long.txt", 500.0, 1.0), (500, Some(501), None));
+        assert_eq!(note("short.txt", 1000.0, 1.0), (120, None, None));
     }
 }
