@@ -22,7 +22,14 @@ import type { ReadFileOutput } from './binding'
  * Arguments of a toolkit's read (`toolkit.readFile`, `readFileSync`, `readFiles`, and
  * `ToolCatalog.read_file.execute` with a `ctx`): the specification's, and `start_column`.
  */
-export type ToolkitReadFileInput = ReadFileInput & {
+export type ToolkitReadFileInput = Omit<ReadFileInput, 'start_line' | 'max_lines'> & {
+  /** As the specification's; `null` is "not given". */
+  start_line?: number | null
+  /**
+   * As the specification's; `null` is "not given". A whole number over 500 is read as 500
+   * (the answer's `note` says so when the file goes on), where the bare `readFile` refuses it.
+   */
+  max_lines?: number | null
   /**
    * The 1-based column of line `start_line` where the window starts, in UTF-8 bytes of the
    * line as stored (1: the line's start; `null` or absent: 1). An integer >= 1, else
@@ -34,7 +41,7 @@ export type ToolkitReadFileInput = ReadFileInput & {
   start_column?: number | null
 }
 
-/** What a toolkit's read returns: the specification's output, and `continuation`. */
+/** What a toolkit's read returns: the specification's output, `continuation` and `note`. */
 export type ToolkitReadFileOutput = ReadFileOutput & {
   /**
    * Present only when the window is one line cut to fit the content budget: the arguments
@@ -42,6 +49,12 @@ export type ToolkitReadFileOutput = ReadFileOutput & {
    * other answer.
    */
   continuation?: { start_line: number; start_column: number }
+  /**
+   * Present only when `max_lines` was over 500 (read as 500, where the bare `readFile`
+   * refuses it) and the file goes on after the window: says so, and to read on from
+   * `next_start_line`. Absent from every other answer.
+   */
+  note?: string
 }
 
 /** The `code` of every error `readFile` rejects with and `readFileSync` throws. */
@@ -108,9 +121,11 @@ export declare const TOOL_DEFINITIONS: {
 }
 
 /**
- * The tool definitions a toolkit's tool is shown, frozen: the specification's, word for
- * word, with one sentence more on cut lines and the `start_column` parameter, which only a
- * toolkit honours. Every toolkit has it as `definition`; the adapters publish it.
+ * The tool definitions a toolkit's tool is shown, frozen: the specification's, with one
+ * sentence more on cut lines, its numbers stated as integers with their bounds (`null`
+ * accepted for one not given; `max_lines` at most 500, in words too), and the `start_column`
+ * parameter, which only a toolkit honours. Every toolkit has it as `definition`; the adapters
+ * publish it.
  */
 export declare const TOOLKIT_DEFINITIONS: {
   readonly read_file: {
@@ -124,17 +139,21 @@ export declare const TOOLKIT_DEFINITIONS: {
           readonly description: 'Workspace-root-relative file path to read (e.g., "src/main.ts").'
         }
         readonly start_line: {
-          readonly type: 'number'
+          readonly type: readonly ['integer', 'null']
+          readonly minimum: 1
           readonly default: 1
           readonly description: '1-based start line of the returned window (default: 1).'
         }
         readonly max_lines: {
-          readonly type: 'number'
+          readonly type: readonly ['integer', 'null']
+          readonly minimum: 1
+          readonly maximum: 500
           readonly default: 200
-          readonly description: 'Maximum number of lines to return (default: 200).'
+          readonly description: 'Maximum number of lines to return, at most 500 (default: 200).'
         }
         readonly start_column: {
-          readonly type: 'number'
+          readonly type: readonly ['integer', 'null']
+          readonly minimum: 1
           readonly default: 1
           readonly description: "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1)."
         }

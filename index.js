@@ -60,23 +60,42 @@ const TOOL_DEFINITIONS = deepFreeze({ read_file: READ_FILE_DEFINITION })
 /** What a toolkit's tool says beside the specification's description: how a cut line reads on. */
 const CUT_LINE_SENTENCE = 'A line too long to return whole is cut, and a marker line says how to read the rest.'
 
-/** The parameter a toolkit's read takes beside the specification's three. */
-const START_COLUMN_PARAMETER = {
-  type: 'number',
-  default: 1,
-  description:
-    "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1).",
+/** The most lines one read returns (the engine's MAX_MAX_LINES). */
+const MAX_LINES = 500
+
+/**
+ * A whole-number parameter as a toolkit states it: `integer`, `null` accepted for "not
+ * given" (OpenAI's strict mode sends `null` for an optional argument), and its bounds, so
+ * that a model sees them before it calls rather than in an error after.
+ */
+function integerParameter(bounds, defaultValue, description) {
+  return { type: ['integer', 'null'], ...bounds, default: defaultValue, description }
 }
 
 /**
- * The toolkit's read_file definition: the specification's, word for word, plus the sentence
- * on cut lines and `start_column`, which only a toolkit honours (the bare `readFile` keeps to
+ * The toolkit's read_file definition: the specification's description plus the sentence on
+ * cut lines; its numbers stated with their bounds (`max_lines` at most 500 in the schema and
+ * in words); and `start_column`, which only a toolkit honours (the bare `readFile` keeps to
  * the specification and ignores it).
  */
 function toolkitDefinition(spec) {
   const definition = structuredClone(spec)
+  const { start_line, max_lines } = spec.parameters.properties
   definition.description = `${spec.description} ${CUT_LINE_SENTENCE}`
-  definition.parameters.properties.start_column = START_COLUMN_PARAMETER
+  definition.parameters.properties = {
+    path: definition.parameters.properties.path,
+    start_line: integerParameter({ minimum: 1 }, start_line.default, start_line.description),
+    max_lines: integerParameter(
+      { minimum: 1, maximum: MAX_LINES },
+      max_lines.default,
+      `Maximum number of lines to return, at most ${MAX_LINES} (default: ${max_lines.default}).`,
+    ),
+    start_column: integerParameter(
+      { minimum: 1 },
+      1,
+      "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1).",
+    ),
+  }
   return definition
 }
 

@@ -78,8 +78,8 @@ function closingLine(output, lineLength) {
 
 /**
  * The text a model is given for `output` (a toolkit's `ReadFileOutput`): the header, the lines
- * (each after its number and a tab unless `lineNumbers` is false), the closing line when lines
- * are left. `startLine` and `startColumn` are the call's, when known: they name an empty
+ * (each after its number and a tab unless `lineNumbers` is false), the toolkit's `note` in
+ * brackets when there is one, the closing line when lines are left. `startLine` and `startColumn` are the call's, when known: they name an empty
  * window's start and a window that starts inside a line.
  */
 function renderRead(output, { lineNumbers = true, startLine, startColumn } = {}) {
@@ -89,6 +89,8 @@ function renderRead(output, { lineNumbers = true, startLine, startColumn } = {})
   const shown = lineNumbers ? lines.map((line, index) => gutter(first + index) + line) : lines
   const closing = closingLine(output, lineLength)
   const parts = [header(output, { startLine, startColumn }), ...shown]
+  // A toolkit's note on how it answered (a `max_lines` over 500 read as 500).
+  if (typeof output.note === 'string') parts.push(`[${output.note}]`)
   if (closing !== undefined) parts.push(closing)
   return `${parts.join('\n')}\n`
 }

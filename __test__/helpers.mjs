@@ -81,9 +81,23 @@ export const TOOLKIT_DEFINITION = {
   parameters: {
     type: 'object',
     properties: {
-      ...structuredClone(SPEC_DEFINITION.parameters.properties),
+      path: structuredClone(SPEC_DEFINITION.parameters.properties.path),
+      start_line: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        default: 1,
+        description: '1-based start line of the returned window (default: 1).',
+      },
+      max_lines: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 500,
+        default: 200,
+        description: 'Maximum number of lines to return, at most 500 (default: 200).',
+      },
       start_column: {
-        type: 'number',
+        type: ['integer', 'null'],
+        minimum: 1,
         default: 1,
         description:
           "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, " +

@@ -14,16 +14,16 @@ function parameters() {
 }
 
 /**
- * The parameters for OpenAI's strict mode: every property required, the optional ones
- * nullable (`null` means the default, as `readFile` takes it), whole numbers as `integer`,
- * no `default` (strict mode does not accept it), and no other properties.
+ * The parameters for OpenAI's strict mode: every property required (the optional ones are
+ * nullable in the toolkit's definition already: `null` means the default, as a toolkit
+ * takes it), their bounds kept (strict mode supports `minimum` and `maximum`), no `default`
+ * (strict mode does not accept it), and no other properties.
  */
 function strictParameters() {
   const properties = {}
   for (const [name, property] of Object.entries(DEFINITION.parameters.properties)) {
-    const optional = !DEFINITION.parameters.required.includes(name)
-    const type = property.type === 'number' ? 'integer' : property.type
-    properties[name] = { type: optional ? [type, 'null'] : type, description: property.description }
+    const { default: _default, ...strict } = structuredClone(property)
+    properties[name] = strict
   }
   return {
     type: 'object',
@@ -36,6 +36,12 @@ function strictParameters() {
 const COUNT = { type: 'integer', minimum: 0 }
 const POSITION = { type: 'integer', minimum: 1 }
 
+/** Why a window is shorter than asked: present only when `max_lines` over 500 was read as 500. */
+const NOTE = {
+  type: 'string',
+  description: 'Only when max_lines was over 500: that 500 lines were returned, and where to read on.',
+}
+
 /** Where a cut line reads on: present only on an answer whose one line was cut. */
 const CONTINUATION = {
   type: 'object',
@@ -47,7 +53,7 @@ const CONTINUATION = {
 
 /**
  * A JSON Schema of a toolkit's output: the specification's `ReadFileOutput` and the optional
- * `continuation`. For harnesses that check results, as MCP clients check
+ * `continuation` and `note`. For harnesses that check results, as MCP clients check
  * `structuredContent` against a tool's `outputSchema`.
  */
 function outputSchema() {
@@ -74,6 +80,7 @@ function outputSchema() {
         additionalProperties: false,
       },
       continuation: CONTINUATION,
+      note: NOTE,
     },
     required: ['path', 'content', 'truncated', 'next_start_line', 'meta'],
     additionalProperties: false,

@@ -216,6 +216,7 @@ impl ReadCall {
             start_line: 1,
             max_lines: 1,
             start_column: 1,
+            max_lines_capped: false,
         };
         Ok(ReadCall {
             root,

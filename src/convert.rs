@@ -36,7 +36,8 @@ pub(crate) fn root_path(value: Unknown) -> Result<String, ReadFileError> {
 pub(crate) enum Fields {
     /// The specification's three (`path`, `start_line`, `max_lines`); others are ignored.
     Spec,
-    /// A toolkit's: the specification's and `start_column`, which continues a cut line.
+    /// A toolkit's: the specification's and `start_column`, which continues a cut line; a
+    /// `max_lines` over 500 is read as 500, and the answer says so.
     Toolkit,
 }
 
@@ -63,10 +64,10 @@ pub(crate) fn request_from_js(
     let request = request.with_start_line(start_line)?;
     let max_lines =
         number_arg(&max_lines).map_err(|got| Argument::MaxLines.wrong_kind(&request.path, got))?;
-    let request = request.with_max_lines(max_lines)?;
     if fields == Fields::Spec {
-        return Ok(request);
+        return request.with_max_lines(max_lines);
     }
+    let request = request.with_max_lines_capped(max_lines)?;
     let start_column = property(input, "start_column").map_err(&invalid)?;
     let start_column = number_arg(&start_column)
         .map_err(|got| Argument::StartColumn.wrong_kind(&request.path, got))?;

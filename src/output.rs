@@ -61,7 +61,7 @@ pub(crate) struct Makers {
 
 /// The arguments of `read-file-output.js`, in its order: the fields of
 /// [`ReadFileOutput`], then a toolkit's `continuation` (`start_line`, `start_column`), or
-/// `null` when the answer has none.
+/// `null` when the answer has none, and its `note`, or `null`.
 type OutputArgs<'env> = FnArgs<(
     String,
     JsString<'env>,
@@ -73,6 +73,7 @@ type OutputArgs<'env> = FnArgs<(
     f64,
     Either<f64, Null>,
     f64,
+    Either<&'static str, Null>,
 )>;
 
 impl From<EngineOutput> for ReadFileOutput {
@@ -106,6 +107,7 @@ pub(crate) fn output_value<'env>(
         Some(at) => (Either::A(at.start_line as f64), at.start_column as f64),
         None => (Either::B(Null), 0.0),
     };
+    let note = output.note.map_or(Either::B(Null), Either::A);
     let ReadFileOutput {
         path,
         content,
@@ -124,6 +126,7 @@ pub(crate) fn output_value<'env>(
         meta.mtime_ms,
         continued_line,
         continued_column,
+        note,
     );
     let source = include_str!("output/read-file-output.js");
     let make: Function<OutputArgs, Unknown> = compiled(env, &makers.output, source)?;

@@ -23,6 +23,7 @@ const fx = makeFixture()
 after(() => fx.cleanup())
 const file = fx.write('src/a.txt', 'one\ntwo\nthree\n')
 fx.write('dist/app.min.js', `${'x'.repeat(300)}\n`)
+const lines600 = fx.write('logs/600.txt', Array.from({ length: 600 }, (_, i) => `${i + 1}\n`).join(''))
 const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
 after(() => toolkit.close())
 // A budget that cuts the 300-byte line of dist/app.min.js after 34 bytes (see long-lines).
@@ -171,6 +172,18 @@ for (const { major, sdk, Model, step } of MAJORS) {
         assert.equal(toolError.error.message, content)
       })
     }
+
+    test('a misspelt path: the model is told the closest file', async () => {
+      const { told } = await run({ path: 'src/a.tx' })
+      const text = 'NOT_FOUND: src/a.tx: no such file in the workspace; did you mean src/a.txt?'
+      assert.deepEqual(told, { type: 'error-text', value: text })
+    })
+
+    test('max_lines over 500: the model is told 500 lines and a note', async () => {
+      const { told } = await run({ path: 'logs/600.txt', max_lines: 1000 })
+      const note = 'max_lines is at most 500: 500 lines returned; read on from next_start_line'
+      assert.deepEqual(told, { type: 'json', value: { ...expectedOutput(lines600, 'logs/600.txt', 1, 500), note } })
+    })
 
     test("a caller's toolkit that throws without a code: the model is told INTERNAL, as runToolCall says", async () => {
       const broken = { readFile: async () => Promise.reject(new TypeError('disk on fire')) }

@@ -34,6 +34,7 @@ after(() => fx.cleanup())
 const lines450 = Array.from({ length: 450 }, (_, i) => `line ${i + 1}\n`).join('')
 const longFile = fx.write('src/long.txt', lines450)
 const mainFile = fx.write('src/main.ts', 'export const a = 1\nexport const b = 2\n')
+const lines600 = fx.write('logs/600.txt', Array.from({ length: 600 }, (_, i) => `${i + 1}\n`).join(''))
 fx.write('.env', 'API_KEY=sk-secret\n')
 fx.write('.env.example', 'API_KEY=\n')
 fx.write('notes.txt', 'notes\n')
@@ -112,7 +113,8 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     assert.equal($schema, 'http://json-schema.org/draft-07/schema#')
     assert.deepEqual(inputSchema, TOOLKIT_DEFINITION.parameters)
     assert.deepEqual(tool.outputSchema.required, ['path', 'content', 'truncated', 'next_start_line', 'meta'])
-    assert.deepEqual(Object.keys(tool.outputSchema.properties), [...tool.outputSchema.required, 'continuation'])
+    assert.deepEqual(Object.keys(tool.outputSchema.properties), [...tool.outputSchema.required, 'continuation', 'note'])
+    assert.equal(tool.outputSchema.properties.note.type, 'string')
     assert.equal(tool.outputSchema.additionalProperties, false)
     const { description, ...continuation } = tool.outputSchema.properties.continuation
     assert.equal(typeof description, 'string')
@@ -173,6 +175,30 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
         "The workspace's rules keep this file from you; do not try to read it another way.",
     )
     assert.equal(textOf(await call(server.client, { path: 'src/nope.ts' })), 'NOT_FOUND: src/nope.ts: no such file in the workspace')
+  })
+
+  test('a misspelt path: the model is told the closest readable file, never a denied one', async () => {
+    const misspelt = await call(server.client, { path: 'src/mian.ts' })
+    assert.equal(
+      assertFailed(misspelt, 'NOT_FOUND'),
+      'NOT_FOUND: src/mian.ts: no such file in the workspace; did you mean src/main.ts?',
+    )
+    // `.env` and `keys/id_rsa` are one edit away, and denied.
+    for (const near of ['.evn', 'keys/id_rsb']) {
+      const text = assertFailed(await call(server.client, { path: near }), 'NOT_FOUND')
+      assert.equal(text, `NOT_FOUND: ${near}: no such file in the workspace`)
+    }
+  })
+
+  test('max_lines over 500: the model gets 500 lines and a note, not an error', async () => {
+    const result = await call(server.client, { path: 'logs/600.txt', max_lines: 1000 })
+    const note = 'max_lines is at most 500: 500 lines returned; read on from next_start_line'
+    assert.notEqual(result.isError, true, JSON.stringify(result))
+    assert.deepEqual(result.structuredContent, { ...expectedOutput(lines600, 'logs/600.txt', 1, 500), note })
+    // The note is said in the text too, before the closing line.
+    const text = expectedModelText(lines600, 'logs/600.txt', 1, 500).split('\n')
+    text.splice(-2, 0, `[${note}]`)
+    assert.equal(textOf(result), text.join('\n'))
   })
 
   test('a denied secret stays denied under another spelling or a symlink; .env.example is read', async () => {

@@ -33,6 +33,7 @@ const fx = makeFixture()
 after(() => fx.cleanup())
 const file = fx.write('src/a.txt', 'one\ntwo\nthree\n')
 fx.write('dist/app.min.js', `${'x'.repeat(300)}\n`)
+const lines600 = fx.write('logs/600.txt', Array.from({ length: 600 }, (_, i) => `${i + 1}\n`).join(''))
 const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
 // A budget that cuts the 300-byte line of dist/app.min.js after 34 bytes (see long-lines).
 const budgeted = createAgentToolkit({ workspaceRoot: fx.ws, maxContentBytes: 128 })
@@ -45,9 +46,9 @@ const STRICT_PARAMETERS = {
   type: 'object',
   properties: {
     path: { type: 'string', description: PROPERTIES.path.description },
-    start_line: { type: ['integer', 'null'], description: PROPERTIES.start_line.description },
-    max_lines: { type: ['integer', 'null'], description: PROPERTIES.max_lines.description },
-    start_column: { type: ['integer', 'null'], description: PROPERTIES.start_column.description },
+    start_line: { type: ['integer', 'null'], minimum: 1, description: PROPERTIES.start_line.description },
+    max_lines: { type: ['integer', 'null'], minimum: 1, maximum: 500, description: PROPERTIES.max_lines.description },
+    start_column: { type: ['integer', 'null'], minimum: 1, description: PROPERTIES.start_column.description },
   },
   required: ['path', 'start_line', 'max_lines', 'start_column'],
   additionalProperties: false,
@@ -123,6 +124,19 @@ const CALLS = [
     'a missing file',
     { path: 'missing.ts', start_line: null, max_lines: null, start_column: null },
     (text) => assert.equal(text, 'NOT_FOUND: missing.ts: no such file in the workspace'),
+  ],
+  [
+    'a misspelt name',
+    { path: 'src/a.tx', start_line: null, max_lines: null, start_column: null },
+    (text) => assert.equal(text, 'NOT_FOUND: src/a.tx: no such file in the workspace; did you mean src/a.txt?'),
+  ],
+  [
+    'max_lines over 500',
+    { path: 'logs/600.txt', start_line: null, max_lines: 1000, start_column: null },
+    (text) => {
+      const note = 'max_lines is at most 500: 500 lines returned; read on from next_start_line'
+      assert.equal(text, JSON.stringify({ ...expectedOutput(lines600, 'logs/600.txt', 1, 500), note }))
+    },
   ],
   [
     'an outside path',

@@ -145,14 +145,19 @@ describe('tool definition', () => {
     }
   })
 
-  test("TOOLKIT_DEFINITIONS is the spec's definition, one sentence more and start_column, frozen all the way down", () => {
+  test("TOOLKIT_DEFINITIONS is the spec's definition with its bounds stated, one sentence more and start_column, frozen all the way down", () => {
     assert.deepEqual(Object.keys(TOOLKIT_DEFINITIONS), ['read_file'])
     assert.deepEqual(TOOLKIT_DEFINITIONS.read_file, TOOLKIT_DEFINITION)
     const { properties, required } = TOOLKIT_DEFINITIONS.read_file.parameters
     assert.deepEqual(Object.keys(properties), ['path', 'start_line', 'max_lines', 'start_column'])
-    for (const name of ['path', 'start_line', 'max_lines']) {
-      assert.deepEqual(properties[name], SPEC_DEFINITION.parameters.properties[name], name)
+    assert.deepEqual(properties.path, SPEC_DEFINITION.parameters.properties.path)
+    // The spec's defaults and the bounds its ReadFileInput states (max_lines: max 500).
+    for (const name of ['start_line', 'max_lines']) {
+      assert.equal(properties[name].default, SPEC_DEFINITION.parameters.properties[name].default, name)
+      assert.deepEqual(properties[name].type, ['integer', 'null'], name)
+      assert.equal(properties[name].minimum, 1, name)
     }
+    assert.equal(properties.max_lines.maximum, 500)
     assert.deepEqual(required, ['path'])
     assert.ok(TOOLKIT_DEFINITIONS.read_file.description.startsWith(`${SPEC_DEFINITION.description} `))
     for (const [where, object] of objectsIn(TOOLKIT_DEFINITIONS)) {

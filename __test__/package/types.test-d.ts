@@ -70,15 +70,20 @@ const READ_FILE_DEFINITION = {
 } as const
 
 // What a toolkit adds to the specification's input and output (issue 19 §2), written out.
+// Issue 20 §2: a toolkit takes `null` for any number not given, and says when it capped max_lines.
 type ToolkitInput = {
   path: string
-  start_line?: number
-  max_lines?: number
+  start_line?: number | null
+  max_lines?: number | null
   start_column?: number | null
 }
-type ToolkitOutput = SpecOutput & { continuation?: { start_line: number; start_column: number } }
+type ToolkitOutput = SpecOutput & {
+  continuation?: { start_line: number; start_column: number }
+  note?: string
+}
 
-// The toolkit's definition: the specification's, one sentence more, and start_column.
+// The toolkit's definition: the specification's, one sentence more, its numbers as nullable
+// integers with their bounds, and start_column.
 const TOOLKIT_READ_FILE_DEFINITION = {
   name: 'read_file',
   description:
@@ -86,9 +91,23 @@ const TOOLKIT_READ_FILE_DEFINITION = {
   parameters: {
     type: 'object',
     properties: {
-      ...READ_FILE_DEFINITION.parameters.properties,
+      path: READ_FILE_DEFINITION.parameters.properties.path,
+      start_line: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        default: 1,
+        description: '1-based start line of the returned window (default: 1).',
+      },
+      max_lines: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 500,
+        default: 200,
+        description: 'Maximum number of lines to return, at most 500 (default: 200).',
+      },
       start_column: {
-        type: 'number',
+        type: ['integer', 'null'],
+        minimum: 1,
         default: 1,
         description:
           "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1).",

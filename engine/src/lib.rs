@@ -11,6 +11,7 @@
 //! - `read_file`: the `read_file` use case, in the specification's order,
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
+//! - `suggest`: the readable files a toolkit's `NOT_FOUND` names as near misses,
 //! - `version`: file versions (content hashes) and the read ledger,
 //! - [`error`]: the error codes; `attempt`: reads tried without waiting on the disk.
 //!
@@ -31,6 +32,7 @@ pub mod request;
 pub mod root_cache;
 pub mod sandbox;
 mod source;
+mod suggest;
 mod version;
 mod window;
 

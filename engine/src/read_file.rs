@@ -5,14 +5,15 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use crate::attempt::Attempt;
+use crate::attempt::{Attempt, Stop};
 use crate::chunked::{CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
-use crate::request::{MAX_FILE_BYTES, ReadRequest};
+use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
 use crate::source::{self, Source};
+use crate::suggest;
 use crate::version::FileVersion;
 use crate::window::{self, Fit, LinePlace};
 
@@ -28,6 +29,9 @@ pub struct ReadFileOutput {
     /// Where the window's line continues when it was cut to fit the content budget (a
     /// toolkit's answer only; never set without a budget).
     pub continuation: Option<Continuation>,
+    /// What the answer tells the model beside the window: [`MAX_LINES_CAPPED_NOTE`] when
+    /// the request's `max_lines` was capped and the file goes on after the window.
+    pub note: Option<&'static str>,
 }
 
 /// The arguments of the call that reads on from where a cut line was cut.
@@ -124,8 +128,50 @@ impl ReadOptions<'_> {
 pub type Read = (ReadFileOutput, Option<FileVersion>);
 
 /// Reads the requested window of a file beneath `root`, under `options`. May wait for the
-/// disk.
+/// disk. A toolkit's `NOT_FOUND` (one with a policy) names the readable files closest to
+/// the path asked for, if any are close ([`suggest`]).
 pub fn read_file(
+    root: &Root,
+    request: &ReadRequest,
+    options: ReadOptions,
+) -> Result<Read, ReadFileError> {
+    let read = read_window(root, request, options).map(|read| noted(request, read));
+    read.map_err(|error| match options.policy {
+        Some(policy) if error.code == ErrorCode::NotFound => {
+            with_near_misses(error, root, &request.path, policy)
+        }
+        _ => error,
+    })
+}
+
+/// `error` (a `NOT_FOUND` of `requested`) with the near misses the policy admits.
+fn with_near_misses(
+    mut error: ReadFileError,
+    root: &Root,
+    requested: &str,
+    policy: &Policy,
+) -> ReadFileError {
+    let Ok(relative) = root.relative_path(requested) else {
+        return error;
+    };
+    let near = suggest::near_misses(root, &relative, policy);
+    error.reason = suggest::with_suggestions(&error.reason, &near);
+    error
+}
+
+/// `read` with the note its request calls for: a capped `max_lines` is told when it
+/// made a difference (the window has [`MAX_MAX_LINES`] lines and the file goes on).
+fn noted(request: &ReadRequest, (mut output, version): Read) -> Read {
+    let capped = request.max_lines_capped
+        && output.meta.returned_line_count == MAX_MAX_LINES
+        && output.next_start_line.is_some();
+    if capped {
+        output.note = Some(MAX_LINES_CAPPED_NOTE);
+    }
+    (output, version)
+}
+
+fn read_window(
     root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
@@ -235,8 +281,18 @@ pub fn read_file_from_memory(
     options: ReadOptions,
 ) -> Attempt<Read> {
     let max = options.max_file_bytes().min(MAX_FILE_BYTES);
-    let file = source::read_whole_from_memory(root, &request.path, options.policy, max)?;
-    Ok(window_of(request, options, file)?)
+    let file = source::read_whole_from_memory(root, &request.path, options.policy, max).map_err(
+        |stop| match stop {
+            // Its near misses are found by listing a directory, which may wait.
+            Stop::Failed(error)
+                if error.code == ErrorCode::NotFound && options.policy.is_some() =>
+            {
+                Stop::WouldBlock
+            }
+            stop => stop,
+        },
+    )?;
+    Ok(noted(request, window_of(request, options, file)?))
 }
 
 fn binary_error(request: &ReadRequest) -> ReadFileError {
@@ -362,6 +418,7 @@ fn shaped(
             mtime_ms: file.mtime_ms,
         },
         continuation,
+        note: None,
     }
 }
 
@@ -524,6 +581,7 @@ mod tests {
                 start_line,
                 max_lines,
                 start_column,
+                max_lines_capped: false,
             };
             let (whole, chunked) = both_ways(&text, &request, budget, chunk);
             let shown = |(out, _): Read| {
@@ -621,5 +679,59 @@ mod tests {
         };
         let refused = read_file(&root, &request, small).unwrap_err();
         assert_eq!(refused.code, ErrorCode::SizeLimitExceeded);
+    }
+
+    #[test]
+    fn a_toolkits_not_found_names_near_misses_and_a_bare_read_does_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("src")).unwrap();
+        std::fs::write(tmp.path().join("src/main.ts"), "x\n").unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let request = ReadRequest::for_path("src/mian.ts".into()).unwrap();
+        let bare = read_file(&root, &request, ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            bare.to_string(),
+            "NOT_FOUND: src/mian.ts: no such file in the workspace"
+        );
+        let policy = Policy::new(&[], &[]).unwrap();
+        let toolkit = ReadOptions {
+            policy: Some(&policy),
+            ..ReadOptions::default()
+        };
+        let error = read_file(&root, &request, toolkit).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "NOT_FOUND: src/mian.ts: no such file in the workspace; did you mean src/main.ts?"
+        );
+        // Listing a directory may wait: the event loop leaves such an error to the pool.
+        let from_memory = read_file_from_memory(&root, &request, toolkit);
+        assert_eq!(from_memory.map(|_| ()), Err(Stop::WouldBlock));
+        if cfg!(target_os = "linux") {
+            // Where a root's files can be opened from memory, a bare NOT_FOUND is answered there.
+            let from_memory = read_file_from_memory(&root, &request, ReadOptions::default());
+            assert_eq!(from_memory.map(|_| ()), Err(Stop::Failed(bare)));
+        }
+    }
+
+    #[test]
+    fn a_capped_max_lines_is_noted_only_when_the_file_goes_on() {
+        use crate::request::NumberArg;
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("long.txt"), "x\n".repeat(600)).unwrap();
+        std::fs::write(tmp.path().join("short.txt"), "x\n".repeat(120)).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let note = |path: &str, max: f64, start: f64| {
+            let request = ReadRequest::for_path(path.into())
+                .and_then(|r| r.with_start_line(NumberArg::Number(start)))
+                .and_then(|r| r.with_max_lines_capped(NumberArg::Number(max)))
+                .unwrap();
+            let (out, _) = read_file(&root, &request, ReadOptions::default()).unwrap();
+            (out.meta.returned_line_count, out.next_start_line, out.note)
+        };
+        let capped = Some(MAX_LINES_CAPPED_NOTE);
+        assert_eq!(note("long.txt", 1000.0, 1.0), (500, Some(501), capped));
+        assert_eq!(note("long.txt", 1000.0, 101.0), (500, None, None));
+        assert_eq!(note("long.txt", 500.0, 1.0), (500, Some(501), None));
+        assert_eq!(note("short.txt", 1000.0, 1.0), (120, None, None));
     }
 }

@@ -13,6 +13,10 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 pub const DEFAULT_MAX_LINES: u32 = 200;
 /// The largest `max_lines` a caller may ask for.
 pub const MAX_MAX_LINES: u32 = 500;
+/// What a toolkit's answer says (its `note`) when the `max_lines` asked for was over
+/// [`MAX_MAX_LINES`], was read as [`MAX_MAX_LINES`], and the file goes on after the window.
+pub const MAX_LINES_CAPPED_NOTE: &str =
+    "max_lines is at most 500: 500 lines returned; read on from next_start_line";
 
 /// One numeric argument as it arrived, before validation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,6 +83,9 @@ pub struct ReadRequest {
     /// stored (a toolkit's continuation of a cut line; 1 for every specification call).
     /// Saturated like `start_line`.
     pub start_column: u64,
+    /// Whether a whole number over [`MAX_MAX_LINES`] was asked for as `max_lines` and taken
+    /// as [`MAX_MAX_LINES`] ([`ReadRequest::with_max_lines_capped`], a toolkit's read).
+    pub max_lines_capped: bool,
 }
 
 impl ReadRequest {
@@ -109,6 +116,7 @@ impl ReadRequest {
             start_line: 1,
             max_lines: DEFAULT_MAX_LINES,
             start_column: 1,
+            max_lines_capped: false,
         })
     }
 
@@ -127,6 +135,23 @@ impl ReadRequest {
             .integer_in_range(max_lines, Argument::MaxLines, 1, max)?
             .map_or(DEFAULT_MAX_LINES, |n| n as u32);
         Ok(ReadRequest { max_lines, ..self })
+    }
+
+    /// This request with `max_lines` validated as a toolkit takes it: a whole number over
+    /// [`MAX_MAX_LINES`] is read as [`MAX_MAX_LINES`] (the window the model would get by
+    /// asking again, without the turn), and the answer says so ([`MAX_LINES_CAPPED_NOTE`]).
+    /// Anything else is [`ReadRequest::with_max_lines`]'s.
+    pub fn with_max_lines_capped(self, max_lines: NumberArg) -> Result<ReadRequest, ReadFileError> {
+        match max_lines {
+            NumberArg::Number(n) if n.fract() == 0.0 && n > f64::from(MAX_MAX_LINES) => {
+                Ok(ReadRequest {
+                    max_lines: MAX_MAX_LINES,
+                    max_lines_capped: true,
+                    ..self
+                })
+            }
+            other => self.with_max_lines(other),
+        }
     }
 
     /// This request with `start_column` validated; 1 when missing.
@@ -291,6 +316,31 @@ mod tests {
                 "{message}"
             );
         }
+    }
+
+    #[test]
+    fn a_toolkit_reads_a_whole_max_lines_over_500_as_500() {
+        let capped = |n| {
+            let req = ReadRequest::for_path("a.txt".into()).unwrap();
+            req.with_max_lines_capped(n)
+                .map(|req| (req.max_lines, req.max_lines_capped))
+        };
+        assert_eq!(capped(Number(1000.0)).unwrap(), (500, true));
+        assert_eq!(capped(Number(1e300)).unwrap(), (500, true));
+        assert_eq!(capped(Number(501.0)).unwrap(), (500, true));
+        assert_eq!(capped(Number(500.0)).unwrap(), (500, false));
+        assert_eq!(capped(Missing).unwrap(), (200, false));
+        for bad in [0.0, -1.0, 600.5, f64::NAN, f64::INFINITY] {
+            let message =
+                reason(capped(Number(bad)).map(|_| ReadRequest::for_path("a".into()).unwrap()));
+            assert!(
+                message.contains("max_lines must be an integer from 1 to 500"),
+                "{message}"
+            );
+        }
+        assert!(
+            MAX_LINES_CAPPED_NOTE.starts_with(&format!("max_lines is at most {MAX_MAX_LINES}:"))
+        );
     }
 
     #[test]

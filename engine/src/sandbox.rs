@@ -87,7 +87,7 @@ pub fn directory_identity_cached(path: &str) -> Option<(u64, u64)> {
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path, PathBuf};
 
 use rustix::fs::{self as rfs, FileType, Mode, OFlags, Stat};
@@ -222,6 +222,14 @@ impl Root {
         }
     }
 
+    /// Opens the directory `relative` (from [`Root::relative_path`]; empty for the root)
+    /// names, for listing its entries: by the shared walker on every OS, so confined as a
+    /// file's open is (a symlink leading out is [`OpenError::Outside`]), and never opening
+    /// anything but directories.
+    pub fn open_directory(&self, relative: &str) -> Result<OwnedFd, OpenError> {
+        self.walk(Path::new(relative), &DirectoryLookup)
+    }
+
     /// [`Root::open_file`] by this OS family's walker alone, whatever its fast path would
     /// have said.
     #[doc(hidden)]
@@ -322,6 +330,39 @@ trait Lookup {
     ) -> Result<Step<Self::Found>, OpenError>;
     /// The answer when the path ends at the directory the walk is in (`..`, the root).
     fn at_directory(&self, walk: Walk<'_>) -> Result<Self::Found, OpenError>;
+}
+
+/// The walker's steps to a directory: each name opened as a readable directory without
+/// following a symlink (the portable walker's steps), a symlink read and followed by the
+/// walk, the last directory itself the answer.
+struct DirectoryLookup;
+
+impl Lookup for DirectoryLookup {
+    type Found = OwnedFd;
+    const DIR_FLAGS: OFlags = portable::DIR_FLAGS;
+
+    fn step(
+        &self,
+        walk: &mut Walk<'_>,
+        name: &OsStr,
+        last: bool,
+    ) -> Result<Step<OwnedFd>, OpenError> {
+        match rfs::openat(walk.here(), name, portable::DIR_FLAGS, Mode::empty()) {
+            Ok(dir) if last => Ok(Step::Found(dir)),
+            Ok(dir) => Ok(Step::Dir(dir)),
+            Err(Errno::LOOP | Errno::NOTDIR | Errno::MLINK) => {
+                match rfs::readlinkat(walk.here(), name, Vec::new()) {
+                    Ok(target) => Ok(Step::Link(OsString::from_vec(target.into_bytes()))),
+                    Err(_) => Err(OpenError::Os(Errno::NOTDIR)),
+                }
+            }
+            Err(errno) => Err(OpenError::Os(errno)),
+        }
+    }
+
+    fn at_directory(&self, walk: Walk<'_>) -> Result<OwnedFd, OpenError> {
+        rfs::openat(walk.here(), ".", portable::DIR_FLAGS, Mode::empty()).map_err(OpenError::Os)
+    }
 }
 
 /// Whether a path text must name a directory: it ends in `/`, `/.` or `..`, as the OS

@@ -8,6 +8,7 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 
+use agent_read_file_engine::error::ErrorCode;
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
@@ -155,7 +156,15 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
             let request = request(path, start, max);
             // The pool's read first: it fills the caches (a missing name's negative entry too).
             let pool = read_file(root, &request, options);
-            let Some(cached) = answered(read_file_from_memory(root, &request, options)) else {
+            let attempt = read_file_from_memory(root, &request, options);
+            if options.policy.is_some()
+                && pool.as_ref().is_err_and(|e| e.code == ErrorCode::NotFound)
+            {
+                // A toolkit's NOT_FOUND lists a directory for its near misses, which may wait.
+                assert!(matches!(attempt, Err(Stop::WouldBlock)), "{path}");
+                continue;
+            }
+            let Some(cached) = answered(attempt) else {
                 panic!("{path}: would block, though the pool just read it");
             };
             assert_eq!(cached, pool, "{path} with {options:?}");

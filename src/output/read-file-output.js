@@ -3,7 +3,8 @@
 // hidden class per property. Compiled once per env by src/output.rs, which passes the
 // values in this order; the order of the keys is the specification's. A toolkit's answer
 // whose line was cut also says where the line continues (`continuation`, after the
-// specification's keys); every other answer is the specification's shape exactly.
+// specification's keys), and one whose max_lines over 500 was read as 500 says so
+// (`note`); every other answer is the specification's shape exactly.
 (function readFileOutput(
   path,
   content,
@@ -15,8 +16,10 @@
   mtime_ms,
   continued_line,
   continued_column,
+  note,
 ) {
   const meta = { byte_length, line_count, returned_line_count, mtime_ms }
+  if (note !== null) return { path, content, truncated, next_start_line, meta, note }
   if (continued_line === null) return { path, content, truncated, next_start_line, meta }
   const continuation = { start_line: continued_line, start_column: continued_column }
   return { path, content, truncated, next_start_line, meta, continuation }

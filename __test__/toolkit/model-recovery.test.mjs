@@ -1,0 +1,130 @@
+// What a toolkit tells a model that asked for something it cannot have, so that its next
+// call succeeds: the closest readable files on NOT_FOUND, and 500 lines with a note for a
+// max_lines over 500. The bare readFile keeps the specification's letter for both.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { expectedOutput, makeFixture } from '../helpers.mjs'
+
+const { createAgentToolkit, readFile, readFileSync, runToolCall, ToolCatalog } = pkg
+
+const fx = makeFixture()
+after(() => fx.cleanup())
+fx.write('src/main.ts', 'export {}\n')
+fx.write('src/mains.ts', 'export {}\n')
+fx.write('src/utils/index.ts', 'export {}\n')
+fx.write('.env', 'API_KEY=top-secret\n')
+fx.write('certs/site.pem', 'PEM\n')
+fs.writeFileSync(path.join(fx.outside, 'main.ts'), 'outside\n')
+fs.writeFileSync(path.join(fx.outside, 'config.ts'), 'outside\n')
+fx.link('linked', 'src')
+fx.link('out', '../outside')
+fx.link('src/config.tsx', '../../outside/config.ts')
+fx.link('src/site.pem', '../certs/site.pem')
+const long = fx.write('logs/600.txt', Array.from({ length: 600 }, (_, i) => `${i + 1}\n`).join(''))
+fx.write('logs/120.txt', Array.from({ length: 120 }, (_, i) => `${i + 1}\n`).join(''))
+
+const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+after(() => toolkit.close())
+
+const NOTE = 'max_lines is at most 500: 500 lines returned; read on from next_start_line'
+const reason = 'no such file in the workspace'
+
+/** The message of reading `input` with `read`, which must fail. */
+async function messageOf(read, input) {
+  try {
+    await read(input)
+  } catch (error) {
+    return error.message
+  }
+  assert.fail(`${JSON.stringify(input)} was read`)
+}
+
+describe('NOT_FOUND names the closest readable files', () => {
+  test('a misspelt name: up to three files of its directory, closest first', async () => {
+    const { content, code } = await runToolCall(toolkit, { path: 'src/mian.ts' })
+    assert.equal(code, 'NOT_FOUND')
+    assert.equal(content, `NOT_FOUND: src/mian.ts: ${reason}; did you mean src/main.ts or src/mains.ts?`)
+    assert.equal(
+      await messageOf((input) => toolkit.readFileSync(input), { path: 'src/main.tsx' }),
+      `NOT_FOUND: src/main.tsx: ${reason}; did you mean src/main.ts or src/mains.ts?`,
+    )
+  })
+
+  test('a misspelt directory: the same file in the closest directory', async () => {
+    const message = await messageOf((input) => toolkit.readFile(input), { path: 'src/utlis/index.ts' })
+    assert.equal(message, `NOT_FOUND: src/utlis/index.ts: ${reason}; did you mean src/utils/index.ts?`)
+  })
+
+  test('through a symlinked directory, in the spelling asked for', async () => {
+    const message = await messageOf((input) => toolkit.readFile(input), { path: 'linked/mian.ts' })
+    assert.equal(message, `NOT_FOUND: linked/mian.ts: ${reason}; did you mean linked/main.ts or linked/mains.ts?`)
+  })
+
+  test('never a denied file, nor one a symlink leads to outside the workspace', async () => {
+    for (const [requested, expected] of [
+      ['.evn', `NOT_FOUND: .evn: ${reason}`],
+      ['certs/site.pen', `NOT_FOUND: certs/site.pen: ${reason}`],
+      // site.pem (a symlink to a denied file) and config.tsx (leads outside) are close.
+      ['src/site.pen', `NOT_FOUND: src/site.pen: ${reason}`],
+      ['src/config.ts', `NOT_FOUND: src/config.ts: ${reason}`],
+    ]) {
+      assert.equal(await messageOf((input) => toolkit.readFile(input), { path: requested }), expected)
+    }
+    // A directory that leads outside is not listed: the read is refused as outside.
+    const message = await messageOf((input) => toolkit.readFile(input), { path: 'out/mian.ts' })
+    assert.ok(!message.includes('main.ts'), message)
+  })
+
+  test('readFiles and ToolCatalog with a ctx name them too', async () => {
+    const [result] = await toolkit.readFiles([{ path: 'src/mian.ts' }])
+    assert.equal(result.error.message, `NOT_FOUND: src/mian.ts: ${reason}; did you mean src/main.ts or src/mains.ts?`)
+    const execute = (input) => ToolCatalog.read_file.execute(input, { workspaceRoot: fx.ws })
+    assert.equal(
+      await messageOf(execute, { path: 'src/mian.ts' }),
+      `NOT_FOUND: src/mian.ts: ${reason}; did you mean src/main.ts or src/mains.ts?`,
+    )
+  })
+
+  test("the bare readFile keeps the specification's message", async () => {
+    const expected = `NOT_FOUND: src/mian.ts: ${reason}`
+    assert.equal(await messageOf((input) => readFile(fx.ws, input), { path: 'src/mian.ts' }), expected)
+    assert.equal(await messageOf((input) => readFileSync(fx.ws, input), { path: 'src/mian.ts' }), expected)
+  })
+})
+
+describe('max_lines over 500', () => {
+  test('a toolkit returns 500 lines and says so', async () => {
+    const expected = { ...expectedOutput(long, 'logs/600.txt', 1, 500), note: NOTE }
+    assert.deepEqual(await toolkit.readFile({ path: 'logs/600.txt', max_lines: 1000 }), expected)
+    assert.deepEqual(toolkit.readFileSync({ path: 'logs/600.txt', max_lines: 501 }), expected)
+    const { content } = await runToolCall(toolkit, { path: 'logs/600.txt', max_lines: 2 ** 53 })
+    assert.equal(content, JSON.stringify(expected))
+    const [result] = await toolkit.readFiles([{ path: 'logs/600.txt', max_lines: 1000 }])
+    assert.deepEqual(result, { ok: true, output: expected })
+  })
+
+  test('no note when the cap changed nothing: the file ends within 500 lines', async () => {
+    const output = await toolkit.readFile({ path: 'logs/120.txt', max_lines: 1000 })
+    assert.equal('note' in output, false)
+    assert.equal(output.meta.returned_line_count, 120)
+    const rest = await toolkit.readFile({ path: 'logs/600.txt', start_line: 101, max_lines: 1000 })
+    assert.deepEqual(rest, expectedOutput(long, 'logs/600.txt', 101, 500))
+  })
+
+  test('what is not a whole number of at least 1 stays INVALID_ARGUMENT', async () => {
+    for (const max_lines of [0, -1, 600.5, Infinity, NaN]) {
+      const { code, content } = await runToolCall(toolkit, { path: 'logs/600.txt', max_lines })
+      assert.equal(code, 'INVALID_ARGUMENT', String(max_lines))
+      assert.ok(content.includes('max_lines must be an integer from 1 to 500'), content)
+    }
+  })
+
+  test("the bare readFile keeps the specification's INVALID_ARGUMENT", async () => {
+    const message = await messageOf((input) => readFile(fx.ws, input), { path: 'logs/600.txt', max_lines: 1000 })
+    assert.equal(message, 'INVALID_ARGUMENT: logs/600.txt: max_lines must be an integer from 1 to 500 (got 1000)')
+  })
+})
