@@ -223,6 +223,16 @@ export function expectedModelText(file, returnedPath, startLine = 1, maxLines = 
 }
 
 /**
+ * `text` (a model text, see `expectedModelText`) with a toolkit's `note` said in brackets
+ * before its closing line (a window capped at 500 lines always has one).
+ */
+export function withNote(text, note) {
+  const lines = text.split('\n') // the last is '' after the closing line's \n
+  lines.splice(-2, 0, `[${note}]`)
+  return lines.join('\n')
+}
+
+/**
  * The text a model is given for a window that is one cut line (see `cutMarker`): the header,
  * the line's part, and the closing line naming the column it continues at. `from` is the
  * column the window started at.

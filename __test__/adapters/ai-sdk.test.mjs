@@ -14,7 +14,7 @@ import pkg from '../../index.js'
 import core from '../../adapters/ai-core.js'
 import { readFileTool as esmReadFileTool } from '../../adapters/ai.mjs'
 import { after, describe, test } from '../harness.mjs'
-import { TOOLKIT_DEFINITION, expectedCutText, expectedModelText, expectedOutput, makeFixture } from '../helpers.mjs'
+import { TOOLKIT_DEFINITION, expectedCutText, expectedModelText, expectedOutput, makeFixture, withNote } from '../helpers.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
 const cjsReadFileTool = createRequire(import.meta.url)('../../adapters/ai.js').readFileTool
@@ -182,7 +182,8 @@ for (const { major, sdk, Model, step } of MAJORS) {
     test('max_lines over 500: the model is told 500 lines and a note', async () => {
       const { told } = await run({ path: 'logs/600.txt', max_lines: 1000 })
       const note = 'max_lines is at most 500: 500 lines returned; read on from next_start_line'
-      assert.deepEqual(told, { type: 'json', value: { ...expectedOutput(lines600, 'logs/600.txt', 1, 500), note } })
+      const text = withNote(expectedModelText(lines600, 'logs/600.txt', 1, 500), note)
+      assert.deepEqual(told, { type: 'text', value: text })
     })
 
     test("a caller's toolkit that throws without a code: the model is told INTERNAL, as runToolCall says", async () => {

@@ -25,6 +25,7 @@ import {
   makeFixture,
   runtimeEnvironment,
   unreadableFileWorkspace,
+  withNote,
 } from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
@@ -195,10 +196,7 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     const note = 'max_lines is at most 500: 500 lines returned; read on from next_start_line'
     assert.notEqual(result.isError, true, JSON.stringify(result))
     assert.deepEqual(result.structuredContent, { ...expectedOutput(lines600, 'logs/600.txt', 1, 500), note })
-    // The note is said in the text too, before the closing line.
-    const text = expectedModelText(lines600, 'logs/600.txt', 1, 500).split('\n')
-    text.splice(-2, 0, `[${note}]`)
-    assert.equal(textOf(result), text.join('\n'))
+    assert.equal(textOf(result), withNote(expectedModelText(lines600, 'logs/600.txt', 1, 500), note))
   })
 
   test('a denied secret stays denied under another spelling or a symlink; .env.example is read', async () => {

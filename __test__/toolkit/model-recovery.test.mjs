@@ -7,7 +7,7 @@ import path from 'node:path'
 
 import pkg from '../../index.js'
 import { after, describe, test } from '../harness.mjs'
-import { expectedOutput, makeFixture } from '../helpers.mjs'
+import { expectedModelText, expectedOutput, makeFixture, withNote } from '../helpers.mjs'
 
 const { createAgentToolkit, readFile, readFileSync, runToolCall, ToolCatalog } = pkg
 
@@ -102,7 +102,9 @@ describe('max_lines over 500', () => {
     assert.deepEqual(await toolkit.readFile({ path: 'logs/600.txt', max_lines: 1000 }), expected)
     assert.deepEqual(toolkit.readFileSync({ path: 'logs/600.txt', max_lines: 501 }), expected)
     const { content } = await runToolCall(toolkit, { path: 'logs/600.txt', max_lines: 2 ** 53 })
-    assert.equal(content, JSON.stringify(expected))
+    assert.equal(content, withNote(expectedModelText(long, 'logs/600.txt', 1, 500), NOTE))
+    const json = await runToolCall(toolkit, { path: 'logs/600.txt', max_lines: 1000 }, { resultFormat: 'json' })
+    assert.equal(json.content, JSON.stringify(expected))
     const [result] = await toolkit.readFiles([{ path: 'logs/600.txt', max_lines: 1000 }])
     assert.deepEqual(result, { ok: true, output: expected })
   })
