@@ -216,7 +216,16 @@ describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT 
   test('each ctx property is read once', async () => {
     const reads = {}
     const ctx = {}
-    const values = { workspaceRoot: fx.ws, deny: [], allow: [], maxContentBytes: 200, maxFileBytes: 10, signal: undefined }
+    const values = {
+      workspaceRoot: fx.ws,
+      defaultDeny: false,
+      deny: [],
+      allow: [],
+      ignoreFiles: ['.aiignore'],
+      maxContentBytes: 200,
+      maxFileBytes: 10,
+      signal: undefined,
+    }
     for (const [name, value] of Object.entries(values)) {
       Object.defineProperty(ctx, name, {
         get: () => {
