@@ -60,6 +60,7 @@ describe('exports', () => {
       'isReadFileError',
       'isToolkitError',
       'DEFAULT_DENY',
+      'IGNORE_FILES',
       'dialects',
     ]
     assert.deepEqual(Object.keys(pkg).sort(), names.sort())
