@@ -151,7 +151,7 @@ pub struct OpenedFile {
 #[derive(Debug)]
 pub enum Status {
     /// The status of what the path names (a symlink's own, for a last component that is one).
-    Found(Stat),
+    Found(Box<Stat>),
     /// Nothing by that name.
     Absent,
     /// Not told this way: a symlink on the way, a name not in memory, or an OS without it.

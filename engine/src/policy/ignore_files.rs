@@ -151,7 +151,7 @@ enum DirectoryRules {
 /// An ignore file looked up.
 enum Found {
     Absent,
-    Present(OpenedFile),
+    Present(Box<OpenedFile>),
     /// Exists but cannot be read; why, in words.
     Unusable(String),
 }
@@ -273,7 +273,7 @@ impl IgnoreFiles {
                 Found::Unusable(why) => return Ok(Some(unusable(directory, &relative, &why))),
                 Found::Present(file) => {
                     stamps.push(stamp(index, &file.stat));
-                    present.push((relative, file));
+                    present.push((relative, *file));
                 }
             }
         }
@@ -397,7 +397,7 @@ fn look_up(root: &Root, relative: &Path, access: Access) -> Result<Found, WouldW
         (Access::FromMemory, None) => Err(Stop::WouldBlock),
     };
     match opened {
-        Ok(file) => Ok(Found::Present(file)),
+        Ok(file) => Ok(Found::Present(Box::new(file))),
         Err(Stop::WouldBlock) => Err(WouldWait),
         Err(Stop::Failed(OpenError::Os(Errno::NOENT | Errno::NOTDIR))) => Ok(Found::Absent),
         Err(Stop::Failed(error)) => Ok(Found::Unusable(open_failure(error))),
@@ -751,7 +751,11 @@ mod tests {
         assert_eq!(denied("sub/a.txt"), by("*.txt", ".cursorignore:2"));
         fs::remove_file(ws.join(".cursorignore")).unwrap();
         assert_eq!(denied("sub/a.txt"), None);
-        assert_eq!(files.listings.lock().unwrap().len(), 2, "root and sub, settled");
+        assert_eq!(
+            files.listings.lock().unwrap().len(),
+            2,
+            "root and sub, settled"
+        );
     }
 
     /// Files and directories changed within the last [`SETTLED_AFTER`] are looked at again

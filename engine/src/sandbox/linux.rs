@@ -76,7 +76,9 @@ pub(in crate::sandbox) fn status_beneath(root: &Root, relative: &str, from_memor
         BENEATH
     };
     match rfs::openat2(&root.dir, relative, flags, Mode::empty(), resolve) {
-        Ok(handle) => rfs::fstat(&handle).map_or(Status::Unknown, Status::Found),
+        Ok(handle) => {
+            rfs::fstat(&handle).map_or(Status::Unknown, |stat| Status::Found(Box::new(stat)))
+        }
         Err(Errno::NOENT | Errno::NOTDIR) => Status::Absent,
         Err(_) => Status::Unknown,
     }
