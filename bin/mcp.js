@@ -11,6 +11,7 @@ const {
   parseOrExit,
   print,
   endQuietlyOnClosedStdout,
+  loadPackage,
   requireOrExit,
   rootError,
 } = require('./command-line.js')
@@ -63,6 +64,9 @@ function parseMcpCommandLine(argv) {
   if (values['no-ignore-files'] && values['ignore-file'] !== undefined) {
     throw new UsageError('--ignore-file and --no-ignore-files exclude each other')
   }
+  // Loaded after the command line is checked: a usage error needs no native addon, and a
+  // missing one is said in one paragraph.
+  loadPackage()
   const options = {
     // Resolved when serving: an unusable root is `CODE: message`, exit 1, not a usage error.
     workspaceRoot: values.root,

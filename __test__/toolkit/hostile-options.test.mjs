@@ -235,7 +235,8 @@ describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT 
       })
     }
     assert.equal((await execute(ctx)).content, 'alpha\n')
-    assert.deepEqual(reads, { workspaceRoot: 1, deny: 1, allow: 1, maxContentBytes: 1, maxFileBytes: 1, signal: 1 })
+    const once = { workspaceRoot: 1, defaultDeny: 1, deny: 1, allow: 1, ignoreFiles: 1, maxContentBytes: 1, maxFileBytes: 1 }
+    assert.deepEqual(reads, { ...once, signal: 1 })
   })
 })
 
