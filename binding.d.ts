@@ -11,13 +11,16 @@ import type { AInternValidationError, DialectContext, DialectResults } from "./i
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * A toolkit's compiled read options: its deny and allow rules, content budget and file
- * size limit.
+ * A toolkit's compiled read options: its deny and allow rules, the ignore files it obeys,
+ * content budget and file size limit.
  */
 export declare class ReadPolicy {
   /**
-   * Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
-   * throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
+   * Compiles gitignore-syntax rules relative to the workspace root: `defaultDeny` (the
+   * default list, or none), `deny` (added to it), `allow` (re-admits what any of them or
+   * an ignore file denies), and `ignoreFiles`, the names of the workspace's ignore files
+   * obeyed in every directory. Throws `INVALID_ARGUMENT` for a rule that is not valid or a
+   * name that is not a plain file name. `maxContentBytes` (checked
    * by the caller to be an integer of at least 128) bounds every `content`;
    * `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
    * the largest file read, the specification's `MAX_FILE_BYTES` when absent;
@@ -25,7 +28,7 @@ export declare class ReadPolicy {
    * `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
    * absent.
    */
-  constructor(deny: Array<string>, allow: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null)
+  constructor(defaultDeny: Array<string>, deny: Array<string>, allow: Array<string>, ignoreFiles: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null)
 }
 
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */

@@ -177,7 +177,9 @@ export declare function isReadFileError(error: unknown): error is ReadFileError
 
 /**
  * Every `code` a toolkit (or `ToolCatalog`) fails with: the contract's, `POLICY_DENIED`
- * when its `deny` rules refuse the file, and `FILE_CHANGED` when a file over 1 MiB
+ * when {@link DEFAULT_DENY}, its `deny` rules or the workspace's ignore files refuse the file
+ * (the message names the rule and where it is: `(DEFAULT_DENY)`, `(deny rule 2)`,
+ * `(sub/.aiignore:3)`), and `FILE_CHANGED` when a file over 1 MiB
  * (read under {@link ToolkitOptions.maxFileBytes}) changed while it was read, and again
  * when the read was tried once more: no answer mixes two versions of a file.
  */
@@ -195,7 +197,7 @@ export interface ToolkitError extends Error {
 export declare function isToolkitError(error: unknown): error is ToolkitError
 
 /**
- * What a toolkit refuses when `deny` is not given: files whose names say they hold secrets,
+ * What every toolkit refuses unless `defaultDeny: false`: files whose names say they hold secrets,
  * and the copies editors and people leave of them (`name~`, `name.bak`, `name.old`,
  * `name.orig`, `#name#`). Dotenv files (`.env`, `.env.*`, `*.env`, `.envrc`, `.dev.vars`; not
  * `.env.example`, `.env.sample`), private keys and key stores (`id_rsa*` and the other `id_*`
@@ -210,22 +212,51 @@ export declare function isToolkitError(error: unknown): error is ToolkitError
  */
 export declare const DEFAULT_DENY: readonly string[]
 
+/**
+ * The ignore files a toolkit obeys unless `ignoreFiles` says otherwise: `.aiignore`,
+ * `.cursorignore`, `.geminiignore`, `.clineignore`, `.rooignore`, `.aiderignore`,
+ * `.codeiumignore` (the files agents' users keep for JetBrains AI Assistant, Cursor, Gemini
+ * CLI, Cline, Roo Code, Aider and Windsurf) and `.agentreadfileignore`, this package's own.
+ */
+export declare const IGNORE_FILES: readonly string[]
+
 /** Where a toolkit reads, and what it refuses. */
 export interface ToolkitOptions {
   /** Absolute path of the workspace root directory. */
   workspaceRoot: string
   /**
-   * Files refused with `POLICY_DENIED`: gitignore-syntax rules relative to the root (a
-   * name without `/` matches at any depth; `dir/` matches a directory and all in it; `!`
-   * re-admits). Default {@link DEFAULT_DENY}; `[]` refuses nothing. The rules judge the
+   * Whether {@link DEFAULT_DENY} applies: `true` (default) or `false`, the only way to turn
+   * it off (else `INVALID_ARGUMENT`).
+   */
+  defaultDeny?: boolean
+  /**
+   * More files refused with `POLICY_DENIED`, added to {@link DEFAULT_DENY} (`[]`, the
+   * default, adds none): gitignore-syntax rules relative to the root (a name without `/`
+   * matches at any depth; `dir/` matches a directory and all in it; `!` re-admits what an
+   * earlier rule of this list denies, never a default). The rules judge the
    * file actually opened, by the path it was opened by beneath the root, whatever
    * spelling, symlink or symlinked directory led to it, and whatever happens to that name
    * afterwards. Deny rules ignore case. Hard links cannot be told apart by path: a hard
    * link to a denied file under an admitted name is read.
    */
   deny?: readonly string[]
-  /** Rules re-admitting files that `deny` covers (e.g. `['.env.test']`). Default `[]`. */
+  /**
+   * Rules re-admitting files that {@link DEFAULT_DENY}, `deny` or an ignore file denies
+   * (e.g. `['.env.test']`): the only way to re-admit a default. Default `[]`.
+   */
   allow?: readonly string[]
+  /**
+   * The workspace's ignore files obeyed as deny rules: `true` (default) for
+   * {@link IGNORE_FILES}, `false` for none, or the file names (at most 64 plain names, else
+   * `INVALID_ARGUMENT`). Gitignore syntax, nested like git's: a file rules below its own
+   * directory, a deeper file's `!rule` re-admits what files above it deny, a denied
+   * directory denies all in it; rules ignore case. Every read looks again (statuses only,
+   * rules recompiled when a file changed), so an edit is honoured by the next read. They
+   * are read beneath the root only; a symlink among them is followed inside the workspace.
+   * One that cannot be used (a symlink out, unreadable, not a regular file, over 256 KiB,
+   * a line that is not a valid rule) refuses every file below its directory, naming it.
+   */
+  ignoreFiles?: boolean | readonly string[]
   /**
    * The most UTF-8 bytes a result's `content` may have: an integer from 128 to
    * 4294967295 (else `INVALID_ARGUMENT`). Default: no budget. The window ends at the last
@@ -303,8 +334,8 @@ export declare const ToolCatalog: {
   readonly read_file: {
     definition: typeof TOOL_DEFINITIONS.read_file
     /**
-     * `ctx.signal`, when given, aborts the read as {@link CallOptions.signal} does; `deny`
-     * and `allow` apply as in a toolkit (default {@link DEFAULT_DENY}), and so does
+     * `ctx.signal`, when given, aborts the read as {@link CallOptions.signal} does;
+     * `defaultDeny`, `deny`, `allow` and `ignoreFiles` apply as in a toolkit, and so does
      * `start_column`.
      */
     execute(input: ToolkitReadFileInput, ctx: ToolkitOptions & CallOptions): Promise<ToolkitReadFileOutput>
@@ -360,7 +391,8 @@ export interface AgentToolkit extends Disposable {
 
 /**
  * A toolkit bound to one workspace root. Throws `INVALID_ARGUMENT` at once when the root
- * is not an absolute path to a directory, a `deny`/`allow` rule is not valid, or an option
+ * is not an absolute path to a directory, a `deny`/`allow` rule or an `ignoreFiles` name is
+ * not valid, or an option
  * cannot be read (a throwing getter or proxy: the message names it, e.g. `options.deny`).
  * Each option is read once; a rule list is copied element by element.
  */

@@ -251,6 +251,47 @@ function ruleList(options, name, fallback, owner) {
   return rules === undefined ? fallback : stringList(rules, `${owner}.${name}`, name)
 }
 
+/**
+ * The ignore files a toolkit obeys unless told otherwise: the files in which agents' users
+ * keep what their tools must not read (JetBrains AI Assistant's `.aiignore`, Cursor's,
+ * Gemini CLI's, Cline's, Roo Code's, Aider's, Windsurf's), and this package's own.
+ */
+const IGNORE_FILES = Object.freeze([
+  '.aiignore',
+  '.cursorignore',
+  '.geminiignore',
+  '.clineignore',
+  '.rooignore',
+  '.aiderignore',
+  '.codeiumignore',
+  '.agentreadfileignore',
+])
+
+/** `defaultDeny` of the options: whether `DEFAULT_DENY` applies (`true` when absent). */
+function defaultDenyOf(options, owner) {
+  const on = readOption(options, 'defaultDeny', owner)
+  if (on === undefined || on === true) return DEFAULT_DENY
+  if (on === false) return []
+  const got = on === null ? 'null' : typeof on
+  throw codedError('INVALID_ARGUMENT', 'defaultDeny', `${owner}.defaultDeny must be true or false (got ${got})`)
+}
+
+/**
+ * `ignoreFiles` of the options, as the names obeyed: `true` (or absent) is `IGNORE_FILES`,
+ * `false` none, an array exactly its names.
+ */
+function ignoreFilesOf(options, owner) {
+  const names = readOption(options, 'ignoreFiles', owner)
+  if (names === undefined || names === true) return IGNORE_FILES
+  if (names === false) return []
+  if (typeof names !== 'object' || names === null) {
+    const got = names === null ? 'null' : typeof names
+    const reason = `${owner}.ignoreFiles must be true, false or an array of file names (got ${got})`
+    throw codedError('INVALID_ARGUMENT', 'ignoreFiles', reason)
+  }
+  return stringList(names, `${owner}.ignoreFiles`, 'ignoreFiles', 'file names')
+}
+
 /** The smallest `maxContentBytes`: room for a cut line's marker and some of the line. */
 const MIN_CONTENT_BYTES = 128
 
@@ -285,15 +326,17 @@ function fileLimitOf(options, owner) {
 }
 
 /**
- * The compiled policy of `options` (`owner` names them in errors): deny, allow,
- * maxContentBytes, maxFileBytes and maxBatchContentBytes, each read once. Throws INVALID_ARGUMENT for bad or
- * unreadable ones.
+ * The compiled policy of `options` (`owner` names them in errors): defaultDeny, deny,
+ * allow, ignoreFiles, maxContentBytes, maxFileBytes and maxBatchContentBytes, each read
+ * once. Throws INVALID_ARGUMENT for bad or unreadable ones.
  */
 function policyOf(options, owner) {
-  const deny = ruleList(options, 'deny', DEFAULT_DENY, owner)
+  const defaultDeny = defaultDenyOf(options, owner)
+  const deny = ruleList(options, 'deny', [], owner)
   const allow = ruleList(options, 'allow', [], owner)
-  const batchBudget = budgetOf(options, owner, 'maxBatchContentBytes')
-  return compiledPolicy([deny, allow, budgetOf(options, owner), fileLimitOf(options, owner), batchBudget])
+  const ignoreFiles = ignoreFilesOf(options, owner)
+  const budgets = [budgetOf(options, owner), fileLimitOf(options, owner), budgetOf(options, owner, 'maxBatchContentBytes')]
+  return compiledPolicy([defaultDeny, deny, allow, ignoreFiles, ...budgets])
 }
 
 /** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */
@@ -421,5 +464,6 @@ module.exports = {
   isReadFileError,
   isToolkitError,
   DEFAULT_DENY,
+  IGNORE_FILES,
   dialects: deepFreeze(dialects),
 }

@@ -39,9 +39,8 @@ function unreadable(path, label, cause) {
  * A copy of `list`, an array of strings (`label` names it in errors, at `path`): its length
  * and each element read once, by index. Throws INVALID_ARGUMENT for anything else.
  */
-function stringList(list, label, path) {
-  const invalid = (got) =>
-    codedError('INVALID_ARGUMENT', path, `${label} must be an array of gitignore-style rules (got ${got})`)
+function stringList(list, label, path, what = 'gitignore-style rules') {
+  const invalid = (got) => codedError('INVALID_ARGUMENT', path, `${label} must be an array of ${what} (got ${got})`)
   if (!isArray(list, label, path)) throw invalid(list === null ? 'null' : typeof list)
   const length = lengthOf(list, label, path)
   const copy = []

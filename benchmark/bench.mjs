@@ -480,10 +480,10 @@ async function main() {
   })
 
   // A toolkit's reads of the 100-line file: with DEFAULT_DENY (what every adapter and the
-  // MCP server use), with no rules, and the bare readFileSync, as multiples of its floor.
+  // MCP server use; the ignore files' cost is `ignore-files.mjs`'s), with no rules, and the bare readFileSync, as multiples of its floor.
   progress('measuring toolkit reads…')
-  const denying = addon.createAgentToolkit({ workspaceRoot: root })
-  const open = addon.createAgentToolkit({ workspaceRoot: root, deny: [] })
+  const denying = addon.createAgentToolkit({ workspaceRoot: root, ignoreFiles: false })
+  const open = addon.createAgentToolkit({ workspaceRoot: root, defaultDeny: false, ignoreFiles: false })
   const [tds, tos, bare] = await measure(timeSync, [
     () => denying.readFileSync(small),
     () => open.readFileSync(small),

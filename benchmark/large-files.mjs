@@ -87,7 +87,7 @@ const rssBefore = process.resourceUsage().maxRSS
 progress('wc -l…')
 const wcMs = medianMs(3, () => spawnSync('wc', ['-l', log]))
 
-const fresh = () => createAgentToolkit({ workspaceRoot: tmp, maxFileBytes: Infinity, deny: [] })
+const fresh = () => createAgentToolkit({ workspaceRoot: tmp, maxFileBytes: Infinity, defaultDeny: false, ignoreFiles: false })
 progress('first reads of the log (a new toolkit each, so no index yet)…')
 const lastLines = { path: 'app.log', start_line: LOG_LINES - 9 }
 const firstMs = medianMs(3, () => {
@@ -111,7 +111,7 @@ const bundleFirstMs = medianMs(3, () => {
 toolkit.readFileSync({ path: 'bundle.min.js' })
 const bundleAgainMs = medianMs(20, () => toolkit.readFileSync({ path: 'bundle.min.js' }))
 // A model's toolkit has a content budget: 16 KiB of the line from column 60,000,000.
-const budgeted = createAgentToolkit({ workspaceRoot: tmp, maxFileBytes: Infinity, maxContentBytes: 16384, deny: [] })
+const budgeted = createAgentToolkit({ workspaceRoot: tmp, maxFileBytes: Infinity, maxContentBytes: 16384, defaultDeny: false, ignoreFiles: false })
 const deep = { path: 'bundle.min.js', start_column: BUNDLE_COLUMN }
 budgeted.readFileSync(deep)
 const bundleColumnMs = medianMs(50, () => {

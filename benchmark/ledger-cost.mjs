@@ -35,7 +35,7 @@ fs.mkdirSync(path.join(tmp, 'src'))
 fs.writeFileSync(path.join(tmp, 'src', 'small.ts'), text) // ~2.8 KB
 
 function workspace(addon) {
-  return new addon.Workspace(tmp, new addon.ReadPolicy([...DEFAULT_DENY], [], undefined))
+  return new addon.Workspace(tmp, new addon.ReadPolicy([...DEFAULT_DENY], [], [], [], undefined))
 }
 const sides = { ledger: workspace(current), baseline: workspace(baseline) }
 const input = { path: 'src/small.ts' }

@@ -18,7 +18,7 @@ const {
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
-                           [--no-default-deny]`
+                           [--no-default-deny] [--ignore-file NAME]... [--no-ignore-files]`
 
 const MCP_HELP = `${MCP_USAGE}
 
@@ -30,6 +30,11 @@ options:
                           repeatable; added to the default rules
   --allow GLOB            re-admit files a deny rule covers; repeatable
   --no-default-deny       drop the default rules (.env, private keys, .ssh/, .git/, ...)
+  --ignore-file NAME      obey the workspace's ignore files of this name (gitignore syntax,
+                          nested like git's); repeatable; replaces the default names
+                          (.aiignore, .cursorignore, .geminiignore, .clineignore, .rooignore,
+                          .aiderignore, .codeiumignore, .agentreadfileignore)
+  --no-ignore-files       obey no ignore file of the workspace
   --max-content-bytes N   the most bytes of content one result carries (128 to 4294967295)
   --max-file-bytes N      the largest file read, in bytes, or Infinity (default: 1048576,
                           as the specification); a larger file is scanned, never read whole
@@ -46,6 +51,8 @@ function parseMcpCommandLine(argv) {
     deny: { type: 'string', multiple: true },
     allow: { type: 'string', multiple: true },
     'no-default-deny': { type: 'boolean' },
+    'ignore-file': { type: 'string', multiple: true },
+    'no-ignore-files': { type: 'boolean' },
     'max-content-bytes': { type: 'string' },
     'max-file-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -54,13 +61,19 @@ function parseMcpCommandLine(argv) {
   if (positionals.length !== 0) throw new UsageError(`mcp takes no path (got ${JSON.stringify(positionals[0])})`)
   const budget = decimal('max-content-bytes', values['max-content-bytes'], 128, 0xffffffff)
   const limit = fileLimit(values['max-file-bytes'])
-  // Loaded after the command line is checked: a usage error needs no native addon.
-  const { DEFAULT_DENY } = loadPackage()
+  if (values['no-ignore-files'] && values['ignore-file'] !== undefined) {
+    throw new UsageError('--ignore-file and --no-ignore-files exclude each other')
+  }
+  // Loaded after the command line is checked: a usage error needs no native addon, and a
+  // missing one is said in one paragraph.
+  loadPackage()
   const options = {
     // Resolved when serving: an unusable root is `CODE: message`, exit 1, not a usage error.
     workspaceRoot: values.root,
-    deny: [...(values['no-default-deny'] ? [] : DEFAULT_DENY), ...(values.deny ?? [])],
+    defaultDeny: !values['no-default-deny'],
+    deny: values.deny ?? [],
     allow: values.allow ?? [],
+    ignoreFiles: values['no-ignore-files'] ? false : (values['ignore-file'] ?? true),
   }
   if (budget !== undefined) options.maxContentBytes = budget
   if (limit !== undefined) options.maxFileBytes = limit

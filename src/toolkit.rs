@@ -8,7 +8,7 @@ use napi::{Env, Unknown};
 use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
-use agent_read_file_engine::policy::Policy;
+use agent_read_file_engine::policy::{Policy, PolicyRules};
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{Ledger, LineIndexCache};
@@ -30,8 +30,8 @@ pub struct Workspace {
     line_indexes: Arc<LineIndexCache>,
 }
 
-/// A toolkit's compiled read options: its deny and allow rules, content budget and file
-/// size limit.
+/// A toolkit's compiled read options: its deny and allow rules, the ignore files it obeys,
+/// content budget and file size limit.
 #[napi]
 pub struct ReadPolicy {
     rules: Arc<Rules>,
@@ -39,8 +39,11 @@ pub struct ReadPolicy {
 
 #[napi]
 impl ReadPolicy {
-    /// Compiles gitignore-syntax `deny` and `allow` rules (relative to the workspace root);
-    /// throws `INVALID_ARGUMENT` for a rule that is not valid. `maxContentBytes` (checked
+    /// Compiles gitignore-syntax rules relative to the workspace root: `defaultDeny` (the
+    /// default list, or none), `deny` (added to it), `allow` (re-admits what any of them or
+    /// an ignore file denies), and `ignoreFiles`, the names of the workspace's ignore files
+    /// obeyed in every directory. Throws `INVALID_ARGUMENT` for a rule that is not valid or a
+    /// name that is not a plain file name. `maxContentBytes` (checked
     /// by the caller to be an integer of at least 128) bounds every `content`;
     /// `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
     /// the largest file read, the specification's `MAX_FILE_BYTES` when absent;
@@ -48,15 +51,24 @@ impl ReadPolicy {
     /// `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
     /// absent.
     #[napi(constructor)]
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         env: Env,
+        default_deny: Vec<String>,
         deny: Vec<String>,
         allow: Vec<String>,
+        ignore_files: Vec<String>,
         max_content_bytes: Option<u32>,
         max_file_bytes: Option<f64>,
         max_batch_content_bytes: Option<u32>,
     ) -> napi::Result<Self> {
-        let policy = Policy::new(&deny, &allow).map_err(|error| throwable(&env, error))?;
+        let rules = PolicyRules {
+            default_deny: &default_deny,
+            deny: &deny,
+            allow: &allow,
+            ignore_files: &ignore_files,
+        };
+        let policy = Policy::new(rules).map_err(|error| throwable(&env, error))?;
         let max_file_bytes = max_file_bytes
             .map(file_size_limit)
             .transpose()

@@ -233,6 +233,35 @@ describe('agent-read-file mcp: options', () => {
     }
   })
 
+  test('the ignore files are obeyed; --ignore-file names them, --no-ignore-files drops them', async () => {
+    const draft = fx.write('drafts/draft.md', 'draft\n')
+    fx.write('drafts/.cursorignore', 'draft.md\n')
+    fx.write('.teamignore', 'notes.txt\n')
+    const expected = expectedOutput(draft, 'drafts/draft.md')
+    const obeying = await stdioClient(['--root', fx.ws])
+    try {
+      const refused = await call(obeying.client, { path: 'drafts/draft.md' })
+      assertFailed(refused, 'POLICY_DENIED')
+      assert.match(refused.content[0].text, /denied by "draft\.md" \(drafts\/\.cursorignore:1\)/)
+    } finally {
+      await obeying.client.close()
+    }
+    const own = await stdioClient(['--root', fx.ws, '--ignore-file', '.teamignore'])
+    try {
+      assertRead(await call(own.client, { path: 'drafts/draft.md' }), expected)
+      assertFailed(await call(own.client, { path: 'notes.txt' }), 'POLICY_DENIED')
+    } finally {
+      await own.client.close()
+    }
+    const none = await stdioClient(['--root', fx.ws, '--no-ignore-files'])
+    try {
+      assertRead(await call(none.client, { path: 'drafts/draft.md' }), expected)
+      assertFailed(await call(none.client, { path: '.env' }), 'POLICY_DENIED')
+    } finally {
+      await none.client.close()
+    }
+  })
+
   test('--max-content-bytes bounds content; the root defaults to the current directory', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -285,6 +314,8 @@ describe('agent-read-file mcp: options', () => {
       [['--max-content-bytes', '1e3'], 2, 'usage: agent-read-file mcp'],
       [['--root', fx.ws, 'extra'], 2, 'usage: agent-read-file mcp'],
       [['--bogus'], 2, 'usage: agent-read-file mcp'],
+      [['--ignore-file', '.a', '--no-ignore-files'], 2, '--ignore-file and --no-ignore-files exclude each other'],
+      [['--root', fx.ws, '--ignore-file', 'sub/.a'], 1, 'INVALID_ARGUMENT: ignoreFiles'],
       [['--root', path.join(fx.ws, 'missing')], 1, `INVALID_ARGUMENT: --root ${path.join(fx.ws, 'missing')}: does not exist`],
       // What `--root "$UNSET"` gives: an error, not the current directory served.
       [['--root', ''], 1, 'INVALID_ARGUMENT: --root'],
@@ -498,7 +529,7 @@ describe('agent-read-file/mcp in process', () => {
     server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
       content: [{ type: 'text', text }],
     }))
-    const registered = registerReadFile(server, pkg.createAgentToolkit({ workspaceRoot: fx.ws, deny: [] }))
+    const registered = registerReadFile(server, pkg.createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false }))
     const client = await inProcessClient(server)
     const { tools } = await client.listTools()
     assert.deepEqual(tools.map((tool) => tool.name).sort(), ['echo', 'read_file'])
@@ -535,7 +566,7 @@ describe('agent-read-file/mcp in process', () => {
 
   test('a toolkit made from options closes with the server; a toolkit given stays open', async () => {
     const given = pkg.createAgentToolkit({ workspaceRoot: fx.ws })
-    const fromOptions = createMcpServer({ workspaceRoot: fx.ws, deny: [] })
+    const fromOptions = createMcpServer({ workspaceRoot: fx.ws, defaultDeny: false })
     const fromToolkit = createMcpServer(given)
     for (const server of [fromOptions, fromToolkit]) await (await inProcessClient(server)).close()
     assert.equal(given.readFileSync({ path: 'notes.txt' }).content, 'notes\n')

@@ -60,6 +60,7 @@ describe('exports', () => {
       'isReadFileError',
       'isToolkitError',
       'DEFAULT_DENY',
+      'IGNORE_FILES',
       'dialects',
     ]
     assert.deepEqual(Object.keys(pkg).sort(), names.sort())
@@ -172,7 +173,7 @@ describe('tool definition', () => {
   })
 
   test("every toolkit's definition is TOOLKIT_DEFINITIONS.read_file; ToolCatalog keeps the spec's", () => {
-    const toolkits = [createAgentToolkit({ workspaceRoot: fx.ws }), createAgentToolkit({ workspaceRoot: fx.ws, deny: [] })]
+    const toolkits = [createAgentToolkit({ workspaceRoot: fx.ws }), createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false })]
     for (const toolkit of toolkits) {
       assert.equal(toolkit.definition, TOOLKIT_DEFINITIONS.read_file)
       toolkit.close()

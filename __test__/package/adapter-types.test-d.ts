@@ -79,7 +79,7 @@ void generateText({ model, tools: aiTools, prompt: 'read it' })
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { createMcpServer, registerReadFile } from '../../adapters/mcp.js'
 
-const mcpServer: McpServer = createMcpServer({ workspaceRoot: '/w', deny: [], maxContentBytes: 4096 })
+const mcpServer: McpServer = createMcpServer({ workspaceRoot: '/w', defaultDeny: false, ignoreFiles: ['.aiignore'], maxContentBytes: 4096 })
 const ownServer = new McpServer({ name: 'mine', version: '1.0.0' })
 const registered: RegisteredTool = registerReadFile(ownServer, createAgentToolkit({ workspaceRoot: '/w' }))
 registered.disable()

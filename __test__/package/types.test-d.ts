@@ -213,13 +213,16 @@ export type Checks = [
   >,
   Expect<Equal<typeof pkg.isToolkitError, (error: unknown) => error is pkg.ToolkitError>>,
   Expect<Equal<typeof pkg.DEFAULT_DENY, readonly string[]>>,
+  Expect<Equal<typeof pkg.IGNORE_FILES, readonly string[]>>,
   Expect<
     Equal<
       pkg.ToolkitOptions,
       {
         workspaceRoot: string
+        defaultDeny?: boolean
         deny?: readonly string[]
         allow?: readonly string[]
+        ignoreFiles?: boolean | readonly string[]
         maxContentBytes?: number
         maxFileBytes?: number
         maxBatchContentBytes?: number
@@ -295,6 +298,12 @@ function toolkitTypes(e: unknown) {
   const out: SpecOutput = toolkit.readFileSync({ path: 'a' })
   // @ts-expect-error the options of a call are an object
   void toolkit.readFile({ path: 'a' }, 'signal')
+  using obeying = pkg.createAgentToolkit({ workspaceRoot: '/ws', defaultDeny: false, ignoreFiles: ['.aiignore'] })
+  // @ts-expect-error defaultDeny is a boolean, not a rule list
+  void pkg.createAgentToolkit({ workspaceRoot: '/ws', defaultDeny: [] })
+  // @ts-expect-error ignoreFiles is a boolean or a list of names
+  void pkg.createAgentToolkit({ workspaceRoot: '/ws', ignoreFiles: '.aiignore' })
+  void obeying
   const code: SpecCode | undefined = pkg.isReadFileError(e) ? e.code : undefined
   return [out, code]
 }

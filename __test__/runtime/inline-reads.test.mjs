@@ -182,7 +182,7 @@ describe('readFile answers cached reads on the JS thread', () => {
 
   test('a path whose directories are not in the dentry cache is read on the pool', async () => {
     const file = fx.write('deep/er/f.txt', 'f\n')
-    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, deny: [] })
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false, ignoreFiles: false })
     after(() => toolkit.close())
     await toolkit.readFile({ path: 'deep/er/f.txt' })
     // Only root may drop the dentry cache (2: dentries and inodes nothing holds).

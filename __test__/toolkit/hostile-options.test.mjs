@@ -65,7 +65,7 @@ const throwSync = (call, option) => checkInvalid(thrown(call), option)
 const rejectAsync = async (call, option) => checkInvalid(await rejection(call), option)
 
 describe('createAgentToolkit: hostile options throw INVALID_ARGUMENT naming the option', () => {
-  for (const name of ['workspaceRoot', 'deny', 'allow', 'maxContentBytes', 'maxFileBytes']) {
+  for (const name of ['workspaceRoot', 'defaultDeny', 'deny', 'allow', 'ignoreFiles', 'maxContentBytes', 'maxFileBytes']) {
     test(`a throwing ${name} getter`, () => {
       throwSync(() => createAgentToolkit(withThrowingGetter({ workspaceRoot: fx.ws }, name)), `options.${name}`)
     })
@@ -76,7 +76,7 @@ describe('createAgentToolkit: hostile options throw INVALID_ARGUMENT naming the 
     throwSync(() => createAgentToolkit(revokedProxy()), 'options.')
   })
 
-  for (const list of ['deny', 'allow']) {
+  for (const list of ['deny', 'allow', 'ignoreFiles']) {
     test(`${list}: a proxy array whose traps throw, a revoked one, a throwing element`, () => {
       const make = (rules) => () => createAgentToolkit({ workspaceRoot: fx.ws, [list]: rules })
       throwSync(make(throwingProxy(['.env'])), `options.${list}`)
@@ -194,7 +194,7 @@ describe('toolkit calls: hostile call options reject INVALID_ARGUMENT naming the
 describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT naming ctx.<option>', () => {
   const execute = (ctx) => ToolCatalog.read_file.execute({ path: 'a.txt' }, ctx)
 
-  for (const name of ['workspaceRoot', 'deny', 'allow', 'maxContentBytes', 'maxFileBytes', 'signal']) {
+  for (const name of ['workspaceRoot', 'defaultDeny', 'deny', 'allow', 'ignoreFiles', 'maxContentBytes', 'maxFileBytes', 'signal']) {
     test(`a throwing ${name} getter`, async () => {
       await rejectAsync(() => execute(withThrowingGetter({ workspaceRoot: fx.ws }, name)), `ctx.${name}`)
     })
@@ -216,7 +216,16 @@ describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT 
   test('each ctx property is read once', async () => {
     const reads = {}
     const ctx = {}
-    const values = { workspaceRoot: fx.ws, deny: [], allow: [], maxContentBytes: 200, maxFileBytes: 10, signal: undefined }
+    const values = {
+      workspaceRoot: fx.ws,
+      defaultDeny: false,
+      deny: [],
+      allow: [],
+      ignoreFiles: ['.aiignore'],
+      maxContentBytes: 200,
+      maxFileBytes: 10,
+      signal: undefined,
+    }
     for (const [name, value] of Object.entries(values)) {
       Object.defineProperty(ctx, name, {
         get: () => {
@@ -226,7 +235,8 @@ describe('ToolCatalog.read_file.execute: a hostile ctx rejects INVALID_ARGUMENT 
       })
     }
     assert.equal((await execute(ctx)).content, 'alpha\n')
-    assert.deepEqual(reads, { workspaceRoot: 1, deny: 1, allow: 1, maxContentBytes: 1, maxFileBytes: 1, signal: 1 })
+    const once = { workspaceRoot: 1, defaultDeny: 1, deny: 1, allow: 1, ignoreFiles: 1, maxContentBytes: 1, maxFileBytes: 1 }
+    assert.deepEqual(reads, { ...once, signal: 1 })
   })
 })
 

@@ -64,7 +64,7 @@ describe('a denied name being unlinked', () => {
 
   test(`${LOOP_MS} ms of link(.env.bak, .env) + unlink(.env): the secret is never read`, async () => {
     fx.write('.env.bak', `${SECRET}\n`)
-    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, deny: ['.env'] })
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false, deny: ['.env'] })
     after(() => toolkit.close())
     const loop = loopInChild(
       fx,
@@ -86,7 +86,7 @@ console.log(JSON.stringify({ loops }))`,
       assert.ok(!String(error.message).includes(SECRET))
       assert.ok(!error.message.includes('(deleted)'), error.message)
       if (error.code === 'POLICY_DENIED') {
-        assert.equal(error.message, 'POLICY_DENIED: .env: .env is denied by the rule ".env"')
+        assert.equal(error.message, 'POLICY_DENIED: .env: .env is denied by ".env" (deny rule 1)')
       } else {
         assert.equal(error.code, 'NOT_FOUND', error.message)
       }
@@ -167,12 +167,12 @@ os.write(file, b'DEEP\\n')`,
     after(() => toolkit.close())
     assert.equal(toolkit.readFileSync({ path: relative }).content, 'DEEP\n')
     assert.equal((await toolkit.readFile({ path: relative })).content, 'DEEP\n')
-    const denying = createAgentToolkit({ workspaceRoot: fx.ws, deny: ['deep.txt'] })
+    const denying = createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false, deny: ['deep.txt'] })
     after(() => denying.close())
     assert.throws(() => denying.readFileSync({ path: relative }), (err) => {
       assert.equal(err.code, 'POLICY_DENIED')
       // (The requested path at the front of a message is shortened past a length.)
-      assert.ok(err.message.endsWith(`: ${relative} is denied by the rule "deep.txt"`), 'the rule and the path')
+      assert.ok(err.message.endsWith(`: ${relative} is denied by "deep.txt" (deny rule 1)`), 'the rule and the path')
       return true
     })
   })

@@ -28,6 +28,7 @@ fx.write('.npmrc', '//registry/:_authToken=x\n')
 fx.write('.netrc', 'machine x\n')
 fx.write('.git/config', '[core]\n')
 fx.write('docs/environment.md', 'about .env files\n')
+fx.write('logs/app.log', 'started\n')
 fx.link('notes.txt', '.env')
 fx.link('linked-config', 'config')
 fx.link('abs-link.txt', path.join(fx.ws, '.env'))
@@ -52,7 +53,7 @@ describe('deny rules judge the file actually opened', () => {
   test('the denied file by its own name, with the path of the file and the rule in the message', async () => {
     await assertDenied('.env', '.env')
     const err = thrown(() => toolkit.readFileSync({ path: 'config/.env' }))
-    assert.match(err.message, /^POLICY_DENIED: config\/\.env: config\/\.env is denied by the rule "\.env"$/)
+    assert.equal(err.message, 'POLICY_DENIED: config/.env: config/.env is denied by ".env" (DEFAULT_DENY)')
   })
 
   test('a symlink alias of a denied file', async () => {
@@ -124,13 +125,43 @@ describe('DEFAULT_DENY', () => {
     })
   }
 
-  test('deny: [] refuses nothing; the bare functions have no policy', async () => {
-    const open = createAgentToolkit({ workspaceRoot: fx.ws, deny: [] })
+  test('deny adds to the defaults: deny: [] and deny: [rules] keep refusing .env', async () => {
+    for (const deny of [[], ['*.log']]) {
+      const extra = createAgentToolkit({ workspaceRoot: fx.ws, deny })
+      const err = thrown(() => extra.readFileSync({ path: '.env' }))
+      assert.equal(err.message, 'POLICY_DENIED: .env: .env is denied by ".env" (DEFAULT_DENY)')
+      assert.equal(extra.readFileSync({ path: '.env.example' }).content, 'API_KEY=\n')
+      extra.close()
+      const ctx = { workspaceRoot: fx.ws, deny }
+      await assertRejectsCode(() => ToolCatalog.read_file.execute({ path: '.env' }, ctx), 'POLICY_DENIED', '.env')
+    }
+    const logs = createAgentToolkit({ workspaceRoot: fx.ws, deny: ['*.tmp', '*.log'] })
+    const err = thrown(() => logs.readFileSync({ path: 'logs/app.log' }))
+    assert.equal(err.message, 'POLICY_DENIED: logs/app.log: logs/app.log is denied by "*.log" (deny rule 2)')
+    logs.close()
+  })
+
+  test("a deny list's !rule cannot re-admit a default; allow can", () => {
+    const negated = createAgentToolkit({ workspaceRoot: fx.ws, deny: ['!.env'] })
+    assertThrowsCode(() => negated.readFileSync({ path: '.env' }), 'POLICY_DENIED', '.env')
+    negated.close()
+    const allowed = createAgentToolkit({ workspaceRoot: fx.ws, allow: ['.env'] })
+    assert.equal(allowed.readFileSync({ path: '.env' }).content, 'API_KEY=top-secret\n')
+    allowed.close()
+  })
+
+  test('defaultDeny: false turns the defaults off; the bare functions have no policy', async () => {
+    const open = createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false })
     assert.equal(open.readFileSync({ path: 'notes.txt' }).content, 'API_KEY=top-secret\n')
     open.close()
+    const ownOnly = createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false, deny: ['*.log'] })
+    assert.equal(ownOnly.readFileSync({ path: '.env' }).content, 'API_KEY=top-secret\n')
+    assertThrowsCode(() => ownOnly.readFileSync({ path: 'logs/app.log' }), 'POLICY_DENIED', 'logs/app.log')
+    ownOnly.close()
     assert.equal(readFileSync(fx.ws, { path: '.env' }).content, 'API_KEY=top-secret\n')
     assert.equal((await readFile(fx.ws, { path: 'notes.txt' })).content, 'API_KEY=top-secret\n')
-    const viaCatalog = await ToolCatalog.read_file.execute({ path: '.env' }, { workspaceRoot: fx.ws, deny: [] })
+    const ctx = { workspaceRoot: fx.ws, defaultDeny: false }
+    const viaCatalog = await ToolCatalog.read_file.execute({ path: '.env' }, ctx)
     assert.equal(viaCatalog.content, 'API_KEY=top-secret\n')
   })
 })
@@ -141,6 +172,15 @@ describe('bad rules', () => {
     ['deny with a number', { deny: ['.env', 7] }, 'deny'],
     ['allow as null', { allow: null }, 'allow'],
     ['an invalid glob', { deny: ['[z-a]'] }, 'deny'],
+    ['defaultDeny as a string', { defaultDeny: 'false' }, 'defaultDeny'],
+    ['defaultDeny as null', { defaultDeny: null }, 'defaultDeny'],
+    ['ignoreFiles as a string', { ignoreFiles: '.aiignore' }, 'ignoreFiles'],
+    ['ignoreFiles as null', { ignoreFiles: null }, 'ignoreFiles'],
+    ['ignoreFiles with a number', { ignoreFiles: ['.aiignore', 1] }, 'ignoreFiles'],
+    ['ignoreFiles with a path', { ignoreFiles: ['sub/.aiignore'] }, 'ignoreFiles'],
+    ['ignoreFiles with ..', { ignoreFiles: ['..'] }, 'ignoreFiles'],
+    ['ignoreFiles with an empty name', { ignoreFiles: [''] }, 'ignoreFiles'],
+    ['ignoreFiles with 65 names', { ignoreFiles: Array.from({ length: 65 }, (_, i) => `.i${i}`) }, 'ignoreFiles'],
   ]
   for (const [name, options, list] of bad) {
     test(`${name} is INVALID_ARGUMENT naming the list`, async () => {

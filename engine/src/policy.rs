@@ -1,9 +1,13 @@
 //! Which files a toolkit may read: gitignore-syntax rules relative to the workspace root.
 //!
-//! `deny` rules say what is refused, `allow` rules re-admit part of it (`.env.example`
-//! under `.env.*`). A rule is a gitignore line: a name without `/` matches at any depth, a
-//! leading `/` (or any inner `/`) anchors it to the root, a trailing `/` matches a directory
-//! and everything in it, `!` re-admits within the same list, `**` crosses directories.
+//! Three kinds of rules deny, each on its own: the toolkit's default list
+//! (`DEFAULT_DENY`, unless turned off), its own `deny` rules, and the workspace's ignore
+//! files ([`ignore_files`]). A file is refused when any of them denies it; a `!rule`
+//! re-admits only within its own kind (a `deny` list's `!.env` does not re-admit what the
+//! defaults deny). `allow` rules re-admit whatever any of them denies (`.env.example` under
+//! `.env.*`): only the toolkit's own options can re-admit a default. A rule is a gitignore
+//! line: a name without `/` matches at any depth, a leading `/` (or any inner `/`) anchors
+//! it, a trailing `/` matches a directory and everything in it, `**` crosses directories.
 //!
 //! The rules are matched against the path the file was actually opened by, beneath the root
 //! ([`OpenedFile::path`]: the names the sandbox looked up, symlinks resolved), never
@@ -12,78 +16,213 @@
 //! renamed). Hard links cannot be told apart by path: a hard link to a denied file, under
 //! an admitted name, is read.
 
-use std::path::Path;
+mod ignore_files;
+
+use std::path::{Path, PathBuf};
 
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
+use self::ignore_files::{Access, IgnoreFiles, WouldWait};
+pub use self::ignore_files::{MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_NAMES};
+use crate::attempt::{Attempt, Stop};
 use crate::error::{ErrorCode, ReadFileError};
-use crate::sandbox::OpenedFile;
+use crate::sandbox::{OpenedFile, Root};
 
-/// Compiled `deny` and `allow` rules.
+/// The rules of a toolkit, as given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PolicyRules<'a> {
+    /// The default list (`DEFAULT_DENY`), or none when the defaults are turned off.
+    pub default_deny: &'a [String],
+    /// The toolkit's own deny rules, added to the defaults.
+    pub deny: &'a [String],
+    /// Rules that re-admit what any deny rule or ignore file denies.
+    pub allow: &'a [String],
+    /// The names of the ignore files obeyed in every directory of the workspace.
+    pub ignore_files: &'a [String],
+}
+
+/// Compiled rules: the defaults, `deny`, `allow` and the ignore files obeyed.
 #[derive(Debug)]
 pub struct Policy {
+    default_deny: Gitignore,
     deny: Gitignore,
     allow: Gitignore,
+    ignore_files: IgnoreFiles,
 }
 
-/// Why a file is refused: the rule that denies it.
+/// Why a file is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Denial {
-    /// The `deny` rule as written.
-    pub rule: String,
+pub enum Denial {
+    /// A rule denies it.
+    Rule {
+        /// The rule as written.
+        rule: String,
+        /// Where the rule is: `DEFAULT_DENY`, `deny rule N` (from 1), or an ignore file's
+        /// workspace-relative path and line (`sub/.aiignore:3`).
+        source: String,
+    },
+    /// An ignore file above it cannot be used, so nothing below that file's directory is
+    /// read.
+    Unusable {
+        /// The ignore file (and line, for a rule that is not valid).
+        source: String,
+        /// What is wrong with it, in words.
+        why: String,
+        /// The directory it rules (empty for the root).
+        below: String,
+    },
 }
+
+impl Denial {
+    /// The reason of the `POLICY_DENIED` of the file opened by `path`.
+    pub fn reason(&self, path: &Path) -> String {
+        let path = path.display();
+        match self {
+            Denial::Rule { rule, source } => format!("{path} is denied by {rule:?} ({source})"),
+            Denial::Unusable { source, why, below } => {
+                let below = if below.is_empty() {
+                    "the workspace".to_owned()
+                } else {
+                    format!("{below}/")
+                };
+                format!(
+                    "{path} is denied because {source} {why}; nothing in {below} is read until it is fixed"
+                )
+            }
+        }
+    }
+}
+
+/// Where the default list's rules come from, in a denial.
+const DEFAULT_DENY_SOURCE: &str = "DEFAULT_DENY";
 
 impl Policy {
     /// Compiles the rules; a rule that is not valid gitignore syntax is `INVALID_ARGUMENT`,
-    /// naming the list (`deny` or `allow`) and the rule.
-    pub fn new(deny: &[String], allow: &[String]) -> Result<Policy, ReadFileError> {
+    /// naming the list and the rule, and so is an ignore file's name that is not a plain
+    /// file name.
+    pub fn new(rules: PolicyRules<'_>) -> Result<Policy, ReadFileError> {
+        let default_source = |_| PathBuf::from(DEFAULT_DENY_SOURCE);
+        let deny_source = |index: usize| PathBuf::from(format!("deny rule {}", index + 1));
+        let allow_source = |index: usize| PathBuf::from(format!("allow rule {}", index + 1));
         Ok(Policy {
-            deny: compile("deny", deny, DENY_CASE_INSENSITIVE)?,
-            allow: compile("allow", allow, ALLOW_CASE_INSENSITIVE)?,
+            default_deny: compile(
+                "defaultDeny",
+                rules.default_deny,
+                DENY_CASE_INSENSITIVE,
+                default_source,
+            )?,
+            deny: compile("deny", rules.deny, DENY_CASE_INSENSITIVE, deny_source)?,
+            allow: compile("allow", rules.allow, ALLOW_CASE_INSENSITIVE, allow_source)?,
+            ignore_files: IgnoreFiles::new(rules.ignore_files)?,
         })
     }
 
-    /// Whether no rule denies anything (then nothing needs checking).
+    /// Whether nothing can be denied (then nothing needs checking).
     pub fn is_empty(&self) -> bool {
-        self.deny.num_ignores() == 0
+        self.default_deny.num_ignores() == 0
+            && self.deny.num_ignores() == 0
+            && self.ignore_files.is_empty()
     }
 
-    /// `Some` when `relative` (a file's workspace-relative path) is denied and not
-    /// re-admitted by `allow`.
+    /// `Some` when the toolkit's own rules (the defaults and `deny`) refuse `relative` (a
+    /// file's workspace-relative path) and `allow` does not re-admit it. The ignore files
+    /// are not asked: see [`check`].
     pub fn denial(&self, relative: &Path) -> Option<Denial> {
-        let Match::Ignore(rule) = self.deny.matched_path_or_any_parents(relative, false) else {
-            return None;
-        };
-        if self
-            .allow
+        let denial = listed_denial(&self.default_deny, relative)
+            .or_else(|| listed_denial(&self.deny, relative))?;
+        (!self.allowed(relative)).then_some(denial)
+    }
+
+    fn allowed(&self, relative: &Path) -> bool {
+        self.allow
             .matched_path_or_any_parents(relative, false)
             .is_ignore()
-        {
-            return None;
+    }
+
+    /// The denial of the file opened by `relative`, the workspace's ignore files read
+    /// beneath `root` as `access` allows.
+    fn judge(
+        &self,
+        root: &Root,
+        relative: &Path,
+        access: Access,
+    ) -> Result<Option<Denial>, WouldWait> {
+        if let Some(denial) = self.denial(relative) {
+            return Ok(Some(denial));
         }
-        Some(Denial {
-            rule: rule.original().to_owned(),
-        })
+        if self.ignore_files.is_empty() || self.allowed(relative) {
+            return Ok(None);
+        }
+        self.ignore_files.denial(root, relative, access)
     }
 }
 
-/// `Err(POLICY_DENIED)` when `policy` refuses the file `opened` (asked for as
-/// `requested`), decided on the path it was opened by.
-pub fn check(policy: &Policy, opened: &OpenedFile, requested: &str) -> Result<(), ReadFileError> {
+/// The denial of one list (last matching rule wins, a `!rule` re-admits within the list).
+fn listed_denial(rules: &Gitignore, relative: &Path) -> Option<Denial> {
+    let Match::Ignore(glob) = rules.matched_path_or_any_parents(relative, false) else {
+        return None;
+    };
+    Some(Denial::Rule {
+        rule: glob.original().to_owned(),
+        source: glob
+            .from()
+            .map(|from| from.display().to_string())
+            .unwrap_or_default(),
+    })
+}
+
+/// `Err(POLICY_DENIED)` when `policy` refuses the file `opened` beneath `root` (asked for
+/// as `requested`), decided on the path it was opened by. May wait for the disk (to read
+/// the workspace's ignore files).
+pub fn check(
+    policy: &Policy,
+    root: &Root,
+    opened: &OpenedFile,
+    requested: &str,
+) -> Result<(), ReadFileError> {
     if policy.is_empty() {
         return Ok(());
     }
-    match policy.denial(&opened.path) {
+    match policy.judge(root, &opened.path, Access::Waiting) {
+        Ok(denial) => refused(denial, opened, requested),
+        // Reads that may wait never stop for it; refuse rather than read unjudged.
+        Err(WouldWait) => Err(ReadFileError::new(
+            ErrorCode::Internal,
+            requested,
+            "the policy could not be checked",
+        )),
+    }
+}
+
+/// [`check`] on a thread that must not wait: [`Stop::WouldBlock`] when an ignore file is
+/// not all in the kernel's memory.
+pub fn check_from_memory(
+    policy: &Policy,
+    root: &Root,
+    opened: &OpenedFile,
+    requested: &str,
+) -> Attempt<()> {
+    if policy.is_empty() {
+        return Ok(());
+    }
+    match policy.judge(root, &opened.path, Access::FromMemory) {
+        Ok(denial) => Ok(refused(denial, opened, requested)?),
+        Err(WouldWait) => Err(Stop::WouldBlock),
+    }
+}
+
+fn refused(
+    denial: Option<Denial>,
+    opened: &OpenedFile,
+    requested: &str,
+) -> Result<(), ReadFileError> {
+    match denial {
         None => Ok(()),
         Some(denial) => Err(ReadFileError::new(
             ErrorCode::PolicyDenied,
             requested,
-            format!(
-                "{} is denied by the rule {:?}",
-                opened.path.display(),
-                denial.rule
-            ),
+            denial.reason(&opened.path),
         )),
     }
 }
@@ -98,17 +237,19 @@ const DENY_CASE_INSENSITIVE: bool = true;
 /// default; elsewhere an allowed `.env.example` does not re-admit `.ENV.EXAMPLE`.
 const ALLOW_CASE_INSENSITIVE: bool = cfg!(target_os = "macos");
 
+/// Compiles the list `list`, each rule tagged with `source(index)`.
 fn compile(
     list: &str,
     rules: &[String],
     case_insensitive: bool,
+    source: impl Fn(usize) -> PathBuf,
 ) -> Result<Gitignore, ReadFileError> {
     let mut builder = GitignoreBuilder::new(".");
     builder
         .case_insensitive(case_insensitive)
         .map_err(|error| ReadFileError::new(ErrorCode::Internal, list, error.to_string()))?;
-    for rule in rules {
-        if let Err(error) = builder.add_line(None, rule) {
+    for (index, rule) in rules.iter().enumerate() {
+        if let Err(error) = builder.add_line(Some(source(index)), rule) {
             return Err(ReadFileError::new(
                 ErrorCode::InvalidArgument,
                 list,
@@ -133,9 +274,21 @@ mod tests {
         list.iter().map(|rule| (*rule).to_owned()).collect()
     }
 
+    fn policy(deny: &[&str], allow: &[&str]) -> Policy {
+        let (deny, allow) = (rules(deny), rules(allow));
+        Policy::new(PolicyRules {
+            deny: &deny,
+            allow: &allow,
+            ..PolicyRules::default()
+        })
+        .unwrap()
+    }
+
     fn denied(deny: &[&str], allow: &[&str], path: &str) -> Option<String> {
-        let policy = Policy::new(&rules(deny), &rules(allow)).unwrap();
-        policy.denial(Path::new(path)).map(|denial| denial.rule)
+        match policy(deny, allow).denial(Path::new(path))? {
+            Denial::Rule { rule, .. } => Some(rule),
+            Denial::Unusable { source, .. } => Some(source),
+        }
     }
 
     #[test]
@@ -185,10 +338,15 @@ mod tests {
 
     #[test]
     fn empty_rules_deny_nothing_and_bad_rules_are_invalid_arguments() {
-        let policy = Policy::new(&[], &[]).unwrap();
+        let policy = policy(&[], &[]);
         assert!(policy.is_empty());
         assert_eq!(policy.denial(Path::new(".env")), None);
-        let err = Policy::new(&rules(&["[z-a]"]), &[]).unwrap_err();
+        let bad = rules(&["[z-a]"]);
+        let err = Policy::new(PolicyRules {
+            deny: &bad,
+            ..PolicyRules::default()
+        })
+        .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
         assert!(err.reason.contains("\"[z-a]\""), "{}", err.reason);
     }
@@ -211,7 +369,7 @@ mod tests {
         symlink("sub", ws.join("linked")).unwrap();
         std::fs::hard_link(ws.join(".env"), ws.join("hard.txt")).unwrap();
         let root = Root::open(ws.to_str().unwrap()).unwrap();
-        let policy = Policy::new(&rules(&[".env", ".env.*"]), &rules(allow)).unwrap();
+        let policy = policy(&[".env", ".env.*"], allow);
         let options = ReadOptions {
             policy: Some(&policy),
             ..ReadOptions::default()

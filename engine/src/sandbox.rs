@@ -123,6 +123,16 @@ pub struct Root {
     cached_mount: Option<u64>,
 }
 
+#[cfg(target_os = "linux")]
+fn status_beneath(root: &Root, relative: &str, from_memory: bool) -> Status {
+    linux::status_beneath(root, relative, from_memory)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn status_beneath(_root: &Root, _relative: &str, _from_memory: bool) -> Status {
+    Status::Unknown
+}
+
 /// A regular file beneath the root, opened for reading.
 #[derive(Debug)]
 pub struct OpenedFile {
@@ -135,6 +145,17 @@ pub struct OpenedFile {
     /// `.`, `..` or empty). It stays the path the file was reached by whatever happens to
     /// those names afterwards; a hard link is reached by its own name.
     pub path: PathBuf,
+}
+
+/// What [`Root::status_beneath`] found.
+#[derive(Debug)]
+pub enum Status {
+    /// The status of what the path names (a symlink's own, for a last component that is one).
+    Found(Box<Stat>),
+    /// Nothing by that name.
+    Absent,
+    /// Not told this way: a symlink on the way, a name not in memory, or an OS without it.
+    Unknown,
 }
 
 /// Why a confined open did not produce a file handle.
@@ -228,6 +249,17 @@ impl Root {
     /// anything but directories.
     pub fn open_directory(&self, relative: &str) -> Result<OwnedFd, OpenError> {
         self.walk(Path::new(relative), &DirectoryLookup)
+    }
+
+    /// The status of `relative` beneath the root, reached through no symlink, and nothing
+    /// opened for reading: for telling whether something changed since it was last read
+    /// (by [`Root::open_file`]), never for judging or reading it. With `from_memory`, only
+    /// what the kernel has in memory. Linux only; elsewhere always [`Status::Unknown`].
+    pub fn status_beneath(&self, relative: &Path, from_memory: bool) -> Status {
+        match relative.to_str() {
+            Some(relative) => status_beneath(self, relative, from_memory),
+            None => Status::Unknown,
+        }
     }
 
     /// [`Root::open_file`] by this OS family's walker alone, whatever its fast path would

@@ -50,7 +50,7 @@ pub fn open(
         .open_file(&relative)
         .map_err(|err| open_error(err, requested))?;
     if let Some(policy) = policy {
-        policy::check(policy, &opened, requested)?;
+        policy::check(policy, root, &opened, requested)?;
     }
     Ok((relative, opened))
 }
@@ -103,7 +103,7 @@ pub fn read_whole_from_memory(
         .open_file_cached(&relative, MAX_CACHED_READ_BYTES)
         .map_err(|stop| stop.map(|err| open_error(err, requested)))?;
     if let Some(policy) = policy {
-        policy::check(policy, &opened, requested)?;
+        policy::check_from_memory(policy, root, &opened, requested)?;
     }
     let file = file_guard::read_whole_cached(opened.file, &opened.stat, max)
         .map_err(|stop| stop.map(|err| guard_error(err, requested)))?;

@@ -9,7 +9,7 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 
 use agent_read_file_engine::error::ErrorCode;
-use agent_read_file_engine::policy::Policy;
+use agent_read_file_engine::policy::{Policy, PolicyRules};
 use agent_read_file_engine::request::{NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::{self, Root};
@@ -119,7 +119,12 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
         eprintln!("skipped: the temp directory is not on a file system read from memory here");
         return;
     }
-    let policy = Policy::new(&[".env".into()], &[]).unwrap();
+    let deny = [".env".to_owned()];
+    let policy = Policy::new(PolicyRules {
+        deny: &deny,
+        ..PolicyRules::default()
+    })
+    .unwrap();
     let options = [
         ReadOptions {
             versioned: true,

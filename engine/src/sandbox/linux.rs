@@ -29,7 +29,7 @@ use rustix::fs::{self as rfs, FileType, Mode, OFlags, ResolveFlags, Stat};
 use rustix::io::Errno;
 
 use super::{
-    Lookup, OpenError, OpenedFile, OsFamily, Root, Step, Walk, non_regular_kind, portable,
+    Lookup, OpenError, OpenedFile, OsFamily, Root, Status, Step, Walk, non_regular_kind, portable,
 };
 use crate::attempt::Attempt;
 use reopen::Reopened;
@@ -60,6 +60,28 @@ fn portable_switch() -> bool {
 
 fn switch_is_on(value: Option<&OsStr>) -> bool {
     value == Some(OsStr::new("1"))
+}
+
+/// [`Root::status_beneath`] on Linux: one `openat2` of an `O_PATH` handle beneath the root
+/// through no symlink (from the dentry cache alone when `from_memory`), and its `fstat`.
+pub(in crate::sandbox) fn status_beneath(root: &Root, relative: &str, from_memory: bool) -> Status {
+    if portable_switch() || OPENAT2_UNAVAILABLE.load(Ordering::Relaxed) {
+        return Status::Unknown;
+    }
+    let relative = if relative.is_empty() { "." } else { relative };
+    let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let resolve = if from_memory {
+        BENEATH | ResolveFlags::CACHED
+    } else {
+        BENEATH
+    };
+    match rfs::openat2(&root.dir, relative, flags, Mode::empty(), resolve) {
+        Ok(handle) => {
+            rfs::fstat(&handle).map_or(Status::Unknown, |stat| Status::Found(Box::new(stat)))
+        }
+        Err(Errno::NOENT | Errno::NOTDIR) => Status::Absent,
+        Err(_) => Status::Unknown,
+    }
 }
 
 /// Linux's sandbox.
