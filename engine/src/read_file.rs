@@ -693,7 +693,7 @@ mod tests {
             bare.to_string(),
             "NOT_FOUND: src/mian.ts: no such file in the workspace"
         );
-        let policy = Policy::new(&[], &[]).unwrap();
+        let policy = Policy::new(crate::policy::PolicyRules::default()).unwrap();
         let toolkit = ReadOptions {
             policy: Some(&policy),
             ..ReadOptions::default()

@@ -217,7 +217,11 @@ mod tests {
         fn near(&self, requested: &str, deny: &[&str]) -> Vec<String> {
             let root = Root::open(self.ws.to_str().unwrap()).unwrap();
             let deny: Vec<String> = deny.iter().map(|rule| (*rule).to_owned()).collect();
-            let policy = Policy::new(&deny, &[]).unwrap();
+            let rules = crate::policy::PolicyRules {
+                deny: &deny,
+                ..Default::default()
+            };
+            let policy = Policy::new(rules).unwrap();
             let relative = root.relative_path(requested).unwrap();
             near_misses(&root, &relative, &policy)
         }
