@@ -172,7 +172,7 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     const denied = textOf(await call(server.client, { path: '.env' }))
     assert.equal(
       denied,
-      'POLICY_DENIED: .env: .env is denied by the rule ".env"\n' +
+      'POLICY_DENIED: .env: .env is denied by ".env" (DEFAULT_DENY)\n' +
         "The workspace's rules keep this file from you; do not try to read it another way.",
     )
     assert.equal(textOf(await call(server.client, { path: 'src/nope.ts' })), 'NOT_FOUND: src/nope.ts: no such file in the workspace')
@@ -237,7 +237,6 @@ describe('agent-read-file mcp: options', () => {
     const draft = fx.write('drafts/draft.md', 'draft\n')
     fx.write('drafts/.cursorignore', 'draft.md\n')
     fx.write('.teamignore', 'notes.txt\n')
-    const expected = expectedOutput(draft, 'drafts/draft.md')
     const obeying = await stdioClient(['--root', fx.ws])
     try {
       const refused = await call(obeying.client, { path: 'drafts/draft.md' })
@@ -248,14 +247,14 @@ describe('agent-read-file mcp: options', () => {
     }
     const own = await stdioClient(['--root', fx.ws, '--ignore-file', '.teamignore'])
     try {
-      assertRead(await call(own.client, { path: 'drafts/draft.md' }), expected)
+      assertRead(await call(own.client, { path: 'drafts/draft.md' }), draft, 'drafts/draft.md')
       assertFailed(await call(own.client, { path: 'notes.txt' }), 'POLICY_DENIED')
     } finally {
       await own.client.close()
     }
     const none = await stdioClient(['--root', fx.ws, '--no-ignore-files'])
     try {
-      assertRead(await call(none.client, { path: 'drafts/draft.md' }), expected)
+      assertRead(await call(none.client, { path: 'drafts/draft.md' }), draft, 'drafts/draft.md')
       assertFailed(await call(none.client, { path: '.env' }), 'POLICY_DENIED')
     } finally {
       await none.client.close()
