@@ -134,10 +134,7 @@ export declare const TOOLKIT_DEFINITIONS: {
     readonly parameters: {
       readonly type: 'object'
       readonly properties: {
-        readonly path: {
-          readonly type: 'string'
-          readonly description: 'Workspace-root-relative file path to read (e.g., "src/main.ts").'
-        }
+        readonly path: (typeof TOOL_DEFINITIONS)['read_file']['parameters']['properties']['path']
         readonly start_line: {
           readonly type: readonly ['integer', 'null']
           readonly minimum: 1

@@ -18,6 +18,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { readFilePlain, readFilePlainSync } from './plain-node.mjs'
+import { loadAddon } from './load-addon.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
@@ -41,11 +42,6 @@ const baselineArg = argv.find((a) => a.startsWith('--baseline='))
 /** Another build of the addon's binary, timed beside this one (its raw exports). */
 const baseline = baselineArg ? loadAddon(path.resolve(baselineArg.slice('--baseline='.length))) : null
 
-function loadAddon(file) {
-  const module = { exports: {} }
-  process.dlopen(module, file)
-  return module.exports
-}
 /** Target duration of one batch (one sample). */
 const BATCH_MS = 10
 const MIN_SAMPLES = 15

@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pkg from '../index.js'
+import { loadAddon } from './load-addon.mjs'
 
 const baselineArg = process.argv.find((arg) => arg.startsWith('--baseline='))
 if (!baselineArg) {
@@ -19,12 +20,6 @@ if (!baselineArg) {
   process.exit(2)
 }
 
-/** An addon build loaded from `file`. */
-function loadAddon(file) {
-  const module = { exports: {} }
-  process.dlopen(module, file)
-  return module.exports
-}
 
 const ROUNDS = 25
 const READS = 2000
