@@ -54,6 +54,14 @@ describe('NOT_FOUND names the closest readable files', () => {
     )
   })
 
+  test("a file the workspace's ignore files deny is never suggested", async () => {
+    fx.write('notes/plan.md', 'plan\n')
+    fx.write('notes/plans.md', 'plans\n')
+    fx.write('notes/.aiignore', 'plans.md\n')
+    const message = await messageOf((input) => toolkit.readFile(input), { path: 'notes/plam.md' })
+    assert.equal(message, `NOT_FOUND: notes/plam.md: ${reason}; did you mean notes/plan.md?`)
+  })
+
   test('a misspelt directory: the same file in the closest directory', async () => {
     const message = await messageOf((input) => toolkit.readFile(input), { path: 'src/utlis/index.ts' })
     assert.equal(message, `NOT_FOUND: src/utlis/index.ts: ${reason}; did you mean src/utils/index.ts?`)
