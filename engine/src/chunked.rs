@@ -13,6 +13,7 @@
 
 use std::fs::File;
 use std::io;
+use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -34,18 +35,29 @@ pub trait ReadAt {
 
 impl ReadAt for File {
     fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
-        let mut filled = 0;
-        while filled < buffer.len() {
-            let at = offset.saturating_add(filled as u64);
-            match rustix::io::pread(self, &mut buffer[filled..], at) {
-                Ok(0) => break,
-                Ok(read) => filled += read,
-                Err(rustix::io::Errno::INTR) => continue,
-                Err(errno) => return Err(errno.into()),
-            }
-        }
-        Ok(filled)
+        pread_fully(self, buffer, offset)
     }
+}
+
+impl ReadAt for OwnedFd {
+    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+        pread_fully(self, buffer, offset)
+    }
+}
+
+/// Fills `buffer` from `offset` of `fd`, short only at the end of the file.
+fn pread_fully(fd: impl AsFd, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        let at = offset.saturating_add(filled as u64);
+        match rustix::io::pread(&fd, &mut buffer[filled..], at) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(errno) => return Err(errno.into()),
+        }
+    }
+    Ok(filled)
 }
 
 impl ReadAt for [u8] {
@@ -190,6 +202,7 @@ fn index_file_spaced(
             line_ending: LineEnding::from_counts(text.newlines, text.crlfs),
             valid_utf8: text.utf8.valid(),
         },
+        content_hash: None,
     })
 }
 
@@ -249,12 +262,27 @@ pub struct LineIndex {
     line_count: u64,
     unterminated: bool,
     facts: TextFacts,
+    /// The content hash of the file's bytes, when it was read whole (a file up to 1 MiB).
+    content_hash: Option<u128>,
 }
 
 impl LineIndex {
     /// The facts of the file's whole text.
     pub fn facts(&self) -> &TextFacts {
         &self.facts
+    }
+
+    /// The content hash of the bytes it was made from, if they were hashed.
+    pub fn content_hash(&self) -> Option<u128> {
+        self.content_hash
+    }
+
+    /// This index, for bytes whose content hash is `hash`.
+    pub fn with_content_hash(self, hash: u128) -> LineIndex {
+        LineIndex {
+            content_hash: Some(hash),
+            ..self
+        }
     }
 
     /// Bytes it holds, beside its own size.
@@ -538,7 +566,7 @@ pub fn scan_unchanged(
 /// descheduled) leaves the times as they were while the scan sees its bytes half-written.
 /// Seeking for data takes the inode's lock, which the write holds to its end (Linux's
 /// ext4, tmpfs and btrfs; other systems answer at once). Its answer does not matter.
-fn wait_for_writes_in_progress(file: &File) {
+pub fn wait_for_writes_in_progress(file: impl AsFd) {
     let _ = rustix::fs::seek(file, rustix::fs::SeekFrom::Data(0));
 }
 
@@ -549,18 +577,29 @@ const TIMESTAMP_TICK: Duration = Duration::from_millis(20);
 /// Sleeps until the change time of `stat` is more than [`TIMESTAMP_TICK`] old (at most
 /// that long, even for a change time in the future).
 fn wait_until_settled(stat: &Stat) {
+    let age = change_age(stat);
+    if age <= TIMESTAMP_TICK {
+        std::thread::sleep(TIMESTAMP_TICK - age + Duration::from_millis(1));
+    }
+}
+
+/// Whether the last change of the file whose status is `stat` is more than
+/// [`TIMESTAMP_TICK`] old: then any later write moves its times.
+pub fn settled(stat: &Stat) -> bool {
+    change_age(stat) > TIMESTAMP_TICK
+}
+
+/// How long ago the file whose status is `stat` last changed (zero for a time ahead).
+fn change_age(stat: &Stat) -> Duration {
     let changed = UNIX_EPOCH
         .checked_add(Duration::new(
             u64::try_from(stat.st_ctime).unwrap_or(0),
             u32::try_from(stat.st_ctime_nsec).unwrap_or(0),
         ))
         .unwrap_or(UNIX_EPOCH);
-    let age = SystemTime::now()
+    SystemTime::now()
         .duration_since(changed)
-        .unwrap_or(Duration::ZERO);
-    if age <= TIMESTAMP_TICK {
-        std::thread::sleep(TIMESTAMP_TICK - age + Duration::from_millis(1));
-    }
+        .unwrap_or(Duration::ZERO)
 }
 
 /// Why [`scan_unchanged`] gave no answer.

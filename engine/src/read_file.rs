@@ -6,7 +6,9 @@ use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
 use crate::attempt::{Attempt, Stop};
-use crate::chunked::{CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
+use rustix::fs::Stat;
+
+use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
@@ -177,7 +179,7 @@ fn read_window(
     options: ReadOptions,
 ) -> Result<Read, ReadFileError> {
     let max_file_bytes = options.max_file_bytes();
-    if max_file_bytes <= MAX_FILE_BYTES {
+    if max_file_bytes <= MAX_FILE_BYTES && remembers(&options).is_none() {
         let span = Span::Whole {
             max: max_file_bytes,
         };
@@ -185,24 +187,139 @@ fn read_window(
         return window_of(request, options, file);
     }
     let (relative, opened) = source::open(root, &request.path, options.policy)?;
-    if u64::try_from(opened.stat.st_size).is_ok_and(|len| len <= MAX_FILE_BYTES) {
-        match file_guard::read_guarded(
-            opened.file,
-            &opened.stat,
-            Span::Whole {
-                max: MAX_FILE_BYTES,
-            },
-        ) {
-            Ok(file) => return window_of(request, options, (relative, file)),
-            // It grew past what is read whole since it was opened: open it again and scan it.
-            Err(GuardError::TooLarge { .. }) => {
-                let (relative, opened) = source::open(root, &request.path, options.policy)?;
-                return large_window_of(request, options, relative, opened, CHUNK_BYTES);
-            }
-            Err(err) => return Err(source::guard_error(err, &request.path)),
-        }
+    let len = u64::try_from(opened.stat.st_size).unwrap_or(u64::MAX);
+    if len > MAX_FILE_BYTES && max_file_bytes > MAX_FILE_BYTES {
+        return large_window_of(request, options, relative, opened, CHUNK_BYTES);
     }
-    large_window_of(request, options, relative, opened, CHUNK_BYTES)
+    if let Some(read) = remembered_window(request, options, &relative, &opened)? {
+        return Ok(read);
+    }
+    let max = max_file_bytes.min(MAX_FILE_BYTES);
+    match whole_window(request, options, relative, opened, max) {
+        // It grew past what is read whole since it was opened: open it again and scan it.
+        Err(WholeError::Guard(GuardError::TooLarge { .. })) if max_file_bytes > max => {
+            let (relative, opened) = source::open(root, &request.path, options.policy)?;
+            large_window_of(request, options, relative, opened, CHUNK_BYTES)
+        }
+        Err(WholeError::Guard(err)) => Err(source::guard_error(err, &request.path)),
+        Err(WholeError::Read(err)) => Err(err),
+        Ok(read) => Ok(read),
+    }
+}
+
+/// Why [`whole_window`] gave no answer: the guard refused the file, or the window's error.
+enum WholeError {
+    Guard(GuardError),
+    Read(ReadFileError),
+}
+
+/// The window of `opened` read whole (at most `max` bytes). For a toolkit, a file worth it
+/// (at least [`REMEMBERED_FROM_BYTES`], its last change settled) is remembered: its line
+/// index and content hash, under its identity, so that a later read of the same version
+/// reads only its window ([`remembered_window`]).
+fn whole_window(
+    request: &ReadRequest,
+    options: ReadOptions,
+    relative: String,
+    opened: OpenedFile,
+    max: u64,
+) -> Result<Read, WholeError> {
+    let OpenedFile { file, stat, .. } = opened;
+    let indexes = remembers(&options).filter(|_| worth_remembering(&stat));
+    if indexes.is_some() {
+        // Bytes half-written by a write still under way must not be remembered.
+        chunked::wait_for_writes_in_progress(&file);
+    }
+    let bytes =
+        file_guard::read_guarded(file, &stat, Span::Whole { max }).map_err(WholeError::Guard)?;
+    let pace = ScanPace {
+        chunk: CHUNK_BYTES,
+        stop: None,
+    };
+    let index =
+        indexes.and_then(|_| chunked::index_file(&bytes.bytes[..], bytes.file_len, pace).ok());
+    let read = window_of(request, options, (relative, bytes)).map_err(WholeError::Read)?;
+    if let (Some(indexes), Some(index), Some(version)) = (indexes, index, &read.1) {
+        indexes.insert(&stat, index.with_content_hash(version.hash));
+    }
+    Ok(read)
+}
+
+/// Files read whole that a toolkit remembers from this size on: below it, reading the whole
+/// file costs about what finding its window does.
+const REMEMBERED_FROM_BYTES: u64 = 64 * 1024;
+
+/// Where a toolkit remembers the files it read: its line indexes, when it keeps a ledger.
+fn remembers<'p>(options: &ReadOptions<'p>) -> Option<&'p LineIndexCache> {
+    options.line_indexes.filter(|_| options.versioned)
+}
+
+/// Whether a file whose status is `stat` is worth remembering: large enough, and its last
+/// change settled (any later write moves its times, so its identity names these bytes).
+fn worth_remembering(stat: &Stat) -> bool {
+    u64::try_from(stat.st_size).is_ok_and(|len| len >= REMEMBERED_FROM_BYTES)
+        && chunked::settled(stat)
+}
+
+/// The window of `opened` found from what the toolkit remembers of this version of it (the
+/// same device, inode, size, times), reading only the window and the index's pieces;
+/// `None` when it remembers nothing of it, or the file changed while the window was read.
+fn remembered_window(
+    request: &ReadRequest,
+    options: ReadOptions,
+    relative: &str,
+    opened: &OpenedFile,
+) -> Result<Option<Read>, ReadFileError> {
+    let Some(index) = remembers(&options).and_then(|indexes| indexes.get(&opened.stat)) else {
+        return Ok(None);
+    };
+    let Some(hash) = index.content_hash() else {
+        return Ok(None);
+    };
+    if index.facts().binary {
+        return Err(binary_error(request));
+    }
+    let budget = options
+        .max_content_bytes
+        .map(|b| b.max(window::MIN_CONTENT_BUDGET));
+    let ask = WindowAsk {
+        start_line: request.start_line,
+        start_column: request.start_column,
+        max_lines: request.max_lines,
+        keep: budget.map_or(usize::MAX, kept_for),
+    };
+    let Ok(scanned) = chunked::window_from_index(&opened.file, &index, ask) else {
+        return Ok(None);
+    };
+    let unchanged = rustix::fs::fstat(&opened.file)
+        .is_ok_and(|after| chunked::same_version(&opened.stat, &after));
+    if !unchanged {
+        return Ok(None);
+    }
+    let version = options
+        .versioned
+        .then(|| FileVersion::remembered(relative.to_owned(), hash, &opened.stat, index.facts()));
+    let window = WindowFacts {
+        returned_line_count: scanned.returned_line_count,
+        next_start_line: scanned.next_start_line,
+        line_count: scanned.line_count,
+        start_column: scanned.start_column,
+        first_line_len: Some(scanned.first_line_len),
+    };
+    let file = FileFacts {
+        byte_length: scanned.facts.file_len,
+        mtime_ms: file_guard::mtime_ms(&opened.stat),
+    };
+    let kept_len = scanned.kept.len();
+    let output = shaped(
+        relative.to_owned(),
+        (scanned.kept, 0..kept_len),
+        window,
+        request,
+        budget,
+        file,
+    );
+    Ok(Some((output, version)))
 }
 
 /// The content budget of a read of a file over [`MAX_FILE_BYTES`]: the toolkit's, and never
@@ -651,6 +768,151 @@ mod tests {
             1 => Just(b"\xEF\xBB\xBF".to_vec()),
         ];
         proptest::collection::vec(piece, 0..30).prop_map(|pieces| pieces.concat())
+    }
+
+    /// Files a toolkit remembers: long lines, multibyte text, CRLF, a BOM, invalid bytes,
+    /// each over [`REMEMBERED_FROM_BYTES`].
+    fn remembered_texts() -> Vec<Vec<u8>> {
+        let lines: String = (0..3000)
+            .map(|i| format!("line {i} {}\n", "x".repeat(i % 90)))
+            .collect();
+        let mut mixed = "\u{FEFF}".as_bytes().to_vec();
+        for i in 0..6000 {
+            mixed.extend_from_slice(format!("é{i}\r\n").as_bytes());
+            if i % 97 == 0 {
+                mixed.extend_from_slice(b"\xFF\xE2\x82 ");
+                mixed.extend_from_slice("😀".repeat(400).as_bytes());
+                mixed.push(b'\n');
+            }
+        }
+        let texts = vec![lines.into_bytes(), mixed, "z".repeat(70_000).into_bytes()];
+        assert!(
+            texts
+                .iter()
+                .all(|text| text.len() as u64 >= REMEMBERED_FROM_BYTES)
+        );
+        texts
+    }
+
+    /// Everything a read answers, its content as text.
+    #[allow(clippy::type_complexity)]
+    fn answer(
+        (out, version): Read,
+    ) -> (
+        String,
+        String,
+        bool,
+        Option<u64>,
+        ReadFileMeta,
+        Option<Continuation>,
+        Option<FileVersion>,
+    ) {
+        let content = out.content.as_str().to_owned();
+        let facts = (
+            out.path,
+            content,
+            out.truncated,
+            out.next_start_line,
+            out.meta,
+        );
+        (
+            facts.0,
+            facts.1,
+            facts.2,
+            facts.3,
+            facts.4,
+            out.continuation,
+            version,
+        )
+    }
+
+    /// A toolkit's later read of a file it read before, unchanged, is found from what it
+    /// remembers of it, and answers what reading the whole file answers, version included.
+    #[test]
+    fn a_remembered_file_answers_what_the_whole_file_answers() {
+        let tmp = tempfile::tempdir().unwrap();
+        let texts = remembered_texts();
+        for (i, text) in texts.iter().enumerate() {
+            std::fs::write(tmp.path().join(format!("{i}.txt")), text).unwrap();
+        }
+        // Past a clock tick, so that the files' versions are settled and remembered.
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let indexes = LineIndexCache::default();
+        let bare = ReadOptions {
+            versioned: true,
+            ..ReadOptions::default()
+        };
+        for budget in [None, Some(128), Some(1000), Some(40_000)] {
+            let plain = ReadOptions {
+                max_content_bytes: budget,
+                ..bare
+            };
+            let toolkit = ReadOptions {
+                line_indexes: Some(&indexes),
+                ..plain
+            };
+            for i in 0..texts.len() {
+                for (start_line, start_column, max_lines) in [
+                    (1, 1, 200),
+                    (1, 1, 3),
+                    (7, 1, 500),
+                    (1, 12_345, 2),
+                    (1500, 3, 20),
+                    (99_999, 1, 5),
+                ] {
+                    let request = ReadRequest {
+                        path: format!("{i}.txt"),
+                        start_line,
+                        max_lines,
+                        start_column,
+                        ..ReadRequest::for_path("x".into()).unwrap()
+                    };
+                    let whole = read_file(&root, &request, plain).unwrap();
+                    let first = read_file(&root, &request, toolkit).unwrap();
+                    let stat = rustix::fs::stat(tmp.path().join(&request.path)).unwrap();
+                    let remembered = indexes.get(&stat).expect("remembered after a read");
+                    assert!(remembered.content_hash().is_some());
+                    let again = read_file(&root, &request, toolkit).unwrap();
+                    let whole = answer(whole);
+                    assert!(answer(first) == whole, "{request:?} {budget:?}");
+                    assert!(answer(again) == whole, "{request:?} {budget:?}");
+                }
+            }
+        }
+        // A same-size rewrite is another version: read whole, and its new hash.
+        let path = tmp.path().join("0.txt");
+        let request = ReadRequest::for_path("0.txt".into()).unwrap();
+        let toolkit = ReadOptions {
+            line_indexes: Some(&indexes),
+            ..bare
+        };
+        let before = read_file(&root, &request, toolkit).unwrap();
+        let mut rewritten = std::fs::read(&path).unwrap();
+        rewritten[0] = b'L';
+        std::fs::write(&path, &rewritten).unwrap();
+        let after = read_file(&root, &request, toolkit).unwrap();
+        assert!(after.0.content.as_str().starts_with("Line 0"));
+        assert_ne!(before.1.unwrap().hash, after.1.unwrap().hash);
+    }
+
+    /// A file changed within a clock tick of its read is not remembered: its times may not
+    /// move with the next write.
+    #[test]
+    fn a_file_changed_a_moment_ago_is_not_remembered() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("f.txt"), "a\n".repeat(40_000)).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let indexes = LineIndexCache::default();
+        let toolkit = ReadOptions {
+            versioned: true,
+            line_indexes: Some(&indexes),
+            ..ReadOptions::default()
+        };
+        let request = ReadRequest::for_path("f.txt".into()).unwrap();
+        read_file(&root, &request, toolkit).unwrap();
+        let stat = rustix::fs::stat(tmp.path().join("f.txt")).unwrap();
+        assert!(indexes.get(&stat).is_none());
     }
 
     #[test]

@@ -83,6 +83,21 @@ impl FileVersion {
         }
     }
 
+    /// The version of a file up to [`MAX_FILE_BYTES`] whose bytes were hashed when it was
+    /// read whole before (`hash`), at the same identity and state as `stat` gives them, and
+    /// the facts of that read: the version [`FileVersion::of`] gives for the same bytes.
+    pub fn remembered(path: String, hash: u128, stat: &Stat, facts: &TextFacts) -> FileVersion {
+        FileVersion {
+            path,
+            hash,
+            byte_length: facts.file_len,
+            mtime_ms: file_guard::mtime_ms(stat),
+            line_ending: facts.line_ending,
+            bom: facts.bom,
+            valid_utf8: facts.valid_utf8,
+        }
+    }
+
     /// The hash with its algorithm: `xxh3-128-keyed:<32 hex digits>`. Comparable only with
     /// hashes made by the same process.
     pub fn hash_string(&self) -> String {
