@@ -391,6 +391,38 @@ function modelSettingsOf(options, workspace) {
 }
 
 /**
+ * `read()` (a read of `paths`, `undefined` for a batch), told to `memory` (a `dedupeReads`
+ * toolkit's) as it begins and ends, so that a window read beside another read of the same
+ * file is never called unchanged. Without a memory, `read()` as it is.
+ */
+function tracked(memory, paths, read) {
+  if (memory === undefined) return read()
+  const ticket = memory.begin(paths)
+  const ended = (outputs) => memory.end(ticket, outputs)
+  let result
+  try {
+    result = read()
+  } catch (error) {
+    ended([])
+    throw error
+  }
+  if (typeof result?.then !== 'function') {
+    ended([result])
+    return result
+  }
+  return result.then(
+    (output) => {
+      ended(Array.isArray(output) ? output.map((entry) => entry?.output) : [output])
+      return output
+    },
+    (error) => {
+      ended([])
+      throw error
+    },
+  )
+}
+
+/**
  * A toolkit bound to one workspace. The root is opened once, here, and held open until
  * `close()`; a bad root throws INVALID_ARGUMENT now rather than on every read.
  */
@@ -412,13 +444,21 @@ function createAgentToolkit(options) {
   const toolkit = Object.freeze({
     definition: TOOLKIT_DEFINITIONS.read_file,
     readFile(input, callOptions) {
-      return rejectingThrows(() => workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))))
+      return rejectingThrows(() =>
+        tracked(settings.memory, [pathOf(input)], () =>
+          workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))),
+        ),
+      )
     },
     readFileSync(input) {
-      return workspace.readFileSync(input)
+      return tracked(settings.memory, [pathOf(input)], () => workspace.readFileSync(input))
     },
     readFiles(inputs, callOptions) {
-      return rejectingThrows(() => workspace.readFiles(inputs, signalOf(callOptions, 'options', () => 'readFiles')))
+      return rejectingThrows(() =>
+        tracked(settings.memory, undefined, () =>
+          workspace.readFiles(inputs, signalOf(callOptions, 'options', () => 'readFiles')),
+        ),
+      )
     },
     lastRead(path) {
       return workspace.lastRead(path) ?? undefined

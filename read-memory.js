@@ -10,6 +10,42 @@ class ReadMemory {
   /** path -> { hash, spans: [first, last][] sorted and disjoint }, in order of last use. */
   #files = new Map()
 
+  /** The reads under way: ticket -> { names: the file names asked for, clash }. */
+  #inFlight = new Map()
+
+  #tickets = 0
+
+  /** Outputs of reads that ran beside another read of a file of the same name. */
+  #unsure = new WeakSet()
+
+  /**
+   * A read of `paths` (as asked for; `undefined` when unknown: a batch that could not be
+   * looked at) begins; its ticket for `end`. The hash a window is remembered by is the
+   * ledger's last read of its path: two reads of one file at once, across a rewrite that
+   * keeps its size and mtime, could each find the other's, so both are left unsure.
+   */
+  begin(paths) {
+    const read = { names: paths === undefined ? ANY : new Set(paths.map(fileName)), clash: false }
+    for (const other of this.#inFlight.values()) {
+      if (overlap(other.names, read.names)) other.clash = read.clash = true
+    }
+    this.#tickets += 1
+    this.#inFlight.set(this.#tickets, read)
+    return this.#tickets
+  }
+
+  /** The read `ticket` ended with `outputs`: if it ran beside a read of the same name, they are unsure. */
+  end(ticket, outputs) {
+    const read = this.#inFlight.get(ticket)
+    this.#inFlight.delete(ticket)
+    if (read?.clash) for (const output of outputs) this.#unsure.add(output)
+  }
+
+  /** Whether `output` came from a read that ran beside another read of a file of the same name. */
+  isUnsure(output) {
+    return typeof output === 'object' && output !== null && this.#unsure.has(output)
+  }
+
   /** Whether lines `first`..`last` of `path`, at version `hash`, were all given. */
   covers(path, hash, first, last) {
     const file = this.#files.get(path)
@@ -33,6 +69,21 @@ class ReadMemory {
   forget() {
     this.#files.clear()
   }
+}
+
+/** A read whose names are unknown: it may read any file. */
+const ANY = 'any'
+
+/** The file name a requested path ends in, lower-cased (a volume may ignore case). */
+function fileName(path) {
+  return typeof path === 'string' ? path.replace(/[\\/]+$/, '').split(/[\\/]/).pop().toLowerCase() : ''
+}
+
+/** Whether two reads' names may be the same file. */
+function overlap(names, others) {
+  if (names === ANY || others === ANY) return true
+  for (const name of names) if (others.has(name)) return true
+  return false
 }
 
 /** `spans` sorted, with overlapping or adjacent spans joined. */

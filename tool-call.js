@@ -83,7 +83,7 @@ function versionHash(settings, output) {
  * sent), remembering them as given then.
  */
 function unchangedNote(settings, output, startColumn) {
-  if (settings.memory === undefined) return undefined
+  if (settings.memory === undefined || settings.memory.isUnsure(output)) return undefined
   const lines = wholeLines(output, startColumn)
   const hash = lines === undefined ? undefined : versionHash(settings, output)
   if (hash === undefined) return undefined

@@ -30,6 +30,31 @@ describe('dedupeReads', () => {
     assert.deepEqual(again.output, expectedOutput(file, 'same.txt', 1, 3))
   })
 
+  test('reads of one file at once are never called unchanged, nor remembered; other files are', async () => {
+    // The hash a window is remembered by is the ledger's last read of its path: two reads of
+    // one file at once, across a rewrite keeping size and mtime, could take each other's.
+    const { file, toolkit } = setUp('racing.txt')
+    const other = fx.write('other.txt', TEN)
+    const note = (name) => `${name} lines 1-3 unchanged since your last read\n[next: start_line=4]\n`
+    await runToolCall(toolkit, { path: 'racing.txt', max_lines: 3 })
+    await runToolCall(toolkit, { path: 'other.txt', max_lines: 3 })
+    const [a, b, c] = await Promise.all([
+      runToolCall(toolkit, { path: 'racing.txt', max_lines: 3 }),
+      runToolCall(toolkit, { path: './racing.txt', max_lines: 3 }),
+      runToolCall(toolkit, { path: 'other.txt', max_lines: 3 }),
+    ])
+    assert.equal(a.content, expectedModelText(file, 'racing.txt', 1, 3))
+    assert.equal(b.content, expectedModelText(file, 'racing.txt', 1, 3))
+    assert.equal(c.content, note('other.txt'))
+    // Alone again, the window is known as it was; beside a batch (any file), it is sent.
+    assert.equal((await runToolCall(toolkit, { path: 'racing.txt', max_lines: 3 })).content, note('racing.txt'))
+    const [beside] = await Promise.all([
+      runToolCall(toolkit, { path: 'other.txt', max_lines: 3 }),
+      toolkit.readFiles([{ path: 'racing.txt' }]),
+    ])
+    assert.equal(beside.content, expectedModelText(other, 'other.txt', 1, 3))
+  })
+
   test('lines inside what was given are a note; a window reaching past it is sent whole', async () => {
     const { file, toolkit } = setUp('spans.txt')
     await runToolCall(toolkit, { path: 'spans.txt', max_lines: 4 })
