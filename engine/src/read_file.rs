@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use crate::attempt::{Attempt, Stop};
 use rustix::fs::Stat;
 
-use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, ScanPace, WindowAsk};
+use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, ScanPace, Scanned, WindowAsk};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::policy::Policy;
@@ -299,26 +299,7 @@ fn remembered_window(
     let version = options
         .versioned
         .then(|| FileVersion::remembered(relative.to_owned(), hash, &opened.stat, index.facts()));
-    let window = WindowFacts {
-        returned_line_count: scanned.returned_line_count,
-        next_start_line: scanned.next_start_line,
-        line_count: scanned.line_count,
-        start_column: scanned.start_column,
-        first_line_len: Some(scanned.first_line_len),
-    };
-    let file = FileFacts {
-        byte_length: scanned.facts.file_len,
-        mtime_ms: file_guard::mtime_ms(&opened.stat),
-    };
-    let kept_len = scanned.kept.len();
-    let output = shaped(
-        relative.to_owned(),
-        (scanned.kept, 0..kept_len),
-        window,
-        request,
-        budget,
-        file,
-    );
+    let output = scanned_output(relative.to_owned(), scanned, &opened.stat, request, budget);
     Ok(Some((output, version)))
 }
 
@@ -370,7 +351,19 @@ fn large_window_of(
     let version = options
         .versioned
         .then(|| FileVersion::of_large_file(relative.clone(), &stat, &scanned.facts));
-    let kept_len = scanned.kept.len();
+    let output = scanned_output(relative, scanned, &stat, request, Some(budget));
+    Ok((output, version))
+}
+
+/// The output of a window found from a line index (`scanned`), of a file whose status was
+/// `stat`, fitted to `budget`.
+fn scanned_output(
+    relative: String,
+    scanned: Scanned,
+    stat: &Stat,
+    request: &ReadRequest,
+    budget: Option<usize>,
+) -> ReadFileOutput {
     let window = WindowFacts {
         returned_line_count: scanned.returned_line_count,
         next_start_line: scanned.next_start_line,
@@ -380,11 +373,17 @@ fn large_window_of(
     };
     let file = FileFacts {
         byte_length: scanned.facts.file_len,
-        mtime_ms: file_guard::mtime_ms(&stat),
+        mtime_ms: file_guard::mtime_ms(stat),
     };
-    let bytes = (scanned.kept, 0..kept_len);
-    let output = shaped(relative, bytes, window, request, Some(budget), file);
-    Ok((output, version))
+    let kept_len = scanned.kept.len();
+    shaped(
+        relative,
+        (scanned.kept, 0..kept_len),
+        window,
+        request,
+        budget,
+        file,
+    )
 }
 
 /// [`read_file`] for a thread that must not wait (an event loop): done only if the path,
