@@ -41,6 +41,11 @@ function linesOf(content, cut) {
   return { lines, lineLength: marker?.[1] === undefined ? undefined : Number(marker[1]) }
 }
 
+/** Whether `output` is one line cut to fit the budget (it says where the line continues). */
+function isCut(output) {
+  return output.continuation !== undefined && output.continuation !== null
+}
+
 /** The first line of the window: worked out from where it ends, so `output` alone says it. */
 function firstLineOf(output) {
   const { line_count: total, returned_line_count: returned } = output.meta
@@ -67,9 +72,8 @@ function header(output, { startLine, startColumn }) {
 
 /** The closing line: the call that reads on (the rest of a cut line, or the next window), or none. */
 function closingLine(output, lineLength) {
-  const { continuation } = output
-  if (continuation !== undefined && continuation !== null) {
-    const { start_line: line, start_column: column } = continuation
+  if (isCut(output)) {
+    const { start_line: line, start_column: column } = output.continuation
     const length = lineLength === undefined ? '' : ` of ${lineLength}`
     return `[line ${line} continues at column ${column}${length}; next: start_line=${line} start_column=${column}]`
   }
@@ -83,8 +87,7 @@ function closingLine(output, lineLength) {
  * window's start and a window that starts inside a line.
  */
 function renderRead(output, { lineNumbers = true, startLine, startColumn } = {}) {
-  const cut = output.continuation !== undefined && output.continuation !== null
-  const { lines, lineLength } = linesOf(output.content, cut)
+  const { lines, lineLength } = linesOf(output.content, isCut(output))
   const first = firstLineOf(output)
   const shown = lineNumbers ? lines.map((line, index) => gutter(first + index) + line) : lines
   const closing = closingLine(output, lineLength)
@@ -118,4 +121,4 @@ function renderUnchanged(output) {
   return closing === undefined ? `${note}\n` : `${note}\n${closing}\n`
 }
 
-module.exports = { renderRead, renderFailure, renderUnchanged, gutter }
+module.exports = { renderRead, renderFailure, renderUnchanged, isCut, firstLineOf }

@@ -4,7 +4,7 @@
 
 const { isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption } = require('./options.js')
-const { renderRead, renderFailure, renderUnchanged } = require('./model-text.js')
+const { renderRead, renderFailure, renderUnchanged, isCut, firstLineOf } = require('./model-text.js')
 
 /**
  * What `createAgentToolkit` registers of each toolkit it makes: its `resultFormat`,
@@ -60,9 +60,8 @@ function numberOf(input, key) {
  */
 function wholeLines(output, startColumn) {
   const returned = output.meta.returned_line_count
-  const cut = output.continuation !== undefined && output.continuation !== null
-  if (returned === 0 || cut || (startColumn !== undefined && startColumn > 1)) return undefined
-  const first = output.next_start_line === null ? output.meta.line_count - returned + 1 : output.next_start_line - returned
+  if (returned === 0 || isCut(output) || (startColumn !== undefined && startColumn > 1)) return undefined
+  const first = firstLineOf(output)
   return { first, last: first + returned - 1 }
 }
 
