@@ -34,11 +34,15 @@ class ReadMemory {
     return this.#tickets
   }
 
-  /** The read `ticket` ended with `outputs`: if it ran beside a read of the same name, they are unsure. */
+  /**
+   * The read `ticket` ended with `outputs` (a batch's failed entries have none): if it ran
+   * beside a read of the same name, they are unsure.
+   */
   end(ticket, outputs) {
     const read = this.#inFlight.get(ticket)
     this.#inFlight.delete(ticket)
-    if (read?.clash) for (const output of outputs) this.#unsure.add(output)
+    if (!read?.clash) return
+    for (const output of outputs) if (typeof output === 'object' && output !== null) this.#unsure.add(output)
   }
 
   /** Whether `output` came from a read that ran beside another read of a file of the same name. */

@@ -53,6 +53,15 @@ describe('dedupeReads', () => {
       toolkit.readFiles([{ path: 'racing.txt' }]),
     ])
     assert.equal(beside.content, expectedModelText(other, 'other.txt', 1, 3))
+    // A batch whose entries failed, beside a read, still answers them.
+    const [, batch] = await Promise.all([
+      runToolCall(toolkit, { path: 'other.txt', max_lines: 3 }),
+      toolkit.readFiles([{ path: 'missing.txt' }, { path: 'other.txt', max_lines: 1 }]),
+    ])
+    assert.deepEqual(
+      batch.map((result) => (result.ok ? result.output.content : result.error.code)),
+      ['NOT_FOUND', 'line 1\n'],
+    )
   })
 
   test('lines inside what was given are a note; a window reaching past it is sent whole', async () => {
