@@ -26,9 +26,9 @@ export declare class ReadPolicy {
    * the largest file read, the specification's `MAX_FILE_BYTES` when absent;
    * `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
    * `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
-   * absent.
+   * absent. `media` (each limit checked by the caller) bounds the toolkit's media reads.
    */
-  constructor(defaultDeny: Array<string>, deny: Array<string>, allow: Array<string>, ignoreFiles: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null)
+  constructor(defaultDeny: Array<string>, deny: Array<string>, allow: Array<string>, ignoreFiles: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null, media?: MediaOptions | undefined | null)
 }
 
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */
@@ -40,6 +40,12 @@ export declare class Workspace {
   constructor(workspaceRoot: string, policy: ReadPolicy)
   /** `readFile` beneath this workspace's root. */
   readFile(input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
+  /**
+   * The file `input.path` names as typed parts when its content is an image, a notebook
+   * or a PDF (`input.pages`: which pages or cells), recorded in the ledger; `null` when it
+   * is not (read it as text).
+   */
+  readMedia(input: { path: string; pages?: string | null }, signal?: AbortSignal): Promise<MediaOutput | null>
   /** `readFileSync` beneath this workspace's root. */
   readFileSync(input: ReadFileInput): ReadFileOutput
   /**
@@ -115,6 +121,27 @@ export interface FileVersion {
   valid_utf8: boolean
 }
 
+/** An image for the model, within the toolkit's image limits. */
+export interface ImagePart {
+  type: 'image'
+  mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+  /** The encoded image, base64. */
+  data: string
+  width: number
+  height: number
+  /** The image in the file, before it was made to fit. */
+  source: ImageSource
+}
+
+/** An image as its file has it. */
+export interface ImageSource {
+  mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+  width: number
+  height: number
+  /** Its size in bytes, encoded as the file (or the notebook output) has it. */
+  bytes: number
+}
+
 /**
  * The most content (UTF-8 bytes, all results together) one `readFiles` call returns
  * (4194304: 4 MiB). Results are kept in input order while their contents fit; a later
@@ -127,6 +154,45 @@ export declare const MAX_BATCH_FILES: number
 
 /** The largest file `read_file` returns, in bytes (1048576: 1 MiB). */
 export declare const MAX_FILE_BYTES: number
+
+/** What the file is and what of it is shown, beside the parts. */
+export interface MediaMeta {
+  /** The file's size on disk, in bytes. */
+  byte_length: number
+  /** Last modification, in milliseconds since the epoch. */
+  mtime_ms: number
+  /** For a PDF the pages shown, for a notebook the cells; absent for an image. */
+  shown?: ShownRange
+  /** A notebook's image outputs not sent (over the toolkit's `maxImages`). */
+  images_left_out: number
+}
+
+/**
+ * A toolkit's media limits, each checked by the caller (`options.media`) and absent for
+ * the default.
+ */
+export interface MediaOptions {
+  /** The largest image, notebook or PDF read, in bytes. */
+  maxFileBytes?: number
+  /** The longest edge of an image part, in pixels. */
+  maxImageEdge?: number
+  /** Width x height of an image part. */
+  maxImagePixels?: number
+  /** The length of an image part's base64 data. */
+  maxImageBytes?: number
+  /** The most image parts one answer carries. */
+  maxImages?: number
+}
+
+/** An image, a notebook or a PDF as a model reads it: text and image parts in order. */
+export interface MediaOutput {
+  /** The requested path, normalized and relative to the workspace root. */
+  path: string
+  /** What the content says the file is. */
+  kind: 'image' | 'notebook' | 'pdf'
+  parts: Array<TextPart | ImagePart>
+  meta: MediaMeta
+}
 
 /**
  * Reads a window of a file in the workspace: on the calling thread, in a microtask, when
@@ -191,4 +257,17 @@ export declare function readFileWithPolicy(workspaceRoot: string, input: ReadFil
 export interface ReadPathCounts {
   inline: number
   pool: number
+}
+
+/** Pages or cells `first` to `last` (1-based, inclusive) of `total`. */
+export interface ShownRange {
+  first: number
+  last: number
+  total: number
+}
+
+/** Text for the model. */
+export interface TextPart {
+  type: 'text'
+  text: string
 }

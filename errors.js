@@ -21,9 +21,9 @@ function isReadFileError(error) {
 }
 
 /** The codes of a toolkit's own failures, beside the specification's. */
-const TOOLKIT_ERROR_CODES = new Set(['POLICY_DENIED', 'FILE_CHANGED'])
+const TOOLKIT_ERROR_CODES = new Set(['POLICY_DENIED', 'FILE_CHANGED', 'INVALID_MEDIA', 'IMAGE_TOO_LARGE', 'PDF_ENCRYPTED'])
 
-/** Whether `error` is an `Error` with a contract code, `POLICY_DENIED` or `FILE_CHANGED`. */
+/** Whether `error` is an `Error` with a contract code or one of a toolkit's own. */
 function isToolkitError(error) {
   return isReadFileError(error) || (error instanceof Error && TOOLKIT_ERROR_CODES.has(error.code))
 }

@@ -85,6 +85,27 @@ export type ReadFilesResult<Code extends string = ReadFileErrorCode, Output = Re
   | { ok: true; output: Output }
   | { ok: false; error: { code: Code; message: string } }
 
+// The media answer's types: declared (and documented) once, from the Rust structs.
+export type { MediaOutput, MediaMeta, ShownRange, TextPart, ImagePart, ImageSource } from './binding'
+import type { MediaOutput } from './binding'
+
+/**
+ * What a toolkit's media reads ({@link AgentToolkit.view}) may take and give; each an
+ * integer, absent for the default.
+ */
+export interface MediaLimits {
+  /** The largest image, notebook or PDF read, in bytes (default 20 MiB); larger is `SIZE_LIMIT_EXCEEDED`, before it is decoded. */
+  maxFileBytes?: number
+  /** The longest edge of an image part, in pixels (default 1568). */
+  maxImageEdge?: number
+  /** Width x height of an image part (default 1,150,000). */
+  maxImagePixels?: number
+  /** The length of an image part's base64 data (default 5 MiB: 5,242,880). */
+  maxImageBytes?: number
+  /** The most image parts one answer carries (a notebook's further plots are named, not sent). */
+  maxImages?: number
+}
+
 // `FileVersion`: declared (and documented) once, from the Rust struct, in binding.d.ts.
 import type { FileVersion } from './binding'
 export type { FileVersion }
@@ -130,7 +151,7 @@ export declare const TOOL_DEFINITIONS: {
 export declare const TOOLKIT_DEFINITIONS: {
   readonly read_file: {
     readonly name: 'read_file'
-    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest.'
+    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
     readonly parameters: {
       readonly type: 'object'
       readonly properties: {
@@ -153,6 +174,10 @@ export declare const TOOLKIT_DEFINITIONS: {
           readonly minimum: 1
           readonly default: 1
           readonly description: "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1)."
+        }
+        readonly pages: {
+          readonly type: readonly ['string', 'null']
+          readonly description: 'PDF pages to read, like "3" or "3-7" (at most 20), or a notebook\'s cells; omit for other files.'
         }
       }
       readonly required: readonly ['path']
@@ -180,7 +205,15 @@ export declare function isReadFileError(error: unknown): error is ReadFileError
  * (read under {@link ToolkitOptions.maxFileBytes}) changed while it was read, and again
  * when the read was tried once more: no answer mixes two versions of a file.
  */
-export type ToolkitErrorCode = ReadFileErrorCode | 'POLICY_DENIED' | 'FILE_CHANGED'
+export type ToolkitErrorCode = ReadFileErrorCode | 'POLICY_DENIED' | 'FILE_CHANGED' | MediaErrorCode
+
+/**
+ * What {@link AgentToolkit.view} fails with beside the other codes: `INVALID_MEDIA` (an image,
+ * notebook or PDF that is corrupt or truncated, or a file named like one whose content is
+ * not), `IMAGE_TOO_LARGE` (an image whose header declares more pixels than are decoded, or
+ * that cannot be made to fit {@link MediaLimits}), `PDF_ENCRYPTED`.
+ */
+export type MediaErrorCode = 'INVALID_MEDIA' | 'IMAGE_TOO_LARGE' | 'PDF_ENCRYPTED'
 
 /** An error a toolkit rejects or throws. */
 export interface ToolkitError extends Error {
@@ -316,6 +349,8 @@ export interface ToolkitOptions {
    * memory of earlier reads is gone (its history compacted or cut).
    */
   dedupeReads?: boolean
+  /** Limits of {@link AgentToolkit.view}'s images, notebooks and PDFs. */
+  media?: MediaLimits
 }
 
 /** What `runToolCall` and the adapters give the model for a read: text made for models, or JSON. */
@@ -350,6 +385,15 @@ export interface AgentToolkit extends Disposable {
   readonly definition: typeof TOOLKIT_DEFINITIONS.read_file
   /** Rejects with a {@link ToolkitError}. */
   readFile(input: ToolkitReadFileInput, options?: CallOptions): Promise<ToolkitReadFileOutput>
+  /**
+   * Any file an agent meets, under the same sandbox, policy and ledger: a text file answers
+   * as {@link AgentToolkit.readFile} does; a PNG, JPEG, GIF or WebP image, a Jupyter notebook
+   * (nbformat 4) or a PDF, told by its content (never by its name alone), answers
+   * {@link MediaOutput}: text and image parts, images made to fit {@link MediaLimits}.
+   * `input.pages` picks a PDF's pages (at most 20 a call) or a notebook's cells. Rejects with
+   * a {@link ToolkitError}.
+   */
+  view(input: ViewInput, options?: CallOptions): Promise<ToolkitReadFileOutput | MediaOutput>
   /** Throws a {@link ToolkitError}. */
   readFileSync(input: ToolkitReadFileInput): ToolkitReadFileOutput
   /**
@@ -396,10 +440,25 @@ export interface AgentToolkit extends Disposable {
  */
 export declare function createAgentToolkit(options: ToolkitOptions): AgentToolkit
 
-/** What `runToolCall` needs of a toolkit: its `readFile`. */
-export type ToolCallToolkit = {
-  readFile(input: ToolkitReadFileInput, options?: CallOptions): Promise<ToolkitReadFileOutput>
+/** What `runToolCall` needs of a toolkit: its `view`, or (a toolkit of the caller's) its `readFile`. */
+export type ToolCallToolkit =
+  | { view(input: ViewInput, options?: CallOptions): Promise<ToolkitReadFileOutput | MediaOutput> }
+  | { readFile(input: ToolkitReadFileInput, options?: CallOptions): Promise<ToolkitReadFileOutput> }
+
+/** Arguments of {@link AgentToolkit.view}: a toolkit read's, and `pages`. */
+export type ViewInput = ToolkitReadFileInput & {
+  /**
+   * A PDF's pages (`"3"`, `"3-7"`, `"3-"`; at most 20 are returned) or a notebook's cells
+   * (as many as fit the content budget); `null` or absent: from the first. Ignored for other
+   * files. Anything else is `INVALID_ARGUMENT`.
+   */
+  pages?: string | null
 }
+
+/** One part of what a model is given, in order: text, or an image (base64). */
+export type ModelPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string }
 
 /**
  * One tool call's result, ready for any harness: the text for the model and the facts.
@@ -414,7 +473,12 @@ export type RunToolCallResult =
        * as JSON.
        */
       content: string
-      output: ToolkitReadFileOutput
+      /**
+       * The same as content parts: `content` alone for a text file; for an image, a notebook
+       * or a PDF its text and its images (where `content` names each image in brackets).
+       */
+      parts: ModelPart[]
+      output: ToolkitReadFileOutput | MediaOutput
       code?: undefined
     }
   | {
@@ -424,6 +488,7 @@ export type RunToolCallResult =
        * `BINARY_NOT_SUPPORTED`, a second line saying what to do instead.
        */
       content: string
+      parts?: undefined
       output?: undefined
       /**
        * `POLICY_DENIED` too, for a toolkit with a policy; `ABORT_ERR` when `options.signal`

@@ -20,6 +20,7 @@ const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.
 const { ReadMemory } = require('./read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption, stringList, rejectingThrows } = require('./options.js')
+const { view, mediaOptionsOf } = require('./view.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -60,6 +61,12 @@ const TOOL_DEFINITIONS = deepFreeze({ read_file: READ_FILE_DEFINITION })
 /** What a toolkit's tool says beside the specification's description: how a cut line reads on. */
 const CUT_LINE_SENTENCE = 'A line too long to return whole is cut, and a marker line says how to read the rest.'
 
+/** What a toolkit's tool says it reads beside text files. */
+const MEDIA_SENTENCE = 'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
+
+/** The most pages of a PDF one read returns (the engine's MAX_PAGES_PER_CALL). */
+const MAX_PDF_PAGES = 20
+
 /** The most lines one read returns (the engine's MAX_MAX_LINES). */
 const MAX_LINES = 500
 
@@ -81,7 +88,7 @@ function integerParameter(bounds, defaultValue, description) {
 function toolkitDefinition(spec) {
   const definition = structuredClone(spec)
   const { start_line, max_lines } = spec.parameters.properties
-  definition.description = `${spec.description} ${CUT_LINE_SENTENCE}`
+  definition.description = `${spec.description} ${CUT_LINE_SENTENCE} ${MEDIA_SENTENCE}`
   definition.parameters.properties = {
     path: definition.parameters.properties.path,
     start_line: integerParameter({ minimum: 1 }, start_line.default, start_line.description),
@@ -95,6 +102,10 @@ function toolkitDefinition(spec) {
       1,
       "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1).",
     ),
+    pages: {
+      type: ['string', 'null'],
+      description: `PDF pages to read, like "3" or "3-7" (at most ${MAX_PDF_PAGES}), or a notebook's cells; omit for other files.`,
+    },
   }
   return definition
 }
@@ -336,7 +347,7 @@ function policyOf(options, owner) {
   const allow = ruleList(options, 'allow', [], owner)
   const ignoreFiles = ignoreFilesOf(options, owner)
   const budgets = [budgetOf(options, owner), fileLimitOf(options, owner), budgetOf(options, owner, 'maxBatchContentBytes')]
-  return compiledPolicy([defaultDeny, deny, allow, ignoreFiles, ...budgets])
+  return compiledPolicy([defaultDeny, deny, allow, ignoreFiles, ...budgets, mediaOptionsOf(options, owner)])
 }
 
 /** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */
@@ -449,6 +460,14 @@ function createAgentToolkit(options) {
           workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))),
         ),
       )
+    },
+    view(input, callOptions) {
+      return rejectingThrows(() => {
+        const path = pathOf(input)
+        const signal = signalOf(callOptions, 'options', () => path)
+        const reads = { readFile: toolkit.readFile, readMedia: (asked, aborted) => workspace.readMedia(asked, aborted) }
+        return view(reads, input, callOptions, signal, path)
+      })
     },
     readFileSync(input) {
       return tracked(settings.memory, [pathOf(input)], () => workspace.readFileSync(input))

@@ -121,4 +121,107 @@ function renderUnchanged(output) {
   return closing === undefined ? `${note}\n` : `${note}\n${closing}\n`
 }
 
-module.exports = { renderRead, renderFailure, renderUnchanged, isCut, firstLineOf }
+/** The format names of the image types read. */
+const IMAGE_FORMATS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' }
+
+/** What a range of a media answer counts, by kind. */
+const RANGE_UNITS = { pdf: 'pages', notebook: 'cells' }
+
+/**
+ * A media answer's header: `shot.png PNG image 4000x3000 (2345678 bytes), shown at 1568x1176
+ * as JPEG`, `spec.pdf PDF pages 1-20 of 54 (…)`, `nb.ipynb notebook cells 1-12 of 30 (…)`.
+ */
+function mediaHeader(output) {
+  const path = shownPath(output.path)
+  const size = `(${output.meta.byte_length} bytes)`
+  if (output.kind === 'image') {
+    const image = output.parts.find((part) => part.type === 'image')
+    const { source } = image
+    const resized = image.width !== source.width || image.height !== source.height || image.mimeType !== source.mimeType
+    const shownAt = resized ? `, shown at ${image.width}x${image.height} as ${IMAGE_FORMATS[image.mimeType]}` : ''
+    return `${path} ${IMAGE_FORMATS[source.mimeType]} image ${source.width}x${source.height} ${size}${shownAt}`
+  }
+  const { first, last, total } = output.meta.shown
+  const span = first === last ? `${first}` : `${first}-${last}`
+  const kind = output.kind === 'pdf' ? 'PDF' : 'notebook'
+  return `${path} ${kind} ${RANGE_UNITS[output.kind]} ${span} of ${total} ${size}`
+}
+
+/** The closing lines of a media answer: the images left out, and the call that reads on. */
+function mediaClosing(output) {
+  const lines = []
+  const left = output.meta.images_left_out
+  if (left > 0) lines.push(`[note: ${left} image output${left === 1 ? '' : 's'} not shown; read fewer cells at a time to see them]`)
+  const shown = output.meta.shown
+  if (shown && shown.last < shown.total) {
+    const next = output.kind === 'pdf' ? `${shown.last + 1}-${Math.min(shown.last + 20, shown.total)}` : `${shown.last + 1}-`
+    lines.push(`[next: pages="${next}"]`)
+  }
+  return lines
+}
+
+/**
+ * What a model is given for a media answer (a toolkit's `MediaOutput`), as content parts in
+ * order: text (`{ type: 'text', text }`: the header, the answer's text, the closing lines)
+ * and images (`{ type: 'image', mimeType, data }`).
+ */
+function mediaParts(output) {
+  const parts = []
+  const addText = (text) => {
+    const last = parts.at(-1)
+    if (last?.type === 'text') last.text += text
+    else parts.push({ type: 'text', text })
+  }
+  addText(`${mediaHeader(output)}\n`)
+  for (const part of output.parts) {
+    if (part.type === 'text') addText(part.text)
+    else parts.push({ type: 'image', mimeType: part.mimeType, data: part.data })
+  }
+  const closing = mediaClosing(output)
+  if (closing.length > 0) addText(`${closing.join('\n')}\n`)
+  return parts
+}
+
+/** One image part as a text stands in for it: `[image 1568x1176 image/jpeg]`. */
+function imagePlaceholder(part) {
+  return `[image ${part.width}x${part.height} ${part.mimeType}]\n`
+}
+
+/**
+ * A media answer as one text, for a harness that passes text only: its text parts, each image
+ * part named where it stands.
+ */
+function renderMedia(output) {
+  const images = output.parts.filter((part) => part.type === 'image')
+  let image = 0
+  return mediaParts(output)
+    .map((part) => (part.type === 'text' ? part.text : imagePlaceholder(images[image++])))
+    .join('')
+}
+
+/** Whether `output` is a media answer (`toolkit.view` of an image, a notebook or a PDF). */
+function isMedia(output) {
+  return typeof output === 'object' && output !== null && Array.isArray(output.parts)
+}
+
+/** `output` with each image part's `data` left out: for a JSON text or `structuredContent` beside the image parts. */
+function withoutImageData(output) {
+  const parts = output.parts.map((part) => {
+    if (part.type !== 'image') return part
+    const { data: _data, ...rest } = part
+    return rest
+  })
+  return { ...output, parts }
+}
+
+module.exports = {
+  renderRead,
+  renderFailure,
+  renderUnchanged,
+  renderMedia,
+  mediaParts,
+  isMedia,
+  withoutImageData,
+  isCut,
+  firstLineOf,
+}

@@ -4,7 +4,9 @@
 
 const { isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption } = require('./options.js')
-const { renderRead, renderFailure, renderUnchanged, isCut, firstLineOf } = require('./model-text.js')
+const model = require('./model-text.js')
+
+const { renderRead, renderFailure, renderUnchanged, isCut, firstLineOf } = model
 
 /**
  * What `createAgentToolkit` registers of each toolkit it makes: its `resultFormat`,
@@ -99,12 +101,25 @@ function unchangedNote(settings, output, startColumn) {
 function modelTextOf(toolkit, input, output, overrides = {}) {
   const settings = settingsOf(toolkit)
   const resultFormat = overrides.resultFormat ?? settings.resultFormat
+  if (model.isMedia(output)) return resultFormat === 'json' ? JSON.stringify(model.withoutImageData(output)) : model.renderMedia(output)
   if (resultFormat === 'json') return JSON.stringify(output)
   const startColumn = numberOf(input, 'start_column')
   const note = unchangedNote(settings, output, startColumn)
   if (note !== undefined) return note
   const lineNumbers = overrides.lineNumbers ?? settings.lineNumbers
   return renderRead(output, { lineNumbers, startLine: numberOf(input, 'start_line'), startColumn })
+}
+
+/**
+ * The content parts a model is given for `output`, whose text is `content`: text and images
+ * for a media answer, `content` alone for a text one. In JSON, an image answer is its output
+ * without image data, then the images.
+ */
+function modelPartsOf(output, content) {
+  if (!model.isMedia(output)) return [{ type: 'text', text: content }]
+  const images = model.mediaParts(output).filter((part) => part.type === 'image')
+  if (content.startsWith('{')) return [{ type: 'text', text: content }, ...images]
+  return model.mediaParts(output)
 }
 
 /** A failed call's result: the model's text is the message and what to do instead. */
@@ -122,19 +137,22 @@ function inputOf(args) {
 }
 
 /**
- * `toolkit.readFile`, read once (so the function checked is the function called), or the
- * INVALID_ARGUMENT result for a toolkit without one or one that cannot be read.
+ * The toolkit's read: `toolkit.view` when it has one (every file an agent meets), else
+ * `toolkit.readFile` (a toolkit of the caller's), each read once (so the function checked is
+ * the function called); or the INVALID_ARGUMENT result for a toolkit without either or one
+ * that cannot be read.
  */
 function readFileOf(toolkit) {
   const notToolkit = failure('INVALID_ARGUMENT', 'INVALID_ARGUMENT: toolkit: must be a toolkit from createAgentToolkit')
   if (toolkit === null || typeof toolkit !== 'object') return { error: notToolkit }
-  let readFile
+  let read
   try {
-    readFile = readOption(toolkit, 'readFile', 'toolkit', 'toolkit')
+    read = readOption(toolkit, 'view', 'toolkit', 'toolkit')
+    if (typeof read !== 'function') read = readOption(toolkit, 'readFile', 'toolkit', 'toolkit')
   } catch (error) {
     return { error: failure(error.code, error.message) }
   }
-  return typeof readFile === 'function' ? { readFile } : { error: notToolkit }
+  return typeof read === 'function' ? { readFile: read } : { error: notToolkit }
 }
 
 /** The code of an error `readFile` rejected with: a toolkit's, an abort's, else INTERNAL. */
@@ -164,9 +182,11 @@ function overridesOf(options) {
 }
 
 /**
- * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.readFile`,
- * with `options` (`{ signal, resultFormat, lineNumbers }`) passed on. Success: `content` is
- * the text for the model (see `modelTextOf`) and `output` the object; failure: `content` is
+ * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.view` (or
+ * `toolkit.readFile` for a toolkit without one), with `options` (`{ signal, resultFormat,
+ * lineNumbers }`) passed on. Success: `content` is the text for the model (see `modelTextOf`),
+ * `parts` the same as content parts (text, and for an image, notebook or PDF its images), and
+ * `output` the object; failure: `content` is
  * the error's message (`CODE: path: reason`, and for some codes a line more), `isError` is
  * true and `code` its code.
  */
@@ -179,11 +199,12 @@ async function runToolCall(toolkit, args, options) {
   if (badOptions) return badOptions
   try {
     const output = await Reflect.apply(readFile, toolkit, [input, options])
-    return { content: modelTextOf(toolkit, input, output, overrides), isError: false, output }
+    const content = modelTextOf(toolkit, input, output, overrides)
+    return { content, parts: modelPartsOf(output, content), isError: false, output }
   } catch (thrown) {
     const { code, message } = toolFailure(thrown)
     return failure(code, message)
   }
 }
 
-module.exports = { runToolCall, toolFailure, modelTextOf, settingsOf, registerToolkit, renderingOptions }
+module.exports = { runToolCall, toolFailure, modelTextOf, modelPartsOf, settingsOf, registerToolkit, renderingOptions }

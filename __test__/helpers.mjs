@@ -77,7 +77,8 @@ export const TOOLKIT_DEFINITION = {
   name: 'read_file',
   description:
     'Reads a UTF-8 text file in the workspace and returns a line-limited content window. ' +
-    'A line too long to return whole is cut, and a marker line says how to read the rest.',
+    'A line too long to return whole is cut, and a marker line says how to read the rest. ' +
+    'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.',
   parameters: {
     type: 'object',
     properties: {
@@ -102,6 +103,10 @@ export const TOOLKIT_DEFINITION = {
         description:
           "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, " +
           'to read the rest of that line (default: 1).',
+      },
+      pages: {
+        type: ['string', 'null'],
+        description: 'PDF pages to read, like "3" or "3-7" (at most 20), or a notebook\'s cells; omit for other files.',
       },
     },
     required: ['path'],

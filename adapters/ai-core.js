@@ -6,7 +6,7 @@
 const { TOOLKIT_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
 const { toolFailure, modelTextOf, settingsOf } = require('../tool-call.js')
-const { renderFailure, renderRead } = require('../model-text.js')
+const { renderFailure, renderRead, isMedia, mediaParts } = require('../model-text.js')
 const { errorWithCode } = require('../errors.js')
 
 /**
@@ -36,8 +36,33 @@ function outputOf(argument) {
   return typeof argument === 'object' && argument !== null && 'toolCallId' in argument ? argument.output : argument
 }
 
-/** `readFileTool` over the SDK's `tool` and `jsonSchema` given. */
-function aiAdapter({ jsonSchema, tool }) {
+/**
+ * The major of the AI SDK whose module namespace is `sdk`, by what it exports: 7 has
+ * `uploadFile`, 6 `ToolLoopAgent`, 5 neither. Their tool results take images differently.
+ */
+function majorOf(sdk) {
+  if ('uploadFile' in sdk) return 7
+  return 'ToolLoopAgent' in sdk ? 6 : 5
+}
+
+/** A tool-result content part of an image for the SDK's `major`. */
+function imageContent(part, major) {
+  const { data, mimeType: mediaType } = part
+  if (major >= 7) return { type: 'file', mediaType, data: { type: 'data', data } }
+  return major === 6 ? { type: 'image-data', data, mediaType } : { type: 'media', data, mediaType }
+}
+
+/** A media answer as the SDK's `content` tool output: text parts and images. */
+function contentOutput(output, major) {
+  const value = mediaParts(output).map((part) => (part.type === 'text' ? part : imageContent(part, major)))
+  return { type: 'content', value }
+}
+
+/**
+ * `readFileTool` over the SDK's `tool` and `jsonSchema` given; `major` (5, 6 or 7, by
+ * `majorOf`; 7 when absent) is how its tool results carry images.
+ */
+function aiAdapter({ jsonSchema, tool, major = 7 }) {
   /**
    * The read_file tool for `generateText`/`streamText`: the toolkit definition's description
    * and input schema (`start_column` included), `execute` through the toolkit, the SDK's abort
@@ -61,6 +86,7 @@ function aiAdapter({ jsonSchema, tool }) {
         ? undefined
         : (argument) => {
             const output = outputOf(argument)
+            if (isMedia(output)) return contentOutput(output, major)
             return { type: 'text', value: texts.get(output) ?? renderRead(output, { lineNumbers }) }
           }
     return tool({
@@ -69,7 +95,9 @@ function aiAdapter({ jsonSchema, tool }) {
       execute: async (input, { abortSignal } = {}) => {
         let output
         try {
-          output = await toolkit.readFile(input, { signal: abortSignal })
+          output = await (typeof toolkit.view === 'function'
+            ? toolkit.view(input, { signal: abortSignal })
+            : toolkit.readFile(input, { signal: abortSignal }))
         } catch (error) {
           throw toolError(error)
         }
@@ -84,4 +112,4 @@ function aiAdapter({ jsonSchema, tool }) {
   return { readFileTool }
 }
 
-module.exports = { aiAdapter }
+module.exports = { aiAdapter, majorOf }

@@ -2,7 +2,7 @@
 // `agent-read-file/ai` for CommonJS: `ai` is an ES module, which `require` loads on Node
 // 20.19+ and Bun. The package root never loads it.
 
-const { jsonSchema, tool } = require('ai')
-const { aiAdapter } = require('./ai-core.js')
+const sdk = require('ai')
+const { aiAdapter, majorOf } = require('./ai-core.js')
 
-module.exports = aiAdapter({ jsonSchema, tool })
+module.exports = aiAdapter({ jsonSchema: sdk.jsonSchema, tool: sdk.tool, major: majorOf(sdk) })

@@ -5,6 +5,7 @@
 // a server handed in may come from any copy of the SDK.
 
 const { runToolCall } = require('../tool-call.js')
+const { isMedia, withoutImageData } = require('../model-text.js')
 const { toolkitOf } = require('./toolkit.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
 const { version } = require('../package.json')
@@ -22,12 +23,19 @@ function listedAs(z, jsonSchema) {
   return z.looseObject({}).meta({ additionalProperties: undefined, ...jsonSchema })
 }
 
-/** An MCP tool result from `runToolCall`'s: the output as `structuredContent` too. */
-function toolResult({ content, isError, output }) {
-  const result = { content: [{ type: 'text', text: content }] }
-  if (isError) result.isError = true
-  else result.structuredContent = output
-  return result
+/** An MCP content item of a model part: text, or an image (base64). */
+function contentItem(part) {
+  return part.type === 'image' ? { type: 'image', data: part.data, mimeType: part.mimeType } : { type: 'text', text: part.text }
+}
+
+/**
+ * An MCP tool result from `runToolCall`'s: its parts as content items, and the output as
+ * `structuredContent` too (a media answer's without its image data, so that each image is
+ * sent once).
+ */
+function toolResult({ content, parts, isError, output }) {
+  if (isError) return { content: [{ type: 'text', text: content }], isError: true }
+  return { content: parts.map(contentItem), structuredContent: isMedia(output) ? withoutImageData(output) : output }
 }
 
 /**

@@ -38,5 +38,38 @@ export declare function openaiTool(options?: { strict?: boolean }): OpenAIChatTo
 /** The same tool for the Responses API (`{ type: 'function', name, … }`). */
 export declare function openaiResponsesTool(options?: { strict?: boolean }): OpenAIResponsesTool
 
+/** A Responses API `function_call_output` input item: assignable to the SDK's `ResponseInputItem.FunctionCallOutput`. */
+export type OpenAIFunctionCallOutput = {
+  type: 'function_call_output'
+  call_id: string
+  output:
+    | string
+    | Array<{ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' }>
+}
+
+/**
+ * The Responses API item that answers function call `callId` with `result` (from
+ * `runToolCall`): its text, or, with images, `input_text` and `input_image` items in order
+ * (images as data URLs).
+ */
+export declare function openaiResponsesOutput(callId: string, result: RunToolCallResult): OpenAIFunctionCallOutput
+
+/** A Chat Completions message that answers a tool call: assignable to the SDK's `ChatCompletionMessageParam`. */
+export type OpenAIChatMessage =
+  | { role: 'tool'; tool_call_id: string; content: string }
+  | {
+      role: 'user'
+      content: Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }>
+    }
+
+/**
+ * The Chat Completions messages that answer tool call `toolCallId` with `result`: the `tool`
+ * message (text only, as the API allows; images named in brackets), then, when the answer
+ * has images, a `user` message carrying them.
+ */
+export declare function openaiChatMessages(toolCallId: string, result: RunToolCallResult): OpenAIChatMessage[]
+
+import type { RunToolCallResult } from '../index'
+
 /** The harness-neutral `runToolCall` of the package root, here too. */
 export { runToolCall } from '../index'

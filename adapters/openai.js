@@ -23,4 +23,39 @@ function openaiResponsesTool({ strict = false } = {}) {
   return { type: 'function', name, description, parameters: schema(strict), strict }
 }
 
-module.exports = { openaiTool, openaiResponsesTool, runToolCall }
+/** A data URL of an image part. */
+function dataUrl(part) {
+  return `data:${part.mimeType};base64,${part.data}`
+}
+
+/**
+ * The Responses API input item that answers function call `callId` with `result`
+ * (`runToolCall`'s): `function_call_output` whose `output` is the text, or, when the answer
+ * has images, a list of `input_text` and `input_image` items (the images as data URLs).
+ */
+function openaiResponsesOutput(callId, result) {
+  const images = result.isError ? [] : result.parts.filter((part) => part.type === 'image')
+  if (images.length === 0) return { type: 'function_call_output', call_id: callId, output: result.content }
+  const output = result.parts.map((part) =>
+    part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: dataUrl(part), detail: 'auto' },
+  )
+  return { type: 'function_call_output', call_id: callId, output }
+}
+
+/**
+ * The Chat Completions messages that answer tool call `toolCallId` with `result`: the `tool`
+ * message with the text (a tool message carries text only, each image named in brackets), and,
+ * when the answer has images, a `user` message after it that carries them as `image_url` parts.
+ */
+function openaiChatMessages(toolCallId, result) {
+  const messages = [{ role: 'tool', tool_call_id: toolCallId, content: result.content }]
+  const images = result.isError ? [] : result.parts.filter((part) => part.type === 'image')
+  if (images.length > 0) {
+    const intro = { type: 'text', text: `The image${images.length === 1 ? '' : 's'} of the read_file result above:` }
+    const parts = images.map((part) => ({ type: 'image_url', image_url: { url: dataUrl(part) } }))
+    messages.push({ role: 'user', content: [intro, ...parts] })
+  }
+  return messages
+}
+
+module.exports = { openaiTool, openaiResponsesTool, openaiResponsesOutput, openaiChatMessages, runToolCall }

@@ -56,7 +56,7 @@ const CONTINUATION = {
  * `continuation` and `note`. For harnesses that check results, as MCP clients check
  * `structuredContent` against a tool's `outputSchema`.
  */
-function outputSchema() {
+function textOutputSchema() {
   return {
     type: 'object',
     properties: {
@@ -85,6 +85,67 @@ function outputSchema() {
     required: ['path', 'content', 'truncated', 'next_start_line', 'meta'],
     additionalProperties: false,
   }
+}
+
+const IMAGE_TYPE = { type: 'string', enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] }
+
+/** An image part as `structuredContent` carries it: without its `data` (sent once, as an image item). */
+const IMAGE_PART = {
+  type: 'object',
+  properties: {
+    type: { const: 'image' },
+    mimeType: IMAGE_TYPE,
+    width: COUNT,
+    height: COUNT,
+    source: {
+      type: 'object',
+      properties: { mimeType: IMAGE_TYPE, width: COUNT, height: COUNT, bytes: COUNT },
+      required: ['mimeType', 'width', 'height', 'bytes'],
+    },
+  },
+  required: ['type', 'mimeType', 'width', 'height', 'source'],
+}
+
+const TEXT_PART = {
+  type: 'object',
+  properties: { type: { const: 'text' }, text: { type: 'string' } },
+  required: ['type', 'text'],
+}
+
+/** A JSON Schema of a toolkit's media answer (`toolkit.view` of an image, a notebook or a PDF). */
+function mediaOutputSchema() {
+  return {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      kind: { enum: ['image', 'notebook', 'pdf'] },
+      parts: { type: 'array', items: { anyOf: [TEXT_PART, IMAGE_PART] } },
+      meta: {
+        type: 'object',
+        properties: {
+          byte_length: COUNT,
+          mtime_ms: { type: 'number' },
+          shown: {
+            type: 'object',
+            description: 'For a PDF its pages shown, for a notebook its cells.',
+            properties: { first: POSITION, last: POSITION, total: COUNT },
+            required: ['first', 'last', 'total'],
+          },
+          images_left_out: COUNT,
+        },
+        required: ['byte_length', 'mtime_ms', 'images_left_out'],
+      },
+    },
+    required: ['path', 'kind', 'parts', 'meta'],
+  }
+}
+
+/**
+ * A JSON Schema of what a toolkit's read_file tool answers: a text window
+ * (`ReadFileOutput` with its optional `continuation` and `note`) or a media answer.
+ */
+function outputSchema() {
+  return { type: 'object', anyOf: [textOutputSchema(), mediaOutputSchema()] }
 }
 
 module.exports = { DEFINITION, parameters, strictParameters, outputSchema }

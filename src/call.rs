@@ -10,6 +10,7 @@ use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object};
 use napi::{Env, JsValue, Unknown};
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{Argument, ReadRequest};
 use agent_read_file_engine::root_cache;
@@ -19,7 +20,7 @@ use agent_read_file_engine::{
     answered, file_version, file_version_within, read_file, read_file_from_memory,
 };
 
-use crate::convert::{Fields, request_from_js, string_or_type, type_of};
+use crate::convert::{Fields, media_request_from_js, request_from_js, string_or_type, type_of};
 use crate::js;
 use crate::{MAX_BATCH_CONTENT_BYTES, MAX_BATCH_FILES};
 
@@ -42,6 +43,8 @@ pub(crate) struct Rules {
     /// The content one `readFiles` call returns at most, all files together; `None`:
     /// [`MAX_BATCH_CONTENT_BYTES`].
     pub(crate) max_batch_content_bytes: Option<usize>,
+    /// What a media read (`view`) may take and give.
+    pub(crate) media: MediaLimits,
 }
 
 /// One validated call, ready to run on any thread.
@@ -66,6 +69,9 @@ pub(crate) enum CallKind {
     Version,
     /// Windows of several files (`readFiles`): each input checked, or why it is not valid.
     Many(Vec<Result<ReadRequest, ReadFileError>>),
+    /// The file as typed parts when it is an image, a notebook or a PDF (`view`): the pages
+    /// or cells asked for.
+    Media(Option<PartRange>),
 }
 
 /// What a call replies, and what its reads saw for the toolkit's ledger.
@@ -73,6 +79,8 @@ pub(crate) enum Reply {
     Output(ReadFileOutput, Seen),
     Version(FileVersion),
     Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
+    /// `None`: the file is not media; read it as text.
+    Media(Option<MediaOutput>, Seen),
 }
 
 impl Reply {
@@ -82,6 +90,7 @@ impl Reply {
         match self {
             Reply::Output(output, _) => len(output),
             Reply::Version(_) => 0,
+            Reply::Media(output, _) => output.as_ref().map_or(0, media_len),
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
         }
     }
@@ -97,6 +106,10 @@ impl Reply {
             Reply::Many(results, seen) => {
                 seen.record();
                 Reply::Many(results, Seen::default())
+            }
+            Reply::Media(output, seen) => {
+                seen.record();
+                Reply::Media(output, Seen::default())
             }
             version => version,
         }
@@ -168,6 +181,24 @@ impl ReadCall {
             request,
             rules: no_rules(),
             kind: CallKind::Version,
+            ledger: None,
+            line_indexes: None,
+            stop: None,
+        })
+    }
+
+    /// A media read (`view`) of `input`: its `path` and `pages`.
+    pub(crate) fn media_from_js(
+        root: Result<RootArg, ReadFileError>,
+        input: Unknown,
+    ) -> Result<ReadCall, ReadFileError> {
+        let (request, pages) = media_request_from_js(&input)?;
+        let root = root.map_err(|error| error.for_path(&request.path))?;
+        Ok(ReadCall {
+            root,
+            request,
+            rules: no_rules(),
+            kind: CallKind::Media(pages),
             ledger: None,
             line_indexes: None,
             stop: None,
@@ -315,6 +346,17 @@ impl ReadCall {
                 let (results, seen) = self.read_many(&root, requests);
                 Ok(Reply::Many(results, seen))
             }
+            CallKind::Media(pages) => {
+                let request = MediaRequest {
+                    path: &self.request.path,
+                    pages: *pages,
+                    max_text_bytes: self.rules.max_content_bytes.unwrap_or(MEDIA_TEXT_BYTES),
+                };
+                let policy = self.rules.policy.as_ref();
+                let read = media::read_media(&root, &request, policy, &self.rules.media)?;
+                let (output, version) = read.unzip();
+                Ok(Reply::Media(output, Seen::new(&self.ledger, version)))
+            }
         }
     }
 
@@ -410,6 +452,23 @@ impl ReadCall {
         let (output, version) = read_file(root, request, self.options())?;
         Ok((output, Seen::new(&self.ledger, version)))
     }
+}
+
+/// The text one media answer carries at most without a toolkit content budget: about 16,000
+/// tokens, a long chapter of a PDF or a notebook's worth of cells, well within every model's
+/// context.
+const MEDIA_TEXT_BYTES: usize = 64 * 1024;
+
+/// Bytes of text and image data a media answer carries.
+fn media_len(output: &MediaOutput) -> usize {
+    output
+        .parts
+        .iter()
+        .map(|part| match part {
+            media::MediaPart::Text(text) => text.len(),
+            media::MediaPart::Image(image) => image.data.len(),
+        })
+        .sum()
 }
 
 /// How many reads of one `readFiles` call run at once: few enough that their windows (up to

@@ -21,6 +21,7 @@ mod call;
 mod convert;
 mod dialects;
 mod js;
+mod media;
 mod output;
 mod schedule;
 mod test_hooks;

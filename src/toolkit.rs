@@ -8,6 +8,7 @@ use napi::{Env, Unknown};
 use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::media::MediaLimits;
 use agent_read_file_engine::policy::{Policy, PolicyRules};
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
@@ -16,6 +17,7 @@ use agent_read_file_engine::{Ledger, LineIndexCache};
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
 use crate::convert::{Fields, requested_path, root_path, string_or_type, throwable};
+use crate::media::MediaOptions;
 use crate::schedule;
 
 /// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
@@ -49,7 +51,7 @@ impl ReadPolicy {
     /// the largest file read, the specification's `MAX_FILE_BYTES` when absent;
     /// `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
     /// `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
-    /// absent.
+    /// absent. `media` (each limit checked by the caller) bounds the toolkit's media reads.
     #[napi(constructor)]
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -61,6 +63,7 @@ impl ReadPolicy {
         max_content_bytes: Option<u32>,
         max_file_bytes: Option<f64>,
         max_batch_content_bytes: Option<u32>,
+        media: Option<MediaOptions>,
     ) -> napi::Result<Self> {
         let rules = PolicyRules {
             default_deny: &default_deny,
@@ -78,6 +81,7 @@ impl ReadPolicy {
             max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
             max_file_bytes,
             max_batch_content_bytes: max_batch_content_bytes.map(|bytes| bytes as usize),
+            media: media.map(MediaLimits::from).unwrap_or_default(),
         };
         Ok(ReadPolicy {
             rules: Arc::new(rules),
@@ -154,6 +158,31 @@ impl Workspace {
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
         schedule::enqueue(env, self.call(input), signal)
+    }
+
+    /// The file `input.path` names as typed parts when its content is an image, a notebook
+    /// or a PDF (`input.pages`: which pages or cells), recorded in the ledger; `null` when it
+    /// is not (read it as text).
+    #[napi(
+        ts_args_type = "input: { path: string; pages?: string | null }, signal?: AbortSignal",
+        ts_return_type = "Promise<MediaOutput | null>"
+    )]
+    pub fn read_media<'env>(
+        &self,
+        env: &'env Env,
+        input: Unknown,
+        signal: Option<Unknown>,
+    ) -> napi::Result<Unknown<'env>> {
+        let call = match &self.root {
+            Some(root) => {
+                ReadCall::media_from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
+                    call.with_rules(self.rules.clone())
+                        .with_ledger(self.ledger.clone())
+                })
+            }
+            None => Err(closed_error(&requested_path(&input))),
+        };
+        schedule::enqueue(env, call, signal)
     }
 
     /// `readFileSync` beneath this workspace's root.

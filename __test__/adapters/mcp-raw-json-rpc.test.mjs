@@ -221,7 +221,7 @@ describe('agent-read-file mcp: a cut line, as a raw client sees it', () => {
       const [tool] = (await server.next(answerTo(51), 'tools/list')).result.tools
       assert.deepEqual(tool.inputSchema.properties, TOOLKIT_DEFINITION.parameters.properties)
       assert.deepEqual(tool.inputSchema.required, ['path'])
-      assert.deepEqual(Object.keys(tool.outputSchema.properties.continuation.properties), ['start_line', 'start_column'])
+      assert.deepEqual(Object.keys(tool.outputSchema.anyOf[0].properties.continuation.properties), ['start_line', 'start_column'])
       const read = (id, args) => server.send({ id, method: 'tools/call', params: { name: 'read_file', arguments: args } })
       read(52, { path: 'app.min.js' })
       const first = (await server.next(answerTo(52), 'the cut read')).result

@@ -113,11 +113,15 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     const { $schema, ...inputSchema } = tool.inputSchema
     assert.equal($schema, 'http://json-schema.org/draft-07/schema#')
     assert.deepEqual(inputSchema, TOOLKIT_DEFINITION.parameters)
-    assert.deepEqual(tool.outputSchema.required, ['path', 'content', 'truncated', 'next_start_line', 'meta'])
-    assert.deepEqual(Object.keys(tool.outputSchema.properties), [...tool.outputSchema.required, 'continuation', 'note'])
-    assert.equal(tool.outputSchema.properties.note.type, 'string')
-    assert.equal(tool.outputSchema.additionalProperties, false)
-    const { description, ...continuation } = tool.outputSchema.properties.continuation
+    // A text window or a media answer (an image, a notebook, a PDF).
+    assert.equal(tool.outputSchema.type, 'object')
+    const [text, media] = tool.outputSchema.anyOf
+    assert.deepEqual(media.required, ['path', 'kind', 'parts', 'meta'])
+    assert.deepEqual(text.required, ['path', 'content', 'truncated', 'next_start_line', 'meta'])
+    assert.deepEqual(Object.keys(text.properties), [...text.required, 'continuation', 'note'])
+    assert.equal(text.properties.note.type, 'string')
+    assert.equal(text.additionalProperties, false)
+    const { description, ...continuation } = text.properties.continuation
     assert.equal(typeof description, 'string')
     assert.deepEqual(continuation, {
       type: 'object',

@@ -50,8 +50,9 @@ const STRICT_PARAMETERS = {
     start_line: { type: ['integer', 'null'], minimum: 1, description: PROPERTIES.start_line.description },
     max_lines: { type: ['integer', 'null'], minimum: 1, maximum: 500, description: PROPERTIES.max_lines.description },
     start_column: { type: ['integer', 'null'], minimum: 1, description: PROPERTIES.start_column.description },
+    pages: { type: ['string', 'null'], description: PROPERTIES.pages.description },
   },
-  required: ['path', 'start_line', 'max_lines', 'start_column'],
+  required: ['path', 'start_line', 'max_lines', 'start_column', 'pages'],
   additionalProperties: false,
 }
 

@@ -150,7 +150,7 @@ describe('tool definition', () => {
     assert.deepEqual(Object.keys(TOOLKIT_DEFINITIONS), ['read_file'])
     assert.deepEqual(TOOLKIT_DEFINITIONS.read_file, TOOLKIT_DEFINITION)
     const { properties, required } = TOOLKIT_DEFINITIONS.read_file.parameters
-    assert.deepEqual(Object.keys(properties), ['path', 'start_line', 'max_lines', 'start_column'])
+    assert.deepEqual(Object.keys(properties), ['path', 'start_line', 'max_lines', 'start_column', 'pages'])
     assert.deepEqual(properties.path, SPEC_DEFINITION.parameters.properties.path)
     // The spec's defaults and the bounds its ReadFileInput states (max_lines: max 500).
     for (const name of ['start_line', 'max_lines']) {

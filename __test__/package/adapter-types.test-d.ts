@@ -3,8 +3,8 @@
 // Anthropic's `required: string[]`).
 import type OpenAI from 'openai'
 import type Anthropic from '@anthropic-ai/sdk'
-import { openaiTool, openaiResponsesTool } from '../../adapters/openai.js'
-import { anthropicTool } from '../../adapters/anthropic.js'
+import { openaiTool, openaiResponsesTool, openaiChatMessages } from '../../adapters/openai.js'
+import { anthropicTool, anthropicToolResult } from '../../adapters/anthropic.js'
 import { TOOL_DEFINITIONS, createAgentToolkit, runToolCall, type RunToolCallResult } from '../../index.js'
 
 const chatTools: OpenAI.Chat.Completions.ChatCompletionTool[] = [openaiTool(), openaiTool({ strict: true })]
@@ -34,10 +34,20 @@ async function harness(): Promise<RunToolCallResult> {
   const result = await runToolCall(toolkit, '{"path":"a.ts"}')
   // A discriminated union: the flag alone narrows, no `&& result.output`, no cast.
   if (!result.isError) {
-    const lines: number = result.output.meta.line_count
-    // A cut line's continuation, typed: the arguments of the call that reads on.
-    const column: number | undefined = result.output.continuation?.start_column
-    void [lines, column]
+    // A text window, or (`kind`) an image, a notebook or a PDF as parts.
+    if ('kind' in result.output) {
+      const pages: number | undefined = result.output.meta.shown?.total
+      void pages
+    } else {
+      const lines: number = result.output.meta.line_count
+      // A cut line's continuation, typed: the arguments of the call that reads on.
+      const column: number | undefined = result.output.continuation?.start_column
+      void [lines, column]
+    }
+    // The parts as each SDK takes them, with no casts.
+    const toolResult: Anthropic.Messages.ToolResultBlockParam = anthropicToolResult('toolu_1', result)
+    const chatMessages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = openaiChatMessages('call_1', result)
+    void [toolResult, chatMessages]
   } else {
     const code: string = result.code
     void code
@@ -66,11 +76,11 @@ import { generateText, type Tool, type ToolSet } from 'ai'
 import type { LanguageModel } from 'ai'
 import { readFileTool } from '../../adapters/ai.mjs'
 import { readFileTool as readFileToolCjs } from '../../adapters/ai.js'
-import type { ToolkitReadFileInput, ToolkitReadFileOutput } from '../../index.js'
+import type { MediaOutput, ToolkitReadFileOutput, ViewInput } from '../../index.js'
 
-const aiTool: Tool<ToolkitReadFileInput, ToolkitReadFileOutput> = readFileTool({ workspaceRoot: '/w' })
+const aiTool: Tool<ViewInput, ToolkitReadFileOutput | MediaOutput> = readFileTool({ workspaceRoot: '/w' })
 const aiTools: ToolSet = { read_file: aiTool, again: readFileTool(createAgentToolkit({ workspaceRoot: '/w' })) }
-const aiToolCjs: Tool<ToolkitReadFileInput, ToolkitReadFileOutput> = readFileToolCjs({ workspaceRoot: '/w' })
+const aiToolCjs: Tool<ViewInput, ToolkitReadFileOutput | MediaOutput> = readFileToolCjs({ workspaceRoot: '/w' })
 void aiToolCjs
 declare const model: LanguageModel
 void generateText({ model, tools: aiTools, prompt: 'read it' })

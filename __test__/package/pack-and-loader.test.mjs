@@ -142,6 +142,7 @@ describe('npm pack', () => {
       'package.json',
       'read-memory.js',
       'tool-call.js',
+      'view.js',
     ])
   })
 

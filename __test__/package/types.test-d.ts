@@ -84,10 +84,12 @@ type ToolkitOutput = SpecOutput & {
 
 // The toolkit's definition: the specification's, one sentence more, its numbers as nullable
 // integers with their bounds, and start_column.
+type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+
 const TOOLKIT_READ_FILE_DEFINITION = {
   name: 'read_file',
   description:
-    'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest.',
+    'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.',
   parameters: {
     type: 'object',
     properties: {
@@ -111,6 +113,10 @@ const TOOLKIT_READ_FILE_DEFINITION = {
         default: 1,
         description:
           "1-based column (in UTF-8 bytes) of start_line to start from; set it only as a cut line's marker says, to read the rest of that line (default: 1).",
+      },
+      pages: {
+        type: ['string', 'null'],
+        description: 'PDF pages to read, like "3" or "3-7" (at most 20), or a notebook\'s cells; omit for other files.',
       },
     },
     required: ['path'],
@@ -160,7 +166,50 @@ export type Checks = [
   Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>[typeof Symbol.dispose], () => void>>,
   Expect<Equal<typeof pkg.isReadFileError, (error: unknown) => error is pkg.ReadFileError>>,
   Expect<Equal<pkg.ReadFileError['code'], SpecCode>>,
-  Expect<Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED' | 'FILE_CHANGED'>>,
+  Expect<
+    Equal<pkg.ToolkitErrorCode, SpecCode | 'POLICY_DENIED' | 'FILE_CHANGED' | 'INVALID_MEDIA' | 'IMAGE_TOO_LARGE' | 'PDF_ENCRYPTED'>
+  >,
+  Expect<
+    Equal<
+      Toolkit['view'],
+      (
+        input: pkg.ToolkitReadFileInput & { pages?: string | null },
+        options?: { signal?: AbortSignal },
+      ) => Promise<pkg.ToolkitReadFileOutput | pkg.MediaOutput>
+    >
+  >,
+  Expect<
+    Equal<
+      Deep<pkg.MediaOutput>,
+      {
+        path: string
+        kind: 'image' | 'notebook' | 'pdf'
+        parts: Array<
+          | { type: 'text'; text: string }
+          | {
+              type: 'image'
+              mimeType: ImageType
+              data: string
+              width: number
+              height: number
+              source: { mimeType: ImageType; width: number; height: number; bytes: number }
+            }
+        >
+        meta: {
+          byte_length: number
+          mtime_ms: number
+          shown?: { first: number; last: number; total: number }
+          images_left_out: number
+        }
+      }
+    >
+  >,
+  Expect<
+    Equal<
+      Extract<pkg.RunToolCallResult, { isError: false }>['parts'],
+      Array<{ type: 'text'; text: string } | { type: 'image'; mimeType: ImageType; data: string }>
+    >
+  >,
   Expect<Equal<typeof pkg.MAX_BATCH_FILES, number>>,
   Expect<Equal<typeof pkg.MAX_BATCH_CONTENT_BYTES, number>>,
   Expect<
@@ -182,7 +231,7 @@ export type Checks = [
       ) => Promise<
         Array<
           | { ok: true; output: pkg.ToolkitReadFileOutput }
-          | { ok: false; error: { code: SpecCode | 'POLICY_DENIED' | 'FILE_CHANGED'; message: string } }
+          | { ok: false; error: { code: pkg.ToolkitErrorCode; message: string } }
         >
       >
     >
@@ -229,6 +278,13 @@ export type Checks = [
         resultFormat?: 'text' | 'json'
         lineNumbers?: boolean
         dedupeReads?: boolean
+        media?: {
+          maxFileBytes?: number
+          maxImageEdge?: number
+          maxImagePixels?: number
+          maxImageBytes?: number
+          maxImages?: number
+        }
       }
     >
   >,

@@ -22,6 +22,14 @@ pub enum ErrorCode {
     /// ([`ReadOptions::stop`](crate::ReadOptions::stop)) before it ended. A binding settles
     /// such a call as its caller's abort, so this never reaches a caller there.
     Aborted,
+    /// Not one of the specification's codes: a toolkit's media read found an image, a
+    /// notebook or a PDF that is corrupt, truncated, or not what its name says.
+    InvalidMedia,
+    /// Not one of the specification's codes: an image declares more pixels than a toolkit
+    /// decodes, or cannot be made small enough for a model.
+    ImageTooLarge,
+    /// Not one of the specification's codes: a PDF is encrypted.
+    PdfEncrypted,
 }
 
 impl ErrorCode {
@@ -52,6 +60,9 @@ impl ErrorCode {
             ErrorCode::PolicyDenied => "POLICY_DENIED",
             ErrorCode::FileChanged => "FILE_CHANGED",
             ErrorCode::Aborted => "ABORT_ERR",
+            ErrorCode::InvalidMedia => "INVALID_MEDIA",
+            ErrorCode::ImageTooLarge => "IMAGE_TOO_LARGE",
+            ErrorCode::PdfEncrypted => "PDF_ENCRYPTED",
         }
     }
 }

@@ -170,7 +170,12 @@ const FIRST_BUFFER_BYTES: u64 = 2 * 1024 * 1024;
 /// exactly `expected` bytes, that is the file as measured and no further read is needed to
 /// find its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the
 /// limit, the buffer doubling as it fills.
-fn read_range(file: &File, offset: u64, expected: u64, limit: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_range(
+    file: &File,
+    offset: u64,
+    expected: u64,
+    limit: u64,
+) -> io::Result<Vec<u8>> {
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let first = expected.saturating_add(1).min(FIRST_BUFFER_BYTES);
     let mut bytes: Vec<u8> = Vec::with_capacity((first as usize).min(limit));

@@ -9,6 +9,7 @@
 //! - `render`: line-number formats and per-line caps; `encoding`: encoding detection,
 //! - `source`: the byte pipeline every use case shares (open, policy, guard, errors),
 //! - `read_file`: the `read_file` use case, in the specification's order,
+//! - [`media`]: images, notebooks and PDFs as typed parts (a toolkit's media reads),
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
 //! - `suggest`: the readable files a toolkit's `NOT_FOUND` names as near misses,
@@ -25,6 +26,7 @@ pub mod dialect;
 mod encoding;
 pub mod error;
 mod file_guard;
+pub mod media;
 pub mod policy;
 mod read_file;
 mod render;

@@ -237,6 +237,9 @@ fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Res
         Reply::Output(output, _) => output::output_value(env, makers, output),
         Reply::Version(version) => JsFileVersion::from(version).into_unknown(env),
         Reply::Many(results, _) => output::results_value(env, makers, results),
+        Reply::Media(output, _) => output
+            .map(crate::media::MediaOutput::from)
+            .into_unknown(env),
     }
 }
 

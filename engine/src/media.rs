@@ -1,0 +1,433 @@
+//! What a toolkit reads besides text: images, Jupyter notebooks and PDFs, each decided by
+//! its content and answered as typed parts (text and images) within the providers' limits.
+//! [`read_media`] opens the file as `read_file` does (sandbox, policy), tells its kind from
+//! its first bytes, and hands a text file back to `read_file`.
+//!
+//! - [`image`]: PNG, JPEG, GIF and WebP made to fit a model's image limits,
+//! - [`notebook`]: `.ipynb` cells, their text outputs and their images,
+//! - [`pdf`]: the text of a PDF's pages.
+
+pub mod image;
+pub mod notebook;
+pub mod pdf;
+
+use std::fs::File;
+
+use crate::error::{ErrorCode, ReadFileError};
+use crate::file_guard::{self, BINARY_SCAN_BYTES};
+use crate::policy::Policy;
+use crate::sandbox::Root;
+use crate::source;
+use crate::version::FileVersion;
+
+use self::image::{FittedImage, ImageError, ImageFormat, ImageLimits};
+use self::notebook::{NotebookBudget, NotebookError, NotebookPart};
+use self::pdf::PdfError;
+
+/// The largest image or PDF read by default: what the providers take in one request
+/// (Anthropic's and OpenAI's PDF inputs, Gemini's inline data), so nothing larger could be
+/// sent whole anyway.
+pub const MAX_MEDIA_FILE_BYTES: u64 = 20 * 1024 * 1024;
+
+/// What a media read may take and give: the largest file, the image parts' limits, and how
+/// much a notebook's answer shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MediaLimits {
+    /// The largest image, notebook or PDF read; a larger one is `SIZE_LIMIT_EXCEEDED` before
+    /// anything is decoded.
+    pub max_file_bytes: u64,
+    pub image: ImageLimits,
+    /// The most image parts one answer carries (a notebook's image outputs beyond it are
+    /// named, not sent).
+    pub max_images: u32,
+}
+
+impl Default for MediaLimits {
+    fn default() -> Self {
+        MediaLimits {
+            max_file_bytes: MAX_MEDIA_FILE_BYTES,
+            image: ImageLimits::default(),
+            max_images: NotebookBudget::default().max_images,
+        }
+    }
+}
+
+/// What a file is, as its content says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MediaKind {
+    Image(ImageFormat),
+    Notebook,
+    Pdf,
+}
+
+impl MediaKind {
+    /// `"image"`, `"notebook"` or `"pdf"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MediaKind::Image(_) => "image",
+            MediaKind::Notebook => "notebook",
+            MediaKind::Pdf => "pdf",
+        }
+    }
+}
+
+/// Which pages of a PDF or cells of a notebook to show: `first..=last`, 1-based; `last`
+/// absent: as many as fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartRange {
+    pub first: u32,
+    pub last: Option<u32>,
+}
+
+impl PartRange {
+    /// `pages` as a model writes it: `"3"`, `"3-7"` or `"3-"`; anything else is
+    /// `INVALID_ARGUMENT` (about `path`).
+    pub fn parse(pages: &str, path: &str) -> Result<PartRange, ReadFileError> {
+        let number = |text: &str| text.trim().parse::<u32>().ok().filter(|&n| n >= 1);
+        let range = match pages.split_once('-') {
+            None => number(pages).map(|page| PartRange {
+                first: page,
+                last: Some(page),
+            }),
+            Some((first, "")) => number(first).map(|first| PartRange { first, last: None }),
+            Some((first, last)) => match (number(first), number(last)) {
+                (Some(first), Some(last)) if first <= last => Some(PartRange {
+                    first,
+                    last: Some(last),
+                }),
+                _ => None,
+            },
+        };
+        range.ok_or_else(|| {
+            let shown: String = pages.chars().take(40).collect();
+            ReadFileError::new(
+                ErrorCode::InvalidArgument,
+                path,
+                format!(
+                    "pages must be a page (or cell) number or range like \"3\" or \"3-7\" (got {shown:?})"
+                ),
+            )
+        })
+    }
+}
+
+/// Pages of a PDF or cells of a notebook an answer shows, of how many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+/// One part of an answer, in the order a model reads them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MediaPart {
+    Text(String),
+    Image(FittedImage),
+}
+
+/// A media file's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MediaOutput {
+    /// The normalized workspace-relative path.
+    pub path: String,
+    pub kind: MediaKind,
+    pub parts: Vec<MediaPart>,
+    /// The file's size in bytes and modification time.
+    pub byte_length: u64,
+    pub mtime_ms: i64,
+    /// For a PDF its pages, for a notebook its cells; `None` for an image.
+    pub shown: Option<Shown>,
+    /// A notebook's image outputs left out for [`MediaLimits::max_images`].
+    pub images_left_out: u32,
+}
+
+/// What a media read asks.
+#[derive(Clone, Copy, Debug)]
+pub struct MediaRequest<'a> {
+    pub path: &'a str,
+    pub pages: Option<PartRange>,
+    /// The most bytes of text the answer carries (the toolkit's content budget).
+    pub max_text_bytes: usize,
+}
+
+/// The file `request.path` names beneath `root` as typed parts, with the version read, when
+/// its content is an image, a notebook or a PDF; `None` when it is anything else (read it as
+/// text). A file whose name claims an image or a PDF but whose content is not one is
+/// `INVALID_MEDIA`; one over `limits.max_file_bytes` is `SIZE_LIMIT_EXCEEDED`, refused
+/// before it is read.
+pub fn read_media(
+    root: &Root,
+    request: &MediaRequest<'_>,
+    policy: Option<&Policy>,
+    limits: &MediaLimits,
+) -> Result<Option<(MediaOutput, FileVersion)>, ReadFileError> {
+    let requested = request.path;
+    let (relative, opened) = source::open(root, requested, policy)?;
+    let guard_error = |err: std::io::Error| source::guard_error(err.into(), requested);
+    let file = File::from(opened.file);
+    let file_len = u64::try_from(opened.stat.st_size).unwrap_or(0);
+    let head_len = file_len.min(BINARY_SCAN_BYTES as u64);
+    let head = file_guard::read_range(&file, 0, head_len, head_len).map_err(guard_error)?;
+    let Some(kind) = kind_of(&head, &relative)? else {
+        return Ok(None);
+    };
+    if file_len > limits.max_file_bytes {
+        return Err(too_large(requested, file_len, limits.max_file_bytes));
+    }
+    let limit = limits.max_file_bytes.saturating_add(1);
+    let bytes = file_guard::read_range(&file, 0, file_len, limit).map_err(guard_error)?;
+    if bytes.len() as u64 > limits.max_file_bytes {
+        return Err(too_large(
+            requested,
+            bytes.len() as u64,
+            limits.max_file_bytes,
+        ));
+    }
+    let mtime_ms = file_guard::mtime_ms(&opened.stat);
+    let answer = match kind {
+        MediaKind::Image(_) => image_answer(&bytes, limits, requested)?,
+        MediaKind::Pdf => pdf_answer(&bytes, request, requested)?,
+        MediaKind::Notebook => match notebook_answer(&bytes, request, limits, requested) {
+            Err(err) if !claims_notebook(&relative) && err.code == ErrorCode::InvalidMedia => {
+                return Ok(None);
+            }
+            answer => answer?,
+        },
+    };
+    let version = FileVersion::of(relative.clone(), &bytes, mtime_ms);
+    let output = MediaOutput {
+        path: relative,
+        kind,
+        parts: answer.parts,
+        byte_length: bytes.len() as u64,
+        mtime_ms,
+        shown: answer.shown,
+        images_left_out: answer.images_left_out,
+    };
+    Ok(Some((output, version)))
+}
+
+/// What one kind's reader gives.
+struct Answer {
+    parts: Vec<MediaPart>,
+    shown: Option<Shown>,
+    images_left_out: u32,
+}
+
+/// The kind `head` (the file's first bytes) shows, `None` for text and other files; a name
+/// that claims an image or a PDF for other content is `INVALID_MEDIA`. A notebook is told
+/// by a JSON object that names its cells or format near its start, or by its `.ipynb`
+/// name; either way its whole content decides (see [`read_media`]).
+fn kind_of(head: &[u8], relative: &str) -> Result<Option<MediaKind>, ReadFileError> {
+    if let Some(format) = ImageFormat::sniff(head) {
+        return Ok(Some(MediaKind::Image(format)));
+    }
+    if pdf::sniff(head) {
+        return Ok(Some(MediaKind::Pdf));
+    }
+    if looks_like_notebook(head) || claims_notebook(relative) {
+        return Ok(Some(MediaKind::Notebook));
+    }
+    match claimed_kind(relative) {
+        Some(claimed) => Err(ReadFileError::new(
+            ErrorCode::InvalidMedia,
+            relative,
+            format!("the file is named like {claimed} but its content is not one"),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// The lower-case extension of `relative`'s file name.
+fn extension(relative: &str) -> Option<String> {
+    let name = relative.rsplit('/').next()?;
+    let (_, extension) = name.rsplit_once('.')?;
+    Some(extension.to_ascii_lowercase())
+}
+
+/// What a file's name says it is, for the kinds whose content is checked against it.
+fn claimed_kind(relative: &str) -> Option<&'static str> {
+    match extension(relative)?.as_str() {
+        "png" => Some("a PNG image"),
+        "jpg" | "jpeg" => Some("a JPEG image"),
+        "gif" => Some("a GIF image"),
+        "webp" => Some("a WebP image"),
+        "pdf" => Some("a PDF"),
+        _ => None,
+    }
+}
+
+fn claims_notebook(relative: &str) -> bool {
+    extension(relative).as_deref() == Some("ipynb")
+}
+
+/// A JSON object whose first bytes name `cells` or `nbformat`.
+fn looks_like_notebook(head: &[u8]) -> bool {
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let Some(start) = text.iter().position(|byte| !byte.is_ascii_whitespace()) else {
+        return false;
+    };
+    text[start] == b'{'
+        && (memchr::memmem::find(text, b"\"nbformat\"").is_some()
+            || memchr::memmem::find(text, b"\"cells\"").is_some())
+}
+
+fn too_large(requested: &str, len: u64, max: u64) -> ReadFileError {
+    let mut error = ReadFileError::new(
+        ErrorCode::SizeLimitExceeded,
+        requested,
+        format!("file is {len} bytes, over the {max}-byte limit for images, notebooks and PDFs"),
+    );
+    error.file_size = Some(len);
+    error
+}
+
+fn image_answer(
+    bytes: &[u8],
+    limits: &MediaLimits,
+    requested: &str,
+) -> Result<Answer, ReadFileError> {
+    let image = image::fit(bytes, &limits.image).map_err(|err| image_error(err, requested))?;
+    Ok(Answer {
+        parts: vec![MediaPart::Image(image)],
+        shown: None,
+        images_left_out: 0,
+    })
+}
+
+fn image_error(err: ImageError, requested: &str) -> ReadFileError {
+    let code = match err {
+        ImageError::TooManyPixels { .. } | ImageError::CannotFit { .. } => ErrorCode::ImageTooLarge,
+        ImageError::NotAnImage | ImageError::Corrupt(_) => ErrorCode::InvalidMedia,
+    };
+    ReadFileError::new(code, requested, err.to_string())
+}
+
+fn pdf_answer(
+    bytes: &[u8],
+    request: &MediaRequest<'_>,
+    requested: &str,
+) -> Result<Answer, ReadFileError> {
+    let range = request.pages.unwrap_or(PartRange {
+        first: 1,
+        last: None,
+    });
+    let last = range.last.unwrap_or(u32::MAX);
+    let text = pdf::pdf_text(bytes, range.first, last).map_err(|err| {
+        let code = match err {
+            PdfError::Encrypted => ErrorCode::PdfEncrypted,
+            PdfError::Corrupt(_) => ErrorCode::InvalidMedia,
+            PdfError::PageOutOfRange { .. } => ErrorCode::InvalidArgument,
+        };
+        ReadFileError::new(code, requested, err.to_string())
+    })?;
+    let mut body = String::new();
+    let mut last_shown = range.first;
+    for page in &text.pages {
+        let block = page_block(page.number, &page.text);
+        // The first page is always shown (cut when it alone is over the budget): an answer
+        // that shows nothing would leave the model nowhere to go on from.
+        if !body.is_empty() && body.len() + block.len() > request.max_text_bytes {
+            break;
+        }
+        body.push_str(&block);
+        last_shown = page.number;
+    }
+    cut_to(&mut body, request.max_text_bytes);
+    Ok(Answer {
+        parts: vec![MediaPart::Text(body)],
+        shown: Some(Shown {
+            first: range.first,
+            last: last_shown,
+            total: text.page_count,
+        }),
+        images_left_out: 0,
+    })
+}
+
+/// One page as the model reads it: a line naming it, then its text; a page without text
+/// says so, since a scanned page looks empty to a text reader.
+fn page_block(number: u32, text: &str) -> String {
+    let text = text.trim_end();
+    if text.is_empty() {
+        format!("[page {number}: no text layer (a scanned page?)]\n")
+    } else {
+        format!("[page {number}]\n{text}\n")
+    }
+}
+
+/// `text` cut to at most `max` bytes at a character boundary, with a marker saying so.
+fn cut_to(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let marker = format!(
+        "\n[cut: {} bytes of this page left out]\n",
+        text.len() - max
+    );
+    let mut end = max.saturating_sub(marker.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&marker);
+}
+
+fn notebook_answer(
+    bytes: &[u8],
+    request: &MediaRequest<'_>,
+    limits: &MediaLimits,
+    requested: &str,
+) -> Result<Answer, ReadFileError> {
+    let budget = NotebookBudget {
+        max_text_bytes: request.max_text_bytes,
+        max_images: limits.max_images,
+        ..NotebookBudget::default()
+    };
+    let (first, last) = match request.pages {
+        Some(range) => (range.first, range.last),
+        None => (1, None),
+    };
+    let window = notebook::notebook_window(bytes, first, last, &budget).map_err(|err| {
+        let code = match err {
+            NotebookError::CellOutOfRange { .. } => ErrorCode::InvalidArgument,
+            NotebookError::Malformed(_) | NotebookError::UnsupportedVersion(_) => {
+                ErrorCode::InvalidMedia
+            }
+        };
+        ReadFileError::new(code, requested, err.to_string())
+    })?;
+    let mut parts = Vec::with_capacity(window.parts.len());
+    for part in window.parts {
+        parts.push(match part {
+            NotebookPart::Text(text) => MediaPart::Text(text),
+            NotebookPart::Image { bytes, .. } => match image::fit(&bytes, &limits.image) {
+                Ok(image) => MediaPart::Image(image),
+                // One bad plot does not hide the notebook: the model is told which.
+                Err(err) => MediaPart::Text(format!("[image output not shown: {err}]\n")),
+            },
+        });
+    }
+    Ok(Answer {
+        parts: merged_text(parts),
+        shown: Some(Shown {
+            first: window.first,
+            last: window.last,
+            total: window.cell_count,
+        }),
+        images_left_out: window.images_left_out,
+    })
+}
+
+/// `parts` with adjacent text parts joined into one.
+fn merged_text(parts: Vec<MediaPart>) -> Vec<MediaPart> {
+    let mut merged: Vec<MediaPart> = Vec::with_capacity(parts.len());
+    for part in parts {
+        match (merged.last_mut(), part) {
+            (Some(MediaPart::Text(before)), MediaPart::Text(text)) => before.push_str(&text),
+            (_, part) => merged.push(part),
+        }
+    }
+    merged
+}

@@ -1,0 +1,163 @@
+//! A toolkit's media reads (`toolkit.view`) across the boundary: the limits a toolkit's
+//! options set, and the typed answer (`MediaOutput`: text and image parts).
+
+use napi::bindgen_prelude::Either;
+use napi_derive::napi;
+
+use agent_read_file_engine::media::image::{FittedImage, ImageLimits};
+use agent_read_file_engine::media::{self, MediaLimits, MediaPart, Shown};
+
+/// A toolkit's media limits, each checked by the caller (`options.media`) and absent for
+/// the default.
+#[napi(object, object_to_js = false)]
+pub struct MediaOptions {
+    /// The largest image, notebook or PDF read, in bytes.
+    pub max_file_bytes: Option<f64>,
+    /// The longest edge of an image part, in pixels.
+    pub max_image_edge: Option<u32>,
+    /// Width x height of an image part.
+    pub max_image_pixels: Option<f64>,
+    /// The length of an image part's base64 data.
+    pub max_image_bytes: Option<f64>,
+    /// The most image parts one answer carries.
+    pub max_images: Option<u32>,
+}
+
+impl From<MediaOptions> for MediaLimits {
+    fn from(options: MediaOptions) -> MediaLimits {
+        let defaults = MediaLimits::default();
+        let image = ImageLimits {
+            max_edge: options.max_image_edge.unwrap_or(defaults.image.max_edge),
+            max_pixels: options
+                .max_image_pixels
+                .map_or(defaults.image.max_pixels, |pixels| pixels as u64),
+            max_base64_bytes: options
+                .max_image_bytes
+                .map_or(defaults.image.max_base64_bytes, |bytes| bytes as usize),
+            ..defaults.image
+        };
+        MediaLimits {
+            max_file_bytes: options
+                .max_file_bytes
+                .map_or(defaults.max_file_bytes, |bytes| bytes as u64),
+            image,
+            max_images: options.max_images.unwrap_or(defaults.max_images),
+        }
+    }
+}
+
+/// An image, a notebook or a PDF as a model reads it: text and image parts in order.
+#[napi(object, object_from_js = false)]
+pub struct MediaOutput {
+    /// The requested path, normalized and relative to the workspace root.
+    pub path: String,
+    /// What the content says the file is.
+    #[napi(ts_type = "'image' | 'notebook' | 'pdf'")]
+    pub kind: String,
+    pub parts: Vec<Either<TextPart, ImagePart>>,
+    pub meta: MediaMeta,
+}
+
+/// What the file is and what of it is shown, beside the parts.
+#[napi(object, object_from_js = false)]
+pub struct MediaMeta {
+    /// The file's size on disk, in bytes.
+    #[napi(js_name = "byte_length")]
+    pub byte_length: f64,
+    /// Last modification, in milliseconds since the epoch.
+    #[napi(js_name = "mtime_ms")]
+    pub mtime_ms: f64,
+    /// For a PDF the pages shown, for a notebook the cells; absent for an image.
+    pub shown: Option<ShownRange>,
+    /// A notebook's image outputs not sent (over the toolkit's `maxImages`).
+    #[napi(js_name = "images_left_out")]
+    pub images_left_out: u32,
+}
+
+/// Pages or cells `first` to `last` (1-based, inclusive) of `total`.
+#[napi(object, object_from_js = false)]
+pub struct ShownRange {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+/// Text for the model.
+#[napi(object, object_from_js = false)]
+pub struct TextPart {
+    #[napi(ts_type = "'text'")]
+    pub r#type: String,
+    pub text: String,
+}
+
+/// An image for the model, within the toolkit's image limits.
+#[napi(object, object_from_js = false)]
+pub struct ImagePart {
+    #[napi(ts_type = "'image'")]
+    pub r#type: String,
+    #[napi(ts_type = "'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'")]
+    pub mime_type: String,
+    /// The encoded image, base64.
+    pub data: String,
+    pub width: u32,
+    pub height: u32,
+    /// The image in the file, before it was made to fit.
+    pub source: ImageSource,
+}
+
+/// An image as its file has it.
+#[napi(object, object_from_js = false)]
+pub struct ImageSource {
+    #[napi(ts_type = "'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'")]
+    pub mime_type: String,
+    pub width: u32,
+    pub height: u32,
+    /// Its size in bytes, encoded as the file (or the notebook output) has it.
+    pub bytes: f64,
+}
+
+impl From<media::MediaOutput> for MediaOutput {
+    fn from(output: media::MediaOutput) -> MediaOutput {
+        MediaOutput {
+            path: output.path,
+            kind: output.kind.as_str().to_owned(),
+            parts: output.parts.into_iter().map(part).collect(),
+            meta: MediaMeta {
+                byte_length: output.byte_length as f64,
+                mtime_ms: output.mtime_ms as f64,
+                shown: output.shown.map(|Shown { first, last, total }| ShownRange {
+                    first,
+                    last,
+                    total,
+                }),
+                images_left_out: output.images_left_out,
+            },
+        }
+    }
+}
+
+fn part(part: MediaPart) -> Either<TextPart, ImagePart> {
+    match part {
+        MediaPart::Text(text) => Either::A(TextPart {
+            r#type: "text".to_owned(),
+            text,
+        }),
+        MediaPart::Image(image) => Either::B(image_part(image)),
+    }
+}
+
+fn image_part(image: FittedImage) -> ImagePart {
+    ImagePart {
+        r#type: "image".to_owned(),
+        mime_type: image.format.mime_type().to_owned(),
+        data: image.data,
+        width: image.width,
+        height: image.height,
+        source: ImageSource {
+            mime_type: image.source_format.mime_type().to_owned(),
+            width: image.source_width,
+            height: image.source_height,
+            bytes: image.source_bytes as f64,
+        },
+    }
+}
