@@ -1,0 +1,62 @@
+// Images, notebooks and PDFs for the tests of `toolkit.view` and of the adapters' parts. Images
+// are made with sharp (a devDependency: libvips, independent of the Rust decoders under test),
+// and checked with it too; the hostile ones are written byte by byte.
+import zlib from 'node:zlib'
+import sharp from 'sharp'
+
+/** A `width` x `height` image of `format` ('png', 'jpeg', 'gif', 'webp') with edges and flat areas, like a screenshot. */
+export async function image(width, height, format = 'png', { alpha = false } = {}) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="100%" fill="${alpha ? 'rgba(40,80,160,0.5)' : '#2850a0'}"/>
+    <rect x="10%" y="10%" width="40%" height="30%" fill="#f0c020"/>
+    <circle cx="70%" cy="60%" r="${Math.max(2, Math.floor(Math.min(width, height) / 5))}" fill="#20a060"/>
+  </svg>`
+  return sharp(Buffer.from(svg))[format]().toBuffer()
+}
+
+/** What sharp reads of `bytes` (base64 or a buffer): format, width, height. */
+export async function decoded(bytes) {
+  const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'base64') : bytes
+  const { format, width, height } = await sharp(buffer).metadata()
+  return { format, width, height }
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+
+function crc32(bytes) {
+  let c = 0xffffffff
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+/** A PNG chunk: length, type, data, CRC. */
+function chunk(type, data) {
+  const head = Buffer.alloc(4)
+  head.writeUInt32BE(data.length)
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+  const crc = Buffer.alloc(4)
+  crc.writeUInt32BE(crc32(body))
+  return Buffer.concat([head, body, crc])
+}
+
+/**
+ * A valid-looking PNG of a few hundred bytes whose header declares `width` x `height` RGB
+ * pixels (a decompression bomb's header: decoding it would need width * height * 3 bytes).
+ */
+export function declaredPng(width, height) {
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([8, 2, 0, 0, 0], 8)
+  const row = Buffer.alloc(1 + Math.min(width, 1024) * 3)
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(row)),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
