@@ -136,7 +136,8 @@ for (const { major, sdk, Model, step, image: imagePart } of AI_MAJORS) {
       const result = await sdk.generateText({ model, tools: { read_file: readFileTool(toolkit) }, prompt: 'look', stopWhen: sdk.stepCountIs(2) })
       assert.equal(result.text, 'done')
       const told = model.doGenerateCalls[1].prompt.find((m) => m.role === 'tool').content[0].output
-      assert.deepEqual(told, { type: 'content', value: [{ type: 'text', text: header }, imagePart()] })
+      // As the provider serializes it (ai@7 spells absent options as undefined keys).
+      assert.deepEqual(JSON.parse(JSON.stringify(told)), { type: 'content', value: [{ type: 'text', text: header }, imagePart()] })
       // The application gets the typed output, image data included.
       const output = result.steps[0].content.find((part) => part.type === 'tool-result').output
       assert.equal(output.parts[0].data, data)

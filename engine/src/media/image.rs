@@ -1,88 +1,1121 @@
-//! STUB until the image module lands (issue 22).
-#![allow(missing_docs, unused)]
-use base64::Engine;
+//! An image file as a part an AI model accepts: PNG, JPEG, GIF or WebP in, a PNG, JPEG or
+//! WebP part out, within the limits every provider keeps ([`ImageLimits`], see
+//! `docs/image-limits.md`). An image that already fits is handed over byte for byte; any
+//! other is decoded (its first frame), downscaled and encoded again ([`fit`]).
+//!
+//! Images are hostile input: the size an image declares is checked against
+//! [`ImageLimits::max_source_pixels`] from its header, before a pixel is decoded or a buffer
+//! sized by pixels allocated, and every decoder runs under a memory limit.
 
+use std::io::Cursor;
+use std::num::NonZeroU64;
+
+use base64::Engine;
+use fast_image_resize as fir;
+
+/// The image formats read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageFormat {
+    /// Portable Network Graphics (an animated PNG is read as its first frame).
     Png,
+    /// JPEG (JFIF or Exif).
     Jpeg,
+    /// GIF (87a or 89a); only its first frame is read.
     Gif,
+    /// WebP, lossy or lossless; only the first frame of an animation is read.
     Webp,
 }
+
 impl ImageFormat {
+    /// The format's MIME type: "image/png", "image/jpeg", "image/gif" or "image/webp".
     pub const fn mime_type(self) -> &'static str {
         match self {
-            ImageFormat::Png => "image/png",
-            ImageFormat::Jpeg => "image/jpeg",
-            ImageFormat::Gif => "image/gif",
-            ImageFormat::Webp => "image/webp",
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+            Self::Gif => "image/gif",
+            Self::Webp => "image/webp",
         }
     }
+
+    /// The format the magic bytes at the start of `bytes` name (the PNG signature, JPEG's
+    /// `FF D8 FF`, `GIF87a`/`GIF89a`, `RIFF....WEBP`); `None` for anything else.
     pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
-        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-            Some(ImageFormat::Png)
-        } else if bytes.starts_with(b"\xFF\xD8\xFF") {
-            Some(ImageFormat::Jpeg)
+        if bytes.starts_with(PNG_SIGNATURE) {
+            Some(Self::Png)
+        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+            Some(Self::Jpeg)
         } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-            Some(ImageFormat::Gif)
-        } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-            Some(ImageFormat::Webp)
+            Some(Self::Gif)
+        } else if bytes.len() >= 12 && bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WEBP" {
+            Some(Self::Webp)
         } else {
             None
         }
     }
 }
+
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// What an image part may be, so that every provider accepts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ImageLimits {
+    /// The longest edge of the part, in pixels.
     pub max_edge: u32,
+    /// Width x height of the part.
     pub max_pixels: u64,
+    /// Length of the part's data as base64 text (providers count base64 bytes).
     pub max_base64_bytes: usize,
+    /// Width x height a source image may declare; over it, refused from the header, before
+    /// any pixel is decoded or allocated.
     pub max_source_pixels: u64,
 }
+
 impl Default for ImageLimits {
+    /// Limits that Anthropic, OpenAI and Google Gemini models all accept as they are
+    /// (`docs/image-limits.md` says where each number comes from): a long edge of 1568 px
+    /// and 1.15 megapixels (Claude's size before it scales an image down, and under the
+    /// other two's own scaling), 5 MiB of base64 (Claude's per-image cap, the smallest of
+    /// the three), and sources up to 50 megapixels (a 48 MP phone photo; the decoded
+    /// source then takes at most 200 MB).
     fn default() -> Self {
-        ImageLimits {
+        Self {
             max_edge: 1568,
             max_pixels: 1_150_000,
             max_base64_bytes: 5 * 1024 * 1024,
-            max_source_pixels: 100_000_000,
+            max_source_pixels: 50_000_000,
         }
     }
 }
+
+/// An image made to fit: encoded, as base64.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FittedImage {
+    /// The part's format (a GIF, or a source encoded again, may become PNG or JPEG).
     pub format: ImageFormat,
+    /// The encoded part, as base64 (standard alphabet, padded).
     pub data: String,
+    /// The part's width, in pixels.
     pub width: u32,
+    /// The part's height, in pixels.
     pub height: u32,
+    /// The source's format.
     pub source_format: ImageFormat,
+    /// The width the source declares.
     pub source_width: u32,
+    /// The height the source declares.
     pub source_height: u32,
+    /// The source's length in bytes.
     pub source_bytes: u64,
+    /// `false` when the source already fit and is handed over byte for byte.
     pub resized: bool,
 }
+
+/// Why an image cannot be made a part.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ImageError {
+    /// The bytes are not one of the formats (magic bytes unknown).
     #[error("not a PNG, JPEG, GIF or WebP image")]
     NotAnImage,
-    #[error("the image declares {width}x{height} pixels, more than the {max} decoded")]
-    TooManyPixels { width: u32, height: u32, max: u64 },
-    #[error("{0}")]
+    /// The header declares more pixels than `max_source_pixels` (checked before decoding).
+    #[error("the image declares {width}x{height} pixels, more than the {max} pixels read")]
+    TooManyPixels {
+        /// The width the header declares.
+        width: u32,
+        /// The height the header declares.
+        height: u32,
+        /// [`ImageLimits::max_source_pixels`].
+        max: u64,
+    },
+    /// Truncated, corrupt, or otherwise undecodable; the string says what, in a few words.
+    #[error("the image cannot be decoded: {0}")]
     Corrupt(String),
-    #[error("the image cannot be made small enough")]
-    CannotFit {},
+    /// Even at the smallest size tried, the part is over `max_base64_bytes`.
+    #[error(
+        "the image does not fit in {max} bytes of base64: even at {width}x{height} it takes {smallest}"
+    )]
+    CannotFit {
+        /// [`ImageLimits::max_base64_bytes`].
+        max: usize,
+        /// The base64 length of the smallest part tried.
+        smallest: usize,
+        /// The width of the smallest part tried.
+        width: u32,
+        /// The height of the smallest part tried.
+        height: u32,
+    },
 }
-pub fn fit(bytes: &[u8], _limits: &ImageLimits) -> Result<FittedImage, ImageError> {
-    let format = ImageFormat::sniff(bytes).ok_or(ImageError::NotAnImage)?;
-    Ok(FittedImage {
-        format,
-        data: base64::engine::general_purpose::STANDARD.encode(bytes),
-        width: 1,
-        height: 1,
-        source_format: format,
-        source_width: 1,
-        source_height: 1,
-        source_bytes: bytes.len() as u64,
-        resized: false,
+
+fn corrupt(what: impl Into<String>) -> ImageError {
+    ImageError::Corrupt(what.into())
+}
+
+/// The format and the width and height `bytes` declare, from the header alone.
+pub fn dimensions(bytes: &[u8]) -> Result<(ImageFormat, u32, u32), ImageError> {
+    let header = Header::read(bytes)?;
+    Ok((header.format, header.width, header.height))
+}
+
+/// What the header says, and what a walk over the file's chunks or markers (no decoding)
+/// finds out about handing it over as it is.
+struct Header {
+    format: ImageFormat,
+    width: u32,
+    height: u32,
+    /// JPEG sample precision (8, or 12 and more for 16-bit output).
+    precision: u8,
+    /// A format every provider reads, one frame, and no sign of truncation.
+    plain: bool,
+}
+
+impl Header {
+    fn read(bytes: &[u8]) -> Result<Self, ImageError> {
+        let format = ImageFormat::sniff(bytes).ok_or(ImageError::NotAnImage)?;
+        let header = match format {
+            ImageFormat::Png => png_header(bytes)?,
+            ImageFormat::Jpeg => jpeg_header(bytes)?,
+            ImageFormat::Gif => gif_header(bytes)?,
+            ImageFormat::Webp => webp_header(bytes)?,
+        };
+        if header.width == 0 || header.height == 0 {
+            return Err(corrupt("the header declares an empty image"));
+        }
+        Ok(header)
+    }
+
+    fn pixels(&self) -> u64 {
+        u64::from(self.width) * u64::from(self.height)
+    }
+}
+
+fn be_u16(bytes: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_be_bytes(bytes.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn be_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn le_u16(bytes: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn le_u24(bytes: &[u8], at: usize) -> Option<u32> {
+    let b = bytes.get(at..at + 3)?;
+    Some(u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16)
+}
+
+fn le_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn png_header(bytes: &[u8]) -> Result<Header, ImageError> {
+    if bytes.get(12..16) != Some(b"IHDR") {
+        return Err(corrupt("a PNG without its IHDR header"));
+    }
+    let (Some(width), Some(height)) = (be_u32(bytes, 16), be_u32(bytes, 20)) else {
+        return Err(corrupt("a truncated PNG header"));
+    };
+    // A walk over the chunks: an animation control chunk means frames, and a file without
+    // IEND is truncated.
+    let mut at = 8usize;
+    let mut plain = false;
+    while let (Some(len), Some(kind)) = (be_u32(bytes, at), bytes.get(at + 4..at + 8)) {
+        if kind == b"acTL" {
+            break;
+        }
+        if kind == b"IEND" {
+            plain = true;
+            break;
+        }
+        match (len as usize)
+            .checked_add(12)
+            .and_then(|n| at.checked_add(n))
+        {
+            Some(next) if next <= bytes.len() => at = next,
+            _ => break,
+        }
+    }
+    Ok(Header {
+        format: ImageFormat::Png,
+        width,
+        height,
+        precision: 8,
+        plain,
     })
+}
+
+fn jpeg_header(bytes: &[u8]) -> Result<Header, ImageError> {
+    let mut at = 2usize;
+    loop {
+        if bytes.get(at) != Some(&0xFF) {
+            return Err(corrupt(if at >= bytes.len() {
+                "a truncated JPEG header"
+            } else {
+                "a JPEG marker expected"
+            }));
+        }
+        let Some(&marker) = bytes.get(at + 1) else {
+            return Err(corrupt("a truncated JPEG header"));
+        };
+        match marker {
+            // Fill bytes before a marker.
+            0xFF => at += 1,
+            // Markers without a length.
+            0x01 | 0xD0..=0xD8 => at += 2,
+            0xD9 | 0xDA => return Err(corrupt("a JPEG without a frame header")),
+            _ => {
+                let Some(len) = be_u16(bytes, at + 2) else {
+                    return Err(corrupt("a truncated JPEG header"));
+                };
+                let is_frame =
+                    matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC);
+                if is_frame {
+                    let (Some(&precision), Some(height), Some(width), Some(&components)) = (
+                        bytes.get(at + 4),
+                        be_u16(bytes, at + 5),
+                        be_u16(bytes, at + 7),
+                        bytes.get(at + 9),
+                    ) else {
+                        return Err(corrupt("a truncated JPEG frame header"));
+                    };
+                    // Huffman-coded baseline, extended or progressive, grey or YCbCr, 8-bit:
+                    // what every provider's decoder reads; and an end of image after the
+                    // first scan, or it is truncated.
+                    let common = matches!(marker, 0xC0..=0xC2)
+                        && precision == 8
+                        && matches!(components, 1 | 3);
+                    let rest = &bytes[at..];
+                    let whole = memchr::memmem::find(rest, &[0xFF, 0xDA]).is_some_and(|sos| {
+                        memchr::memmem::rfind(&rest[sos..], &[0xFF, 0xD9]).is_some()
+                    });
+                    return Ok(Header {
+                        format: ImageFormat::Jpeg,
+                        width: u32::from(width),
+                        height: u32::from(height),
+                        precision,
+                        plain: common && whole,
+                    });
+                }
+                at += 2 + usize::from(len);
+            }
+        }
+    }
+}
+
+fn gif_header(bytes: &[u8]) -> Result<Header, ImageError> {
+    let (Some(width), Some(height)) = (le_u16(bytes, 6), le_u16(bytes, 8)) else {
+        return Err(corrupt("a truncated GIF header"));
+    };
+    // Never handed over: Gemini does not list GIF, OpenAI takes only still GIFs, and
+    // whether a GIF is still is known only by decoding it.
+    Ok(Header {
+        format: ImageFormat::Gif,
+        width: u32::from(width),
+        height: u32::from(height),
+        precision: 8,
+        plain: false,
+    })
+}
+
+fn webp_header(bytes: &[u8]) -> Result<Header, ImageError> {
+    let truncated = || corrupt("a truncated WebP header");
+    let whole = le_u32(bytes, 4)
+        .and_then(|riff| (riff as usize).checked_add(8))
+        .is_some_and(|end| end <= bytes.len());
+    let (width, height, animated) = match bytes.get(12..16).ok_or_else(truncated)? {
+        b"VP8 " => {
+            if bytes.get(23..26) != Some(&[0x9D, 0x01, 0x2A]) {
+                return Err(corrupt("a VP8 frame without its start code"));
+            }
+            let w = le_u16(bytes, 26).ok_or_else(truncated)? & 0x3FFF;
+            let h = le_u16(bytes, 28).ok_or_else(truncated)? & 0x3FFF;
+            (u32::from(w), u32::from(h), false)
+        }
+        b"VP8L" => {
+            if bytes.get(20) != Some(&0x2F) {
+                return Err(corrupt("a VP8L image without its signature"));
+            }
+            let bits = le_u32(bytes, 21).ok_or_else(truncated)?;
+            ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1, false)
+        }
+        b"VP8X" => {
+            let flags = *bytes.get(20).ok_or_else(truncated)?;
+            let w = le_u24(bytes, 24).ok_or_else(truncated)? + 1;
+            let h = le_u24(bytes, 27).ok_or_else(truncated)? + 1;
+            (w, h, flags & 0x02 != 0)
+        }
+        _ => return Err(corrupt("a WebP without an image chunk")),
+    };
+    Ok(Header {
+        format: ImageFormat::Webp,
+        width,
+        height,
+        precision: 8,
+        plain: whole && !animated,
+    })
+}
+
+/// The length of `n` bytes as padded base64.
+const fn base64_len(n: usize) -> usize {
+    n.div_ceil(3).saturating_mul(4)
+}
+
+/// The largest size within `limits` with the aspect ratio of `width` x `height`, never
+/// larger than it.
+fn target_size(width: u32, height: u32, limits: &ImageLimits) -> (u32, u32) {
+    let (w, h) = (f64::from(width), f64::from(height));
+    let by_edge = f64::from(limits.max_edge.max(1)) / w.max(h);
+    let by_pixels = (limits.max_pixels.max(1) as f64 / (w * h)).sqrt();
+    let scale = by_edge.min(by_pixels).min(1.0);
+    scaled(width, height, scale, limits)
+}
+
+fn scaled(width: u32, height: u32, scale: f64, limits: &ImageLimits) -> (u32, u32) {
+    let mut tw = ((f64::from(width) * scale) as u32).clamp(1, width);
+    let mut th = ((f64::from(height) * scale) as u32).clamp(1, height);
+    // Rounding (or an extreme aspect ratio clamped to one pixel) can still step over a limit.
+    while u64::from(tw) * u64::from(th) > limits.max_pixels.max(1) && (tw > 1 || th > 1) {
+        if tw >= th {
+            tw -= 1;
+        } else {
+            th -= 1;
+        }
+    }
+    let edge = limits.max_edge.max(1);
+    (tw.min(edge), th.min(edge))
+}
+
+/// Decoded pixels: 8 bits a channel, 1 (grey), 2 (grey, alpha), 3 (RGB) or 4 (RGBA)
+/// channels, rows without padding.
+struct Pixels {
+    width: u32,
+    height: u32,
+    channels: u8,
+    data: Vec<u8>,
+}
+
+impl Pixels {
+    fn has_alpha(&self) -> bool {
+        self.channels.is_multiple_of(2)
+    }
+
+    fn opaque(&self) -> bool {
+        let n = usize::from(self.channels);
+        !self.has_alpha() || self.data.chunks_exact(n).all(|p| p[n - 1] == 255)
+    }
+}
+
+/// The image `bytes` as a part within `limits`.
+///
+/// Handed over as it is when it is a PNG, JPEG or WebP of one frame whose size, pixels and
+/// base64 length are within the limits and whose file looks whole (no decoding beyond the
+/// header). Otherwise decoded (a GIF's or an animation's first frame), downscaled with its
+/// aspect ratio kept (Lanczos3), and encoded again: a JPEG source as JPEG (quality 80),
+/// any other as PNG, alpha kept; an opaque PNG over the byte limit becomes a JPEG, and a
+/// part still over it is made smaller, three quarters of the edge at a time, down to a
+/// long edge of [`MIN_EDGE`] pixels ([`ImageError::CannotFit`] below that).
+pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError> {
+    let header = Header::read(bytes)?;
+    if header.pixels() > limits.max_source_pixels {
+        return Err(ImageError::TooManyPixels {
+            width: header.width,
+            height: header.height,
+            max: limits.max_source_pixels,
+        });
+    }
+    let (width, height) = target_size(header.width, header.height, limits);
+    let part = |format, data, width, height, resized| FittedImage {
+        format,
+        data,
+        width,
+        height,
+        source_format: header.format,
+        source_width: header.width,
+        source_height: header.height,
+        source_bytes: bytes.len() as u64,
+        resized,
+    };
+    if header.plain
+        && (width, height) == (header.width, header.height)
+        && base64_len(bytes.len()) <= limits.max_base64_bytes
+    {
+        let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+        return Ok(part(header.format, data, width, height, false));
+    }
+
+    let source = decode(&header, bytes, limits, width, height)?;
+    let opaque = source.opaque();
+    let (mut width, mut height) = (width, height);
+    loop {
+        let (format, encoded) = encode_within(&source, width, height, opaque, &header, limits)?;
+        let len = base64_len(encoded.len());
+        if len <= limits.max_base64_bytes {
+            let data = base64::engine::general_purpose::STANDARD.encode(&encoded);
+            return Ok(part(format, data, width, height, true));
+        }
+        let smaller = scaled(width, height, 0.75, limits);
+        if smaller.0.max(smaller.1) < MIN_EDGE.min(width.max(height)) || smaller == (width, height)
+        {
+            return Err(ImageError::CannotFit {
+                max: limits.max_base64_bytes,
+                smallest: len,
+                width,
+                height,
+            });
+        }
+        (width, height) = smaller;
+    }
+}
+
+/// The shortest long edge [`fit`] makes a part to meet the byte limit; a part that would
+/// need to be smaller is refused, as a model could read little of it.
+pub const MIN_EDGE: u32 = 64;
+
+/// `source` at `width` x `height`, encoded: a JPEG source as JPEG; any other as PNG, and
+/// as JPEG when an opaque PNG is over the byte limit.
+fn encode_within(
+    source: &Pixels,
+    width: u32,
+    height: u32,
+    opaque: bool,
+    header: &Header,
+    limits: &ImageLimits,
+) -> Result<(ImageFormat, Vec<u8>), ImageError> {
+    let resized = resize(source, width, height, opaque)?;
+    if header.format == ImageFormat::Jpeg {
+        return Ok((ImageFormat::Jpeg, encode_jpeg(&resized)?));
+    }
+    let png = encode_png(&resized)?;
+    if base64_len(png.len()) <= limits.max_base64_bytes || !opaque {
+        return Ok((ImageFormat::Png, png));
+    }
+    let jpeg = encode_jpeg(&resized)?;
+    Ok(if jpeg.len() < png.len() {
+        (ImageFormat::Jpeg, jpeg)
+    } else {
+        (ImageFormat::Png, png)
+    })
+}
+
+/// `source` at `width` x `height` (Lanczos3, alpha premultiplied while filtering), without
+/// its alpha channel when `opaque`.
+fn resize(source: &Pixels, width: u32, height: u32, opaque: bool) -> Result<Pixels, ImageError> {
+    let pixel_type = match source.channels {
+        1 => fir::PixelType::U8,
+        2 => fir::PixelType::U8x2,
+        3 => fir::PixelType::U8x3,
+        _ => fir::PixelType::U8x4,
+    };
+    let mut out = if (width, height) == (source.width, source.height) {
+        Pixels {
+            data: source.data.clone(),
+            ..*source
+        }
+    } else {
+        let src = fir::images::ImageRef::new(source.width, source.height, &source.data, pixel_type)
+            .map_err(|e| corrupt(format!("decoded pixels of the wrong size ({e})")))?;
+        let mut dst = fir::images::Image::new(width, height, pixel_type);
+        let options = fir::ResizeOptions::new()
+            .resize_alg(fir::ResizeAlg::Convolution(fir::FilterType::Lanczos3))
+            .use_alpha(!opaque);
+        fir::Resizer::new()
+            .resize(&src, &mut dst, &options)
+            .map_err(|e| corrupt(format!("resizing failed ({e})")))?;
+        Pixels {
+            width,
+            height,
+            channels: source.channels,
+            data: dst.into_vec(),
+        }
+    };
+    if opaque && out.has_alpha() {
+        let n = usize::from(out.channels);
+        let mut at = 0usize;
+        out.data.retain(|_| {
+            at += 1;
+            !at.is_multiple_of(n)
+        });
+        out.channels -= 1;
+    }
+    Ok(out)
+}
+
+fn encode_png(p: &Pixels) -> Result<Vec<u8>, ImageError> {
+    let failed = |e: png::EncodingError| corrupt(format!("PNG encoding failed ({e})"));
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, p.width, p.height);
+    encoder.set_color(match p.channels {
+        1 => png::ColorType::Grayscale,
+        2 => png::ColorType::GrayscaleAlpha,
+        3 => png::ColorType::Rgb,
+        _ => png::ColorType::Rgba,
+    });
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(failed)?;
+    writer.write_image_data(&p.data).map_err(failed)?;
+    writer.finish().map_err(failed)?;
+    Ok(out)
+}
+
+/// The JPEG quality of a part encoded again: text stays legible, and a 1.15 MP photo
+/// takes a few hundred kilobytes.
+const JPEG_QUALITY: u8 = 80;
+
+fn encode_jpeg(p: &Pixels) -> Result<Vec<u8>, ImageError> {
+    let (Ok(width), Ok(height)) = (u16::try_from(p.width), u16::try_from(p.height)) else {
+        return Err(corrupt("too large for a JPEG part"));
+    };
+    let color = match p.channels {
+        1 => jpeg_encoder::ColorType::Luma,
+        3 => jpeg_encoder::ColorType::Rgb,
+        4 => jpeg_encoder::ColorType::Rgba,
+        _ => return Err(corrupt("grey with alpha cannot be a JPEG part")),
+    };
+    let mut out = Vec::new();
+    jpeg_encoder::Encoder::new(&mut out, JPEG_QUALITY)
+        .encode(&p.data, width, height, color)
+        .map_err(|e| corrupt(format!("JPEG encoding failed ({e})")))?;
+    Ok(out)
+}
+
+/// The bytes a decoder may allocate: the decoded source at 4 bytes a pixel, and room for
+/// its tables and metadata.
+fn memory_limit(limits: &ImageLimits) -> u64 {
+    limits
+        .max_source_pixels
+        .saturating_mul(4)
+        .saturating_add(16 << 20)
+}
+
+fn decode(
+    header: &Header,
+    bytes: &[u8],
+    limits: &ImageLimits,
+    width: u32,
+    height: u32,
+) -> Result<Pixels, ImageError> {
+    let pixels = match header.format {
+        ImageFormat::Png => decode_png(bytes, limits)?,
+        ImageFormat::Jpeg => decode_jpeg(header, bytes, limits, width, height)?,
+        ImageFormat::Gif => decode_gif(bytes, limits)?,
+        ImageFormat::Webp => decode_webp(bytes, limits)?,
+    };
+    // The decoders agree with the header, but the resizer needs the buffer to match.
+    let expected = u64::from(pixels.width) * u64::from(pixels.height) * u64::from(pixels.channels);
+    if pixels.width == 0 || pixels.height == 0 || pixels.data.len() as u64 != expected {
+        return Err(corrupt("the decoder returned a buffer of the wrong size"));
+    }
+    Ok(pixels)
+}
+
+fn decode_png(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> {
+    let failed = |e: png::DecodingError| match e {
+        png::DecodingError::LimitsExceeded => corrupt("a PNG over the decoder's memory limit"),
+        e => corrupt(format!("PNG: {e}")),
+    };
+    let memory = usize::try_from(memory_limit(limits)).unwrap_or(usize::MAX);
+    let mut decoder =
+        png::Decoder::new_with_limits(Cursor::new(bytes), png::Limits { bytes: memory });
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(failed)?;
+    let (color, depth) = reader.output_color_type();
+    let channels = match (color, depth) {
+        (png::ColorType::Grayscale, png::BitDepth::Eight) => 1,
+        (png::ColorType::GrayscaleAlpha, png::BitDepth::Eight) => 2,
+        (png::ColorType::Rgb, png::BitDepth::Eight) => 3,
+        (png::ColorType::Rgba, png::BitDepth::Eight) => 4,
+        _ => return Err(corrupt("a PNG color type not expanded to 8 bits")),
+    };
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| corrupt("a PNG too large"))?;
+    let mut data = vec![0; size];
+    let frame = reader.next_frame(&mut data).map_err(failed)?;
+    data.truncate(frame.buffer_size());
+    Ok(Pixels {
+        width: frame.width,
+        height: frame.height,
+        channels,
+        data,
+    })
+}
+
+fn decode_jpeg(
+    header: &Header,
+    bytes: &[u8],
+    limits: &ImageLimits,
+    width: u32,
+    height: u32,
+) -> Result<Pixels, ImageError> {
+    let failed = |e: jpeg_decoder::Error| corrupt(format!("JPEG: {e}"));
+    let mut decoder = jpeg_decoder::Decoder::new(bytes);
+    decoder
+        .set_max_decoding_buffer_size(usize::try_from(memory_limit(limits)).unwrap_or(usize::MAX));
+    decoder.read_info().map_err(failed)?;
+    // DCT scaling: a JPEG decodes at 1/2, 1/4 or 1/8 of its size for the cost of the
+    // entropy decoding alone, and still at least as large as the part.
+    let (Ok(w), Ok(h)) = (u16::try_from(width), u16::try_from(height)) else {
+        return Err(corrupt("a JPEG larger than JPEG allows"));
+    };
+    let (out_w, out_h) = decoder.scale(w, h).map_err(failed)?;
+    let data = decoder.decode().map_err(failed)?;
+    let info = decoder
+        .info()
+        .ok_or_else(|| corrupt("a JPEG without a frame"))?;
+    let (channels, data) = match info.pixel_format {
+        jpeg_decoder::PixelFormat::L8 => (1, data),
+        jpeg_decoder::PixelFormat::RGB24 => (3, data),
+        jpeg_decoder::PixelFormat::L16 => {
+            let shift = u32::from(header.precision.clamp(8, 16) - 8);
+            let grey = data
+                .chunks_exact(2)
+                .map(|s| (u16::from_ne_bytes([s[0], s[1]]) >> shift).min(255) as u8)
+                .collect();
+            (1, grey)
+        }
+        jpeg_decoder::PixelFormat::CMYK32 => {
+            let ink = |v: u8, k: u8| ((255 - u16::from(v)) * (255 - u16::from(k)) / 255) as u8;
+            let rgb = data
+                .chunks_exact(4)
+                .flat_map(|p| [ink(p[0], p[3]), ink(p[1], p[3]), ink(p[2], p[3])])
+                .collect();
+            (3, rgb)
+        }
+    };
+    Ok(Pixels {
+        width: u32::from(out_w),
+        height: u32::from(out_h),
+        channels,
+        data,
+    })
+}
+
+fn decode_gif(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> {
+    let failed = |e: gif::DecodingError| corrupt(format!("GIF: {e}"));
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    if let Some(memory) = NonZeroU64::new(memory_limit(limits)) {
+        options.set_memory_limit(gif::MemoryLimit::Bytes(memory));
+    }
+    let mut decoder = options.read_info(bytes).map_err(failed)?;
+    let (width, height) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let frame = decoder
+        .read_next_frame()
+        .map_err(failed)?
+        .ok_or_else(|| corrupt("a GIF without a frame"))?;
+    // The first frame over a transparent screen, cut to the screen.
+    let (fw, fh) = (usize::from(frame.width), usize::from(frame.height));
+    if frame.buffer.len() != fw * fh * 4 {
+        return Err(corrupt("a GIF frame of the wrong size"));
+    }
+    let mut data = vec![0u8; width as usize * height as usize * 4];
+    let (left, top) = (usize::from(frame.left), usize::from(frame.top));
+    let cols = fw.min((width as usize).saturating_sub(left));
+    for row in 0..fh.min((height as usize).saturating_sub(top)) {
+        let src = &frame.buffer[row * fw * 4..][..cols * 4];
+        let at = ((top + row) * width as usize + left) * 4;
+        data[at..at + cols * 4].copy_from_slice(src);
+    }
+    Ok(Pixels {
+        width,
+        height,
+        channels: 4,
+        data,
+    })
+}
+
+fn decode_webp(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> {
+    let failed = |e: image_webp::DecodingError| corrupt(format!("WebP: {e}"));
+    let mut decoder = image_webp::WebPDecoder::new(Cursor::new(bytes)).map_err(failed)?;
+    decoder.set_memory_limit(usize::try_from(memory_limit(limits)).unwrap_or(usize::MAX));
+    let (width, height) = decoder.dimensions();
+    if u64::from(width) * u64::from(height) > limits.max_source_pixels {
+        return Err(ImageError::TooManyPixels {
+            width,
+            height,
+            max: limits.max_source_pixels,
+        });
+    }
+    let channels = if decoder.has_alpha() { 4 } else { 3 };
+    let size = decoder
+        .output_buffer_size()
+        .ok_or_else(|| corrupt("a WebP too large"))?;
+    let mut data = vec![0; size];
+    decoder.read_image(&mut data).map_err(failed)?;
+    Ok(Pixels {
+        width,
+        height,
+        channels,
+        data,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pixels that do not compress: noise from a fixed seed, over a gradient so that
+    /// downscaling keeps something to compare.
+    fn noise(width: u32, height: u32, channels: usize, seed: u64) -> Vec<u8> {
+        let mut state = seed | 1;
+        let mut out = Vec::with_capacity(width as usize * height as usize * channels);
+        for y in 0..height {
+            for x in 0..width {
+                for c in 0..channels {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let base = ((x + y) * 190 / (width + height)) as u8;
+                    out.push(if c == 3 {
+                        255
+                    } else {
+                        base.wrapping_add((state % 64) as u8)
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn png_of(width: u32, height: u32, color: png::ColorType, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(color);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(data).unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
+    fn jpeg_of(width: u16, height: u16, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        jpeg_encoder::Encoder::new(&mut out, 90)
+            .encode(data, width, height, jpeg_encoder::ColorType::Rgb)
+            .unwrap();
+        out
+    }
+
+    fn webp_of(width: u32, height: u32, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        image_webp::WebPEncoder::new(&mut out)
+            .encode(data, width, height, image_webp::ColorType::Rgb8)
+            .unwrap();
+        out
+    }
+
+    /// A GIF of 4 x 2 pixels whose first frame is red and second blue.
+    fn two_frame_gif() -> Vec<u8> {
+        let mut out = Vec::new();
+        {
+            let mut encoder = gif::Encoder::new(&mut out, 4, 2, &[]).unwrap();
+            for rgb in [[255u8, 0, 0], [0, 0, 255]] {
+                let frame = gif::Frame::from_palette_pixels(4, 2, vec![0; 8], rgb.to_vec(), None);
+                encoder.write_frame(&frame).unwrap();
+            }
+        }
+        out
+    }
+
+    fn unbase64(part: &FittedImage) -> Vec<u8> {
+        base64::engine::general_purpose::STANDARD
+            .decode(&part.data)
+            .unwrap()
+    }
+
+    /// Decodes a part again, with the module's own decoders: (width, height, channels, pixels).
+    fn redecode(part: &FittedImage) -> Pixels {
+        let bytes = unbase64(part);
+        let header = Header::read(&bytes).unwrap();
+        let big = ImageLimits {
+            max_edge: u32::MAX,
+            max_pixels: u64::MAX,
+            ..ImageLimits::default()
+        };
+        decode(&header, &bytes, &big, header.width, header.height).unwrap()
+    }
+
+    fn within(part: &FittedImage, limits: &ImageLimits) {
+        assert!(
+            part.data.len() <= limits.max_base64_bytes,
+            "{} base64 bytes",
+            part.data.len()
+        );
+        assert!(part.width.max(part.height) <= limits.max_edge);
+        assert!(u64::from(part.width) * u64::from(part.height) <= limits.max_pixels);
+        let back = redecode(part);
+        assert_eq!((back.width, back.height), (part.width, part.height));
+    }
+
+    #[test]
+    fn sniffs_the_four_formats_and_nothing_else() {
+        let png = png_of(1, 1, png::ColorType::Rgb, &[1, 2, 3]);
+        assert_eq!(ImageFormat::sniff(&png), Some(ImageFormat::Png));
+        assert_eq!(
+            ImageFormat::sniff(&jpeg_of(8, 8, &[9; 192])),
+            Some(ImageFormat::Jpeg)
+        );
+        assert_eq!(
+            ImageFormat::sniff(b"GIF87a\x01\x00"),
+            Some(ImageFormat::Gif)
+        );
+        assert_eq!(ImageFormat::sniff(&two_frame_gif()), Some(ImageFormat::Gif));
+        assert_eq!(
+            ImageFormat::sniff(&webp_of(2, 2, &[0; 12])),
+            Some(ImageFormat::Webp)
+        );
+        for other in [
+            &b""[..],
+            b"fn main() {}\n",
+            b"RIFF\x10\x00\x00\x00WAVEfmt ",
+            b"GIF88a",
+            b"\x89PNG\r\n",
+            b"\xFF\xD8",
+            b"%PDF-1.7",
+        ] {
+            assert_eq!(ImageFormat::sniff(other), None, "{other:?}");
+            assert_eq!(
+                fit(other, &ImageLimits::default()),
+                Err(ImageError::NotAnImage)
+            );
+        }
+        assert_eq!(ImageFormat::Png.mime_type(), "image/png");
+        assert_eq!(ImageFormat::Jpeg.mime_type(), "image/jpeg");
+        assert_eq!(ImageFormat::Gif.mime_type(), "image/gif");
+        assert_eq!(ImageFormat::Webp.mime_type(), "image/webp");
+    }
+
+    #[test]
+    fn dimensions_come_from_the_header() {
+        let png = png_of(3, 2, png::ColorType::Rgb, &[7; 18]);
+        assert_eq!(dimensions(&png), Ok((ImageFormat::Png, 3, 2)));
+        let jpeg = jpeg_of(40, 30, &noise(40, 30, 3, 1));
+        assert_eq!(dimensions(&jpeg), Ok((ImageFormat::Jpeg, 40, 30)));
+        assert_eq!(dimensions(&two_frame_gif()), Ok((ImageFormat::Gif, 4, 2)));
+        let webp = webp_of(5, 7, &noise(5, 7, 3, 2));
+        assert_eq!(dimensions(&webp), Ok((ImageFormat::Webp, 5, 7)));
+        assert!(matches!(
+            dimensions(&png[..20]),
+            Err(ImageError::Corrupt(_))
+        ));
+        assert_eq!(dimensions(b"hello"), Err(ImageError::NotAnImage));
+    }
+
+    #[test]
+    fn an_image_that_fits_is_handed_over_byte_for_byte() {
+        let png = png_of(300, 200, png::ColorType::Rgb, &noise(300, 200, 3, 3));
+        let part = fit(&png, &ImageLimits::default()).unwrap();
+        assert!(!part.resized);
+        assert_eq!(unbase64(&part), png);
+        assert_eq!(
+            (part.format, part.width, part.height),
+            (ImageFormat::Png, 300, 200)
+        );
+        assert_eq!((part.source_width, part.source_height), (300, 200));
+        assert_eq!(part.source_bytes, png.len() as u64);
+
+        let jpeg = jpeg_of(120, 80, &noise(120, 80, 3, 4));
+        let part = fit(&jpeg, &ImageLimits::default()).unwrap();
+        assert!(!part.resized);
+        assert_eq!(unbase64(&part), jpeg);
+
+        let webp = webp_of(64, 48, &noise(64, 48, 3, 5));
+        let part = fit(&webp, &ImageLimits::default()).unwrap();
+        assert!(!part.resized);
+        assert_eq!((part.format, unbase64(&part)), (ImageFormat::Webp, webp));
+    }
+
+    #[test]
+    fn an_oversized_png_is_downscaled_within_every_limit_with_its_aspect_kept() {
+        let png = png_of(2000, 1000, png::ColorType::Rgb, &noise(2000, 1000, 3, 6));
+        let limits = ImageLimits::default();
+        let part = fit(&png, &limits).unwrap();
+        assert!(part.resized);
+        assert_eq!(part.format, ImageFormat::Png);
+        within(&part, &limits);
+        // 1.15 MP at 2:1 is 1516 x 758.
+        assert_eq!((part.width, part.height), (1516, 758));
+        assert_eq!((part.source_width, part.source_height), (2000, 1000));
+
+        let small = ImageLimits {
+            max_edge: 500,
+            ..limits
+        };
+        let part = fit(&png, &small).unwrap();
+        assert_eq!((part.width, part.height), (500, 250));
+        within(&part, &small);
+    }
+
+    #[test]
+    fn a_jpeg_stays_a_jpeg() {
+        let jpeg = jpeg_of(1800, 1200, &noise(1800, 1200, 3, 7));
+        let limits = ImageLimits::default();
+        let part = fit(&jpeg, &limits).unwrap();
+        assert_eq!(part.format, ImageFormat::Jpeg);
+        assert!(part.resized);
+        within(&part, &limits);
+        assert_eq!((part.width, part.height), (1313, 875));
+        // Downscaled, not cut: the gradient runs corner to corner still.
+        let back = redecode(&part);
+        let first = back.data[0];
+        let last = back.data[back.data.len() - 3];
+        assert!(last > first.saturating_add(150), "{first} .. {last}");
+    }
+
+    #[test]
+    fn a_png_with_alpha_stays_a_png_with_alpha() {
+        let mut rgba = noise(1800, 1200, 4, 8);
+        for (i, px) in rgba.chunks_exact_mut(4).enumerate() {
+            // The left half transparent.
+            px[3] = if i % 1800 < 900 { 0 } else { 255 };
+        }
+        let png = png_of(1800, 1200, png::ColorType::Rgba, &rgba);
+        let limits = ImageLimits::default();
+        let part = fit(&png, &limits).unwrap();
+        assert_eq!(part.format, ImageFormat::Png);
+        within(&part, &limits);
+        let back = redecode(&part);
+        assert_eq!(back.channels, 4);
+        assert_eq!(back.data[3], 0);
+        assert_eq!(back.data[back.data.len() - 1], 255);
+    }
+
+    #[test]
+    fn an_opaque_rgba_png_loses_only_its_alpha_channel() {
+        let png = png_of(1800, 1200, png::ColorType::Rgba, &noise(1800, 1200, 4, 9));
+        let part = fit(&png, &ImageLimits::default()).unwrap();
+        assert_eq!(part.format, ImageFormat::Png);
+        assert_eq!(redecode(&part).channels, 3);
+    }
+
+    #[test]
+    fn an_opaque_png_over_the_byte_limit_becomes_a_jpeg() {
+        // Fits in pixels but not in bytes: noise at 1000 x 1000 is about 3 MB as PNG.
+        let png = png_of(1000, 1000, png::ColorType::Rgb, &noise(1000, 1000, 3, 10));
+        let limits = ImageLimits {
+            max_base64_bytes: 1_000_000,
+            ..ImageLimits::default()
+        };
+        let part = fit(&png, &limits).unwrap();
+        assert_eq!(
+            (part.format, part.width, part.height),
+            (ImageFormat::Jpeg, 1000, 1000)
+        );
+        within(&part, &limits);
+    }
+
+    #[test]
+    fn a_gif_becomes_its_first_frame_as_png() {
+        let part = fit(&two_frame_gif(), &ImageLimits::default()).unwrap();
+        assert_eq!(
+            (part.format, part.width, part.height),
+            (ImageFormat::Png, 4, 2)
+        );
+        assert_eq!(part.source_format, ImageFormat::Gif);
+        assert!(part.resized);
+        let back = redecode(&part);
+        assert_eq!(back.channels, 3);
+        assert_eq!(&back.data[..3], &[255, 0, 0]);
+    }
+
+    #[test]
+    fn an_oversized_webp_is_downscaled() {
+        let webp = webp_of(2400, 600, &noise(2400, 600, 3, 11));
+        let limits = ImageLimits::default();
+        let part = fit(&webp, &limits).unwrap();
+        assert_eq!(part.source_format, ImageFormat::Webp);
+        assert_eq!((part.width, part.height), (1568, 392));
+        within(&part, &limits);
+    }
+
+    #[test]
+    fn a_header_declaring_too_many_pixels_is_refused_before_decoding() {
+        // A PNG of 100 000 x 100 000 in 70 bytes: its IHDR, and an IDAT of nothing.
+        let mut png = PNG_SIGNATURE.to_vec();
+        let mut ihdr = b"IHDR".to_vec();
+        ihdr.extend(100_000u32.to_be_bytes());
+        ihdr.extend(100_000u32.to_be_bytes());
+        ihdr.extend([8, 2, 0, 0, 0]);
+        png.extend(13u32.to_be_bytes());
+        png.extend(&ihdr);
+        png.extend([0; 4]);
+        png.extend(0u32.to_be_bytes());
+        png.extend(b"IDAT\0\0\0\0");
+        png.extend(0u32.to_be_bytes());
+        png.extend(b"IEND\0\0\0\0");
+        assert!(png.len() < 100);
+        let started = std::time::Instant::now();
+        let refused = fit(&png, &ImageLimits::default());
+        assert!(started.elapsed() < std::time::Duration::from_millis(50));
+        assert_eq!(
+            refused,
+            Err(ImageError::TooManyPixels {
+                width: 100_000,
+                height: 100_000,
+                max: 50_000_000
+            })
+        );
+        assert_eq!(dimensions(&png), Ok((ImageFormat::Png, 100_000, 100_000)));
+
+        // A JPEG whose frame header says 60 000 x 60 000.
+        let mut jpeg = jpeg_of(8, 8, &[0; 192]);
+        let sof = memchr::memmem::find(&jpeg, &[0xFF, 0xC0]).unwrap();
+        jpeg[sof + 5..sof + 9].copy_from_slice(&[0xEA, 0x60, 0xEA, 0x60]);
+        assert!(matches!(
+            fit(&jpeg, &ImageLimits::default()),
+            Err(ImageError::TooManyPixels {
+                width: 60_000,
+                height: 60_000,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn truncated_images_are_corrupt() {
+        let png = png_of(400, 300, png::ColorType::Rgb, &noise(400, 300, 3, 12));
+        let jpeg = jpeg_of(400, 300, &noise(400, 300, 3, 13));
+        let webp = webp_of(400, 300, &noise(400, 300, 3, 14));
+        let gif = two_frame_gif();
+        for bytes in [&png, &jpeg, &webp, &gif] {
+            for cut in [bytes.len() / 2, 40, 20, 12] {
+                let got = fit(&bytes[..cut], &ImageLimits::default());
+                assert!(matches!(got, Err(ImageError::Corrupt(_))), "{cut}: {got:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_byte_limit_too_small_shrinks_the_part_then_refuses() {
+        let png = png_of(512, 512, png::ColorType::Rgba, &noise(512, 512, 4, 15));
+        let limits = ImageLimits {
+            max_base64_bytes: 40_000,
+            ..ImageLimits::default()
+        };
+        let part = fit(&png, &limits).unwrap();
+        assert!(
+            part.width < 512 && part.width == part.height,
+            "{}",
+            part.width
+        );
+        within(&part, &limits);
+
+        let tiny = ImageLimits {
+            max_base64_bytes: 100,
+            ..ImageLimits::default()
+        };
+        match fit(&png, &tiny) {
+            Err(ImageError::CannotFit {
+                max: 100,
+                smallest,
+                width,
+                height,
+            }) => {
+                assert!(smallest > 100);
+                assert!(width.max(height) >= MIN_EDGE && width.max(height) < MIN_EDGE * 4 / 3 + 1);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }
