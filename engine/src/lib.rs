@@ -13,7 +13,8 @@
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
 //! - `suggest`: the readable files a toolkit's `NOT_FOUND` names as near misses,
 //! - `version`: file versions (content hashes) and the read ledger,
-//! - [`error`]: the error codes; `attempt`: reads tried without waiting on the disk.
+//! - [`error`]: the error codes; `attempt`: reads tried without waiting on the disk,
+//! - [`media`]: PDFs' text and Jupyter notebooks' cells, for a model to read.
 //!
 //! The read API is re-exported here: [`read_file`] and [`read_file_from_memory`] (the
 //! `read_file` use case where waiting is allowed, and where it is not), [`file_version`],
@@ -25,6 +26,7 @@ pub mod dialect;
 mod encoding;
 pub mod error;
 mod file_guard;
+pub mod media;
 pub mod policy;
 mod read_file;
 mod render;

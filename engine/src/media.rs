@@ -1,0 +1,3 @@
+//! Files that are not plain text, turned into what a model can read.
+
+pub mod pdf;
