@@ -1,3 +1,4 @@
 //! Files that are not plain text, turned into what a model can read.
 
+pub mod notebook;
 pub mod pdf;
