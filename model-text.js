@@ -21,7 +21,8 @@ function gutter(lineNumber) {
 const NEXT_STEPS = {
   POLICY_DENIED: "The workspace's rules keep this file from you; do not try to read it another way.",
   OUTSIDE_WORKSPACE: 'read_file reads only inside the workspace: give a path relative to its root.',
-  BINARY_NOT_SUPPORTED: 'read_file reads text files only.',
+  BINARY_NOT_SUPPORTED: 'read_file reads text files, images, notebooks and PDFs only.',
+  PDF_ENCRYPTED: 'read_file cannot decrypt it: ask the user for a copy without a password.',
 }
 
 /** A path as the header shows it: as it is, or as a JSON string when it holds a control character. */
@@ -124,8 +125,8 @@ function renderUnchanged(output) {
 /** The format names of the image types read. */
 const IMAGE_FORMATS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' }
 
-/** What a range of a media answer counts, by kind. */
-const RANGE_UNITS = { pdf: 'pages', notebook: 'cells' }
+/** What a range of a media answer counts, by kind: one, and more than one. */
+const RANGE_UNITS = { pdf: ['page', 'pages'], notebook: ['cell', 'cells'] }
 
 /**
  * A media answer's header: `shot.png PNG image 4000x3000 (2345678 bytes), shown at 1568x1176
@@ -142,9 +143,10 @@ function mediaHeader(output) {
     return `${path} ${IMAGE_FORMATS[source.mimeType]} image ${source.width}x${source.height} ${size}${shownAt}`
   }
   const { first, last, total } = output.meta.shown
-  const span = first === last ? `${first}` : `${first}-${last}`
+  const [one, many] = RANGE_UNITS[output.kind]
+  const span = first === last ? `${one} ${first}` : `${many} ${first}-${last}`
   const kind = output.kind === 'pdf' ? 'PDF' : 'notebook'
-  return `${path} ${kind} ${RANGE_UNITS[output.kind]} ${span} of ${total} ${size}`
+  return `${path} ${kind} ${span} of ${total} ${size}`
 }
 
 /** The closing lines of a media answer: the images left out, and the call that reads on. */

@@ -60,3 +60,35 @@ export function declaredPng(width, height) {
     chunk('IEND', Buffer.alloc(0)),
   ])
 }
+
+/**
+ * A PDF of one page per entry of `pages`: a string is that text on the page (one line, in
+ * Helvetica), `null` a page with no text layer (a gray square drawn, as a scan's page shows
+ * an image and no text).
+ */
+export function pdf(pages) {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '']
+  const font = 3
+  objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>')
+  const kids = []
+  for (const text of pages) {
+    const stream =
+      text === null ? '0.5 g 100 100 200 200 re f' : `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, (c) => `\\${c}`)}) Tj ET`
+    objects.push(`<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`)
+    const content = objects.length
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`)
+    kids.push(`${objects.length} 0 R`)
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${kids.length} >>`
+  let out = '%PDF-1.4\n'
+  const offsets = []
+  objects.forEach((body, index) => {
+    offsets.push(Buffer.byteLength(out))
+    out += `${index + 1} 0 obj\n${body}\nendobj\n`
+  })
+  const xref = Buffer.byteLength(out)
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
+  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+  return Buffer.from(out, 'latin1')
+}

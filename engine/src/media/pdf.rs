@@ -1,26 +1,513 @@
-//! STUB until the PDF module lands (issue 22).
-#![allow(missing_docs, unused)]
+//! The text layer of a PDF's pages, for a model to read: page by page, a few pages per call.
+//!
+//! Parsing is `lopdf`'s; the text is walked out of each page's content stream here, so that
+//! lines break where the page moves to a new line (lopdf's own `extract_text` runs a whole
+//! text object into one line) and so that one unreadable font or operator costs its text,
+//! not the page.
+
+use lopdf::content::{Content, Operation};
+use lopdf::{Document, Encoding, LoadOptions, Object};
+use std::collections::BTreeMap;
+
+/// The most pages one call returns text of.
+///
+/// 20, as Claude Code's Read tool caps a PDF read at 20 pages: a page of prose is about
+/// 500-750 tokens, so 20 pages are about 10-15k tokens, which fits beside a conversation,
+/// and the caller's content budget still cuts a denser answer.
 pub const MAX_PAGES_PER_CALL: u32 = 20;
+
+/// How far into a file `%PDF-` may start: readers accept junk before the header, up to here.
+const HEADER_SEARCH_BYTES: usize = 1024;
+
+/// The most one stream (object streams and cross-reference streams while loading, and
+/// fonts' `ToUnicode` maps) may inflate to: real ones are far smaller, and it keeps a
+/// small crafted file from inflating to gigabytes.
+const MAX_STREAM_BYTES: usize = 32 << 20;
+
+/// The most one page's content streams may inflate to, together.
+const MAX_PAGE_CONTENT_BYTES: usize = 16 << 20;
+
+/// The most text kept of one page: a page of real text is a few kilobytes, and the caller
+/// cuts the answer to its budget anyway; this only bounds what a crafted page costs.
+const MAX_PAGE_TEXT_BYTES: usize = 256 << 10;
+
+/// True when `bytes` begin like a PDF (`%PDF-` within the first 1024 bytes, as readers accept).
 pub fn sniff(bytes: &[u8]) -> bool {
-    memchr::memmem::find(&bytes[..bytes.len().min(1024)], b"%PDF-").is_some()
+    let head = &bytes[..bytes.len().min(HEADER_SEARCH_BYTES)];
+    memchr::memmem::find(head, b"%PDF-").is_some()
 }
+
+/// One page's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PdfPage {
+    /// The page's number, 1-based.
     pub number: u32,
+    /// The page's text, normalised; empty when the page has no text layer (a scan, or a
+    /// page of drawings).
     pub text: String,
 }
+
+/// The text of some pages of a PDF.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PdfText {
+    /// How many pages the whole document has.
     pub page_count: u32,
+    /// The pages asked for, in order.
     pub pages: Vec<PdfPage>,
 }
+
+/// Why a PDF's text could not be read.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PdfError {
+    /// The PDF needs a password to open.
     #[error("the PDF is encrypted")]
     Encrypted,
-    #[error("{0}")]
+    /// The file is not a PDF that can be read; the string says what is wrong, in a few words.
+    #[error("the PDF is corrupt: {0}")]
     Corrupt(String),
-    #[error("page {first} is past the last page ({page_count})")]
-    PageOutOfRange { first: u32, page_count: u32 },
+    /// The first page asked for is past the last page.
+    #[error("page {first} is past the end: the PDF has {page_count} pages")]
+    PageOutOfRange {
+        /// The first page asked for, 1-based.
+        first: u32,
+        /// How many pages the PDF has.
+        page_count: u32,
+    },
 }
-pub fn pdf_text(_bytes: &[u8], _first: u32, _last: u32) -> Result<PdfText, PdfError> {
-    Err(PdfError::Corrupt("stub".into()))
+
+/// The text of pages `first..=last` (1-based; `last` clamped to the page count and to
+/// `first + MAX_PAGES_PER_CALL - 1`; a `first` of 0 is read as 1).
+///
+/// A PDF that opens without a password (including one with only an owner password, which
+/// every reader opens) is read; one that needs a user password is [`PdfError::Encrypted`].
+pub fn pdf_text(bytes: &[u8], first: u32, last: u32) -> Result<PdfText, PdfError> {
+    let doc = load(bytes)?;
+    let page_ids = doc.get_pages();
+    let page_count = u32::try_from(page_ids.len()).unwrap_or(u32::MAX);
+    if page_count == 0 {
+        return Err(PdfError::Corrupt("it has no pages".into()));
+    }
+    let first = first.max(1);
+    if first > page_count {
+        return Err(PdfError::PageOutOfRange { first, page_count });
+    }
+    let last = last
+        .max(first)
+        .min(page_count)
+        .min(first.saturating_add(MAX_PAGES_PER_CALL - 1));
+    let pages = page_ids
+        .range(first..=last)
+        .map(|(&number, &id)| PdfPage {
+            number,
+            text: normalise(&page_text(&doc, id)),
+        })
+        .collect();
+    Ok(PdfText { page_count, pages })
+}
+
+fn load(bytes: &[u8]) -> Result<Document, PdfError> {
+    if !sniff(bytes) {
+        return Err(PdfError::Corrupt("no %PDF- header".into()));
+    }
+    let options = LoadOptions {
+        max_decompressed_size: Some(MAX_STREAM_BYTES),
+        ..LoadOptions::default()
+    };
+    match Document::load_mem_with_options(bytes, options) {
+        Ok(doc) if doc.is_encrypted() && doc.encryption_state.is_none() => Err(PdfError::Encrypted),
+        Ok(doc) => Ok(doc),
+        Err(err) => Err(load_error(&err)),
+    }
+}
+
+fn load_error(err: &lopdf::Error) -> PdfError {
+    use lopdf::Error as E;
+    match err {
+        E::Decryption(_) | E::InvalidPassword | E::UnsupportedSecurityHandler(_) => {
+            PdfError::Encrypted
+        }
+        E::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. }) => {
+            PdfError::Corrupt("a stream inflates past the size limit".into())
+        }
+        E::Xref(_) | E::MissingXrefEntry => {
+            PdfError::Corrupt("its cross-reference table cannot be read".into())
+        }
+        _ => PdfError::Corrupt(format!("it cannot be parsed ({err})")),
+    }
+}
+
+/// The raw text of one page: what its content stream shows, lines broken where the text
+/// moves down. A page whose content or fonts cannot be read gives what could be read.
+fn page_text(doc: &Document, page_id: lopdf::ObjectId) -> String {
+    let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_PAGE_CONTENT_BYTES) else {
+        return String::new();
+    };
+    let fonts = doc.get_page_fonts(page_id).unwrap_or_default();
+    let encodings: BTreeMap<&[u8], Encoding> = fonts
+        .iter()
+        .filter_map(|(name, font)| {
+            let encoding = font
+                .get_font_encoding_with_limit(doc, MAX_STREAM_BYTES)
+                .ok()?;
+            Some((name.as_slice(), encoding))
+        })
+        .collect();
+    let mut walker = TextWalker::default();
+    // Lenient: the operations before a syntax error still count.
+    for operation in Content::decode_iter(&content) {
+        let Ok(operation) = operation else { break };
+        walker.apply(&operation, &encodings);
+        if walker.out.len() > MAX_PAGE_TEXT_BYTES {
+            break;
+        }
+    }
+    walker.out
+}
+
+/// Follows the text state of a content stream just enough to place line breaks and spaces.
+#[derive(Default)]
+struct TextWalker<'a> {
+    out: String,
+    encoding: Option<&'a Encoding<'a>>,
+    font_size: f32,
+    /// The vertical scale of the text matrix, which text-space moves are multiplied by.
+    scale_y: f32,
+    /// The current line's vertical position, in user space.
+    line_y: f32,
+    /// Where the last text shown sat, if any text was shown.
+    shown_y: Option<f32>,
+    /// The text position moved along the line since the last text shown.
+    moved_along: bool,
+}
+
+impl<'a> TextWalker<'a> {
+    fn apply(&mut self, op: &Operation, encodings: &'a BTreeMap<&[u8], Encoding<'a>>) {
+        let number = |i: usize| op.operands.get(i).and_then(|o| o.as_float().ok());
+        match op.operator.as_str() {
+            "BT" => {
+                self.scale_y = 1.0;
+                self.line_y = 0.0;
+            }
+            "Tf" => {
+                self.encoding = op
+                    .operands
+                    .first()
+                    .and_then(|o| o.as_name().ok())
+                    .and_then(|name| encodings.get(name));
+                self.font_size = number(1).unwrap_or(0.0).abs();
+            }
+            "Td" | "TD" => {
+                let (tx, ty) = (number(0).unwrap_or(0.0), number(1).unwrap_or(0.0));
+                self.line_y += ty * self.scale_y;
+                if tx != 0.0 {
+                    self.moved_along = true;
+                }
+            }
+            "Tm" => {
+                self.scale_y = number(3).unwrap_or(1.0);
+                self.line_y = number(5).unwrap_or(0.0);
+                self.moved_along = true;
+            }
+            "T*" => self.new_line(),
+            "Tj" => self.show(op.operands.first()),
+            "TJ" => self.show(op.operands.first()),
+            "'" => {
+                self.new_line();
+                self.show(op.operands.first());
+            }
+            "\"" => {
+                self.new_line();
+                self.show(op.operands.get(2));
+            }
+            _ => {}
+        }
+    }
+
+    fn new_line(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+        // The next text shown is on this new line, wherever the position says.
+        self.shown_y = None;
+        self.moved_along = false;
+    }
+
+    fn show(&mut self, operand: Option<&Object>) {
+        let Some(operand) = operand else { return };
+        // A move of more than a third of the font size (at least a point) is a new line;
+        // less is a superscript or a subscript.
+        let threshold = (self.font_size * self.scale_y.abs() / 3.0).max(1.0);
+        match self.shown_y {
+            Some(y) if (y - self.line_y).abs() > threshold || y.is_nan() => self.new_line(),
+            Some(_) if self.moved_along => self.space(),
+            _ => {}
+        }
+        self.shown_y = Some(self.line_y);
+        self.moved_along = false;
+        match operand {
+            Object::String(bytes, _) => self.decode(bytes),
+            Object::Array(items) => {
+                for item in items {
+                    match item {
+                        Object::String(bytes, _) => self.decode(bytes),
+                        // Thousandths of an em: a word space is 250 or more, a kern far less.
+                        Object::Integer(n) if *n <= -200 => self.space(),
+                        Object::Real(n) if *n <= -200.0 => self.space(),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn space(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
+            self.out.push(' ');
+        }
+    }
+
+    fn decode(&mut self, bytes: &[u8]) {
+        match self.encoding {
+            Some(encoding) => {
+                let before = self.out.len();
+                if encoding.write_to_string(bytes, &mut self.out).is_err() {
+                    self.out.truncate(before);
+                }
+            }
+            // No usable font encoding: printable ASCII is what such a simple font shows.
+            None => self.out.extend(
+                bytes
+                    .iter()
+                    .filter(|b| b.is_ascii_graphic() || **b == b' ')
+                    .map(|&b| char::from(b)),
+            ),
+        }
+    }
+}
+
+/// Trailing whitespace trimmed on every line, NULs and other control characters (but tabs)
+/// dropped, runs of blank lines collapsed to one, no blank lines at either end.
+fn normalise(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut blank_run = false;
+    for line in raw.lines() {
+        let line: String = line
+            .chars()
+            .filter(|c| *c == '\t' || !c.is_control())
+            .collect();
+        let line = line.trim_end();
+        if line.is_empty() {
+            blank_run = !out.is_empty();
+            continue;
+        }
+        if blank_run {
+            out.push('\n');
+            blank_run = false;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if out.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lopdf::{Stream, dictionary};
+
+    /// A PDF whose pages have these content streams, with Helvetica as `/F1` and a 1x1
+    /// grey image as `/Im1`.
+    fn pdf(contents: &[&str]) -> Vec<u8> {
+        let mut doc = Document::with_version("1.5");
+        let pages_id = doc.new_object_id();
+        let font_id = doc.add_object(dictionary! {
+            "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+        });
+        let image_id = doc.add_object(Stream::new(
+            dictionary! {
+                "Type" => "XObject", "Subtype" => "Image", "Width" => 1, "Height" => 1,
+                "ColorSpace" => "DeviceGray", "BitsPerComponent" => 8,
+            },
+            vec![0x80],
+        ));
+        let resources_id = doc.add_object(dictionary! {
+            "Font" => dictionary! { "F1" => font_id },
+            "XObject" => dictionary! { "Im1" => image_id },
+        });
+        let kids: Vec<Object> = contents
+            .iter()
+            .map(|content| {
+                let content_id =
+                    doc.add_object(Stream::new(dictionary! {}, content.as_bytes().to_vec()));
+                doc.add_object(dictionary! {
+                    "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+                })
+                .into()
+            })
+            .collect();
+        let count = i64::try_from(kids.len()).unwrap();
+        doc.objects.insert(
+            pages_id,
+            Object::Dictionary(dictionary! {
+                "Type" => "Pages", "Kids" => kids, "Count" => count,
+                "Resources" => resources_id, "MediaBox" => vec![0.into(), 0.into(), 612.into(), 792.into()],
+            }),
+        );
+        let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+        doc.trailer.set("Root", catalog_id);
+        let mut bytes = Vec::new();
+        doc.save_to(&mut bytes).unwrap();
+        bytes
+    }
+
+    fn text_page(n: u32) -> String {
+        format!("BT /F1 12 Tf 72 700 Td (Page {n} text) Tj ET")
+    }
+
+    fn texts(text: &PdfText) -> Vec<&str> {
+        text.pages.iter().map(|p| p.text.as_str()).collect()
+    }
+
+    #[test]
+    fn sniff_finds_the_header_within_the_first_kilobyte() {
+        assert!(sniff(b"%PDF-1.7\n"));
+        let mut late = vec![b' '; 1000];
+        late.extend_from_slice(b"%PDF-1.4");
+        assert!(sniff(&late));
+        let mut too_late = vec![b' '; 1024];
+        too_late.extend_from_slice(b"%PDF-1.4");
+        assert!(!sniff(&too_late));
+        assert!(!sniff(b"%PDX-1.4"));
+        assert!(!sniff(b""));
+    }
+
+    #[test]
+    fn reads_the_text_of_a_page() {
+        let bytes = pdf(&[&text_page(1)]);
+        let text = pdf_text(&bytes, 1, 1).unwrap();
+        assert_eq!(text.page_count, 1);
+        assert_eq!(
+            text.pages,
+            vec![PdfPage {
+                number: 1,
+                text: "Page 1 text".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn lines_break_where_the_text_moves_down_and_words_where_it_moves_along() {
+        let content = "BT /F1 12 Tf 72 700 Td (First) Tj 0 -14 Td (second line) Tj \
+                       100 0 Td (same line) Tj T* (thi) Tj (rd) Tj \
+                       [-300(kern)-30(ed)-300(word)] TJ ET \
+                       BT /F1 12 Tf 1 0 0 1 72 600 Tm (fourth) Tj 1 0 0 1 72 560 Tm (fifth) Tj \
+                       30 3 Td (sup) Tj ET";
+        let text = pdf_text(&pdf(&[content]), 1, 1).unwrap();
+        assert_eq!(
+            texts(&text),
+            ["First\nsecond line same line\nthird kerned word\nfourth\nfifth sup"]
+        );
+    }
+
+    #[test]
+    fn text_is_normalised() {
+        let content = "BT /F1 12 Tf (a \\000b   ) Tj T* T* T* ( ) Tj T* (c) Tj T* ET";
+        let text = pdf_text(&pdf(&[content]), 1, 1).unwrap();
+        assert_eq!(texts(&text), ["a b\n\nc"]);
+    }
+
+    #[test]
+    fn a_page_with_only_an_image_or_nothing_has_empty_text() {
+        let bytes = pdf(&["q 100 0 0 100 0 0 cm /Im1 Do Q", "", &text_page(3)]);
+        let text = pdf_text(&bytes, 1, 3).unwrap();
+        assert_eq!(texts(&text), ["", "", "Page 3 text"]);
+        assert_eq!(
+            text.pages.iter().map(|p| p.number).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+    }
+
+    #[test]
+    fn a_call_returns_at_most_max_pages() {
+        let contents: Vec<String> = (1..=25).map(text_page).collect();
+        let contents: Vec<&str> = contents.iter().map(String::as_str).collect();
+        let bytes = pdf(&contents);
+
+        let text = pdf_text(&bytes, 1, 25).unwrap();
+        assert_eq!(text.page_count, 25);
+        assert_eq!(text.pages.len(), MAX_PAGES_PER_CALL as usize);
+        assert_eq!(text.pages.last().unwrap().number, 20);
+        assert_eq!(text.pages[19].text, "Page 20 text");
+
+        let tail = pdf_text(&bytes, 21, u32::MAX).unwrap();
+        assert_eq!(tail.pages.first().unwrap().number, 21);
+        assert_eq!(tail.pages.last().unwrap().text, "Page 25 text");
+
+        let one = pdf_text(&bytes, 7, 3).unwrap();
+        assert_eq!(texts(&one), ["Page 7 text"]);
+        assert_eq!(pdf_text(&bytes, 0, 1).unwrap().pages[0].number, 1);
+    }
+
+    #[test]
+    fn a_first_page_past_the_end_is_out_of_range() {
+        let bytes = pdf(&[&text_page(1), &text_page(2)]);
+        assert_eq!(
+            pdf_text(&bytes, 3, 3),
+            Err(PdfError::PageOutOfRange {
+                first: 3,
+                page_count: 2
+            })
+        );
+    }
+
+    #[test]
+    fn a_pdf_that_needs_a_password_is_encrypted() {
+        for bytes in [
+            &include_bytes!("testdata/encrypted-user-password.pdf")[..],
+            &include_bytes!("testdata/encrypted-rc4-user-password.pdf")[..],
+        ] {
+            assert_eq!(pdf_text(bytes, 1, 1), Err(PdfError::Encrypted));
+        }
+    }
+
+    #[test]
+    fn a_pdf_with_only_an_owner_password_is_read_as_readers_do() {
+        let bytes = include_bytes!("testdata/encrypted-owner-password-only.pdf");
+        let text = pdf_text(bytes, 1, 1).unwrap();
+        assert_eq!(texts(&text), ["Secret text"]);
+    }
+
+    #[test]
+    fn a_corrupt_pdf_says_so() {
+        let bytes = pdf(&[&text_page(1)]);
+        let cases: [&[u8]; 4] = [
+            b"not a pdf at all",
+            b"%PDF-1.4\n",
+            &bytes[..bytes.len() / 3],
+            b"%PDF-1.4\ntrailer << /Root 1 0 R >>\n%%EOF",
+        ];
+        for case in cases {
+            match pdf_text(case, 1, 1) {
+                Err(PdfError::Corrupt(why)) => assert!(!why.is_empty()),
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(case)),
+            }
+        }
+    }
+
+    #[test]
+    fn errors_read_well() {
+        assert_eq!(PdfError::Encrypted.to_string(), "the PDF is encrypted");
+        assert_eq!(
+            PdfError::PageOutOfRange {
+                first: 9,
+                page_count: 2
+            }
+            .to_string(),
+            "page 9 is past the end: the PDF has 2 pages"
+        );
+    }
 }
