@@ -61,7 +61,10 @@ export declare class Workspace {
   lastRead(path: string): FileVersion | undefined
   /** `readFiles` beneath this workspace's root, under its policy, recorded in its ledger. */
   readFiles(inputs: readonly ReadFileInput[], signal?: AbortSignal): Promise<Array<{ ok: true; output: ReadFileOutput } | { ok: false; error: { code: ReadFileErrorCode | 'POLICY_DENIED' | 'FILE_CHANGED'; message: string } }>>
-  /** The version of `path` now, under this toolkit's policy (see `fileVersion`). */
+  /**
+   * The version of `path` now, under this toolkit's policy (see `fileVersion`); an image,
+   * notebook or PDF over the text size limit has the version its `view` recorded.
+   */
   fileVersion(path: string, signal?: AbortSignal): Promise<FileVersion>
 }
 

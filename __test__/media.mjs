@@ -92,3 +92,10 @@ export function pdf(pages) {
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
   return Buffer.from(out, 'latin1')
 }
+
+/** A `width` x `height` JPEG of noise: large for its pixels, as a photo's grain makes it. */
+export function noisyJpeg(width, height) {
+  return sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .jpeg({ quality: 95 })
+    .toBuffer()
+}

@@ -65,8 +65,9 @@ pub(crate) struct ReadCall {
 pub(crate) enum CallKind {
     /// A window of the file (`readFile`).
     Read,
-    /// The file's version (`fileVersion`).
-    Version,
+    /// The file's version (`fileVersion`); with `media`, an image, notebook or PDF over the
+    /// text size limit has the version a media read records (a toolkit's freshness check).
+    Version { media: bool },
     /// Windows of several files (`readFiles`): each input checked, or why it is not valid.
     Many(Vec<Result<ReadRequest, ReadFileError>>),
     /// The file as typed parts when it is an image, a notebook or a PDF (`view`): the pages
@@ -180,7 +181,7 @@ impl ReadCall {
             root,
             request,
             rules: no_rules(),
-            kind: CallKind::Version,
+            kind: CallKind::Version { media: false },
             ledger: None,
             line_indexes: None,
             stop: None,
@@ -260,6 +261,16 @@ impl ReadCall {
         })
     }
 
+    /// This version call, answering for an image, notebook or PDF over the text size limit
+    /// the version its media read records.
+    pub(crate) fn with_media_versions(self) -> ReadCall {
+        let kind = match self.kind {
+            CallKind::Version { .. } => CallKind::Version { media: true },
+            kind => kind,
+        };
+        ReadCall { kind, ..self }
+    }
+
     pub(crate) fn with_rules(self, rules: Arc<Rules>) -> ReadCall {
         ReadCall { rules, ..self }
     }
@@ -330,7 +341,7 @@ impl ReadCall {
                 let (output, seen) = self.read(&root, &self.request)?;
                 Ok(Reply::Output(output, seen))
             }
-            CallKind::Version => {
+            CallKind::Version { media: with_media } => {
                 let policy = self.rules.policy.as_ref();
                 let path = &self.request.path;
                 let version = match self.rules.max_file_bytes {
@@ -340,7 +351,15 @@ impl ReadCall {
                         file_version_within(&root, path, policy, max, indexes)
                     }
                 };
-                version.map(Reply::Version)
+                match version {
+                    // An image or a PDF over the text limit has the version its media read
+                    // recorded.
+                    Err(error) if *with_media && error.code == ErrorCode::SizeLimitExceeded => {
+                        let media = media::media_version(&root, path, policy, &self.rules.media)?;
+                        media.map(Reply::Version).ok_or(error)
+                    }
+                    version => version.map(Reply::Version),
+                }
             }
             CallKind::Many(requests) => {
                 let (results, seen) = self.read_many(&root, requests);

@@ -247,7 +247,8 @@ impl Workspace {
         schedule::enqueue(env, call, signal)
     }
 
-    /// The version of `path` now, under this toolkit's policy (see `fileVersion`).
+    /// The version of `path` now, under this toolkit's policy (see `fileVersion`); an image,
+    /// notebook or PDF over the text size limit has the version its `view` recorded.
     #[napi(
         ts_args_type = "path: string, signal?: AbortSignal",
         ts_return_type = "Promise<FileVersion>"
@@ -263,6 +264,7 @@ impl Workspace {
                 ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path).map(|call| {
                     call.with_rules(self.rules.clone())
                         .with_line_indexes(self.line_indexes.clone())
+                        .with_media_versions()
                 })
             }
             None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import pkg from '../../index.js'
 import { after, before, describe, test } from '../harness.mjs'
 import { makeFixture } from '../helpers.mjs'
-import { declaredPng, decoded, image } from '../media.mjs'
+import { declaredPng, decoded, image, noisyJpeg } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall, fileVersion, isToolkitError } = pkg
 
@@ -196,5 +196,24 @@ describe('toolkit.view: images', () => {
       assert.equal(error.code, 'INVALID_ARGUMENT', `${JSON.stringify(pages)}: ${error.message}`)
       assert.match(error.message, /pages must be/)
     }
+  })
+})
+
+describe('toolkit.view: freshness of an image over the text size limit', () => {
+  test('checkFreshness says unchanged, then changed after a same-size rewrite', async () => {
+    const grain = await noisyJpeg(1600, 1200)
+    assert.ok(grain.length > pkg.MAX_FILE_BYTES, `${grain.length} bytes`)
+    fx.write('img/grain.jpg', grain)
+    const kit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => kit.close())
+    await kit.view({ path: 'img/grain.jpg' })
+    assert.equal(kit.lastRead('img/grain.jpg').byte_length, grain.length)
+    assert.equal(await kit.checkFreshness('img/grain.jpg'), 'unchanged')
+    const copy = Buffer.from(grain)
+    copy[copy.length - 100] ^= 0xff
+    fx.write('img/grain.jpg', copy)
+    assert.equal(await kit.checkFreshness('img/grain.jpg'), 'changed')
+    // The bare fileVersion keeps the specification's limit.
+    await assert.rejects(fileVersion(fx.ws, 'img/grain.jpg'), { code: 'SIZE_LIMIT_EXCEEDED' })
   })
 })

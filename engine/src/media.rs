@@ -208,6 +208,34 @@ pub fn read_media(
     Ok(Some((output, version)))
 }
 
+/// The version of the file `requested` names beneath `root` when it is an image, a notebook
+/// or a PDF of at most `limits.max_file_bytes` (the one [`read_media`] records: a hash of all
+/// its bytes), `None` when it is not one; refused as [`read_media`] refuses it. For a toolkit's
+/// freshness check of a media file over the text size limit.
+pub fn media_version(
+    root: &Root,
+    requested: &str,
+    policy: Option<&Policy>,
+    limits: &MediaLimits,
+) -> Result<Option<FileVersion>, ReadFileError> {
+    let (relative, opened) = source::open(root, requested, policy)?;
+    let guard_error = |err: std::io::Error| source::guard_error(err.into(), requested);
+    let file = File::from(opened.file);
+    let file_len = u64::try_from(opened.stat.st_size).unwrap_or(0);
+    let head_len = file_len.min(BINARY_SCAN_BYTES as u64);
+    let head = file_guard::read_range(&file, 0, head_len, head_len).map_err(guard_error)?;
+    if kind_of(&head, &relative).ok().flatten().is_none() || file_len > limits.max_file_bytes {
+        return Ok(None);
+    }
+    let limit = limits.max_file_bytes.saturating_add(1);
+    let bytes = file_guard::read_range(&file, 0, file_len, limit).map_err(guard_error)?;
+    if bytes.len() as u64 > limits.max_file_bytes {
+        return Ok(None);
+    }
+    let mtime_ms = file_guard::mtime_ms(&opened.stat);
+    Ok(Some(FileVersion::of(relative, &bytes, mtime_ms)))
+}
+
 /// What one kind's reader gives.
 struct Answer {
     parts: Vec<MediaPart>,
