@@ -21,7 +21,7 @@ function mayBeMedia(output) {
   const fromStart = next === null ? meta.returned_line_count === meta.line_count : next - meta.returned_line_count === 1
   if (!fromStart) return false
   const head = output.content.slice(0, 8192)
-  if (head.slice(0, 1024).includes('%PDF-')) return true
+  if (/(?:^|[\r\n])%PDF-\d/.test(head.slice(0, 1024))) return true
   return /^\s*\{/.test(head) && /"(?:nbformat|cells)"/.test(head)
 }
 

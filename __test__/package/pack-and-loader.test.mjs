@@ -133,6 +133,7 @@ describe('npm pack', () => {
       'dialects.js',
       'docs/contract.md',
       'docs/dialects.md',
+      'docs/image-limits.md',
       'errors.js',
       'index.d.ts',
       'index.js',

@@ -167,3 +167,13 @@ describe('toolkit.view: notebooks', () => {
     assert.equal(output.content, '{"cells": "not a notebook"}\n')
   })
 })
+
+describe('toolkit.view: text that only looks like a PDF is text', () => {
+  test('a source file that mentions the header, and a note that starts with one, read as text', async () => {
+    const source = '//! True when `bytes` begin like a PDF (`%PDF-` within the first 1024 bytes)\nfn main() {}\n'
+    fx.write('src/pdf.rs', source)
+    assert.equal((await toolkit.view({ path: 'src/pdf.rs' })).content, source)
+    fx.write('notes/header.txt', '%PDF-1.7\nis the header a PDF starts with\n')
+    assert.equal((await toolkit.view({ path: 'notes/header.txt' })).content, '%PDF-1.7\nis the header a PDF starts with\n')
+  })
+})

@@ -187,7 +187,15 @@ pub fn read_media(
     let mtime_ms = file_guard::mtime_ms(&opened.stat);
     let answer = match kind {
         MediaKind::Image(_) => image_answer(&bytes, limits, requested)?,
-        MediaKind::Pdf => pdf_answer(&bytes, request, requested)?,
+        MediaKind::Pdf => match pdf_answer(&bytes, request, requested) {
+            // Text that happens to start like a PDF, under another name, is read as text.
+            Err(err)
+                if claimed_kind(&relative).is_none() && err.code == ErrorCode::InvalidMedia =>
+            {
+                return Ok(None);
+            }
+            answer => answer?,
+        },
         MediaKind::Notebook => match notebook_answer(&bytes, request, limits, requested) {
             Err(err) if !claims_notebook(&relative) && err.code == ErrorCode::InvalidMedia => {
                 return Ok(None);
@@ -251,7 +259,7 @@ fn kind_of(head: &[u8], relative: &str) -> Result<Option<MediaKind>, ReadFileErr
     if let Some(format) = ImageFormat::sniff(head) {
         return Ok(Some(MediaKind::Image(format)));
     }
-    if pdf::sniff(head) {
+    if pdf::sniff(head) && has_pdf_header(head) {
         return Ok(Some(MediaKind::Pdf));
     }
     if looks_like_notebook(head) || claims_notebook(relative) {
@@ -265,6 +273,17 @@ fn kind_of(head: &[u8], relative: &str) -> Result<Option<MediaKind>, ReadFileErr
         )),
         None => Ok(None),
     }
+}
+
+/// Whether a PDF header (`%PDF-` and a version digit) starts a line among the first 1024 bytes
+/// (readers accept a header after a little junk): a source file or a note that only mentions
+/// the header, inside a line, is text.
+fn has_pdf_header(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(1024)];
+    memchr::memmem::find_iter(head, b"%PDF-").any(|at| {
+        let line_start = at == 0 || matches!(head[at - 1], b'\n' | b'\r');
+        line_start && head.get(at + 5).is_some_and(u8::is_ascii_digit)
+    })
 }
 
 /// The lower-case extension of `relative`'s file name.
@@ -458,4 +477,94 @@ fn merged_text(parts: Vec<MediaPart>) -> Vec<MediaPart> {
         }
     }
     merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kind_is_the_contents() {
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        assert_eq!(
+            kind_of(png, "notes.txt"),
+            Ok(Some(MediaKind::Image(ImageFormat::Png)))
+        );
+        assert_eq!(
+            kind_of(b"%PDF-1.7\n%\xe2\xe3", "a.bin"),
+            Ok(Some(MediaKind::Pdf))
+        );
+        // After a little junk, at the start of a line, as readers accept.
+        assert_eq!(
+            kind_of(b"junk\r\n%PDF-2.0\n", "a"),
+            Ok(Some(MediaKind::Pdf))
+        );
+        assert_eq!(
+            kind_of(b" {\n \"cells\": [", "data.json"),
+            Ok(Some(MediaKind::Notebook))
+        );
+        assert_eq!(kind_of(b"plain text\n", "notes.txt"), Ok(None));
+    }
+
+    #[test]
+    fn text_that_mentions_a_pdf_header_is_text() {
+        let source =
+            b"//! True when `bytes` begin like a PDF (`%PDF-` within the first 1024 bytes)\n";
+        assert_eq!(kind_of(source, "engine/src/media/pdf.rs"), Ok(None));
+        assert_eq!(kind_of(b"%PDF-\nno version\n", "notes.txt"), Ok(None));
+    }
+
+    #[test]
+    fn a_name_that_claims_a_kind_the_content_is_not_is_invalid_media() {
+        for (name, claimed) in [
+            ("shot.PNG", "a PNG image"),
+            ("photo.jpeg", "a JPEG image"),
+            ("spec.pdf", "a PDF"),
+        ] {
+            let error = kind_of(b"hello\n", name).unwrap_err();
+            assert_eq!(error.code, ErrorCode::InvalidMedia);
+            assert_eq!(
+                error.reason,
+                format!("the file is named like {claimed} but its content is not one")
+            );
+        }
+        // A notebook's name makes its content checked as a notebook.
+        assert_eq!(
+            kind_of(b"hello\n", "a.ipynb"),
+            Ok(Some(MediaKind::Notebook))
+        );
+    }
+
+    #[test]
+    fn pages_are_a_number_or_a_range() {
+        let parse = |pages: &str| PartRange::parse(pages, "a.pdf");
+        let range = |first, last| PartRange { first, last };
+        assert_eq!(parse("3"), Ok(range(3, Some(3))));
+        assert_eq!(parse("3-7"), Ok(range(3, Some(7))));
+        assert_eq!(parse(" 3 - 7 "), Ok(range(3, Some(7))));
+        assert_eq!(parse("21-"), Ok(range(21, None)));
+        for bad in ["", "0", "-3", "7-3", "1-2-3", "x", "3.5", "99999999999"] {
+            let error = parse(bad).unwrap_err();
+            assert_eq!(error.code, ErrorCode::InvalidArgument, "{bad:?}");
+            assert!(error.reason.starts_with("pages must be"), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_cut_page_ends_with_its_marker_within_the_budget() {
+        let mut text = "é".repeat(100);
+        cut_to(&mut text, 64);
+        assert!(text.len() <= 64, "{}", text.len());
+        assert!(text.ends_with(" bytes of this page left out]\n"), "{text}");
+        let mut short = "short".to_owned();
+        cut_to(&mut short, 64);
+        assert_eq!(short, "short");
+    }
+
+    #[test]
+    fn adjacent_text_parts_are_one() {
+        let text = |t: &str| MediaPart::Text(t.to_owned());
+        let merged = merged_text(vec![text("a"), text("b"), text("c")]);
+        assert_eq!(merged, vec![text("abc")]);
+    }
 }
