@@ -551,7 +551,7 @@ fn encode_png(p: &Pixels) -> Result<Vec<u8>, ImageError> {
         _ => png::ColorType::Rgba,
     });
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
+    encoder.set_compression(png::Compression::Balanced);
     let mut writer = encoder.write_header().map_err(failed)?;
     writer.write_image_data(&p.data).map_err(failed)?;
     writer.finish().map_err(failed)?;
@@ -712,7 +712,12 @@ fn decode_gif(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> 
     let mut data = vec![0u8; width as usize * height as usize * 4];
     let (left, top) = (usize::from(frame.left), usize::from(frame.top));
     let cols = fw.min((width as usize).saturating_sub(left));
-    for row in 0..fh.min((height as usize).saturating_sub(top)) {
+    let rows = if cols == 0 {
+        0
+    } else {
+        fh.min((height as usize).saturating_sub(top))
+    };
+    for row in 0..rows {
         let src = &frame.buffer[row * fw * 4..][..cols * 4];
         let at = ((top + row) * width as usize + left) * 4;
         data[at..at + cols * 4].copy_from_slice(src);
@@ -1017,6 +1022,24 @@ mod tests {
         let back = redecode(&part);
         assert_eq!(back.channels, 3);
         assert_eq!(&back.data[..3], &[255, 0, 0]);
+    }
+
+    #[test]
+    fn a_gif_frame_beside_the_screen_leaves_it_transparent() {
+        // Found by the fuzz target: a 16-pixel-wide screen whose first frame starts at x = 4096.
+        let mut out = Vec::new();
+        {
+            let mut encoder = gif::Encoder::new(&mut out, 16, 4, &[]).unwrap();
+            let mut frame = gif::Frame::from_palette_pixels(2, 2, vec![0; 4], vec![9, 9, 9], None);
+            frame.left = 4096;
+            encoder.write_frame(&frame).unwrap();
+        }
+        let part = fit(&out, &ImageLimits::default()).unwrap();
+        assert_eq!(
+            (part.format, part.width, part.height),
+            (ImageFormat::Png, 16, 4)
+        );
+        assert!(redecode(&part).data.iter().all(|&v| v == 0));
     }
 
     #[test]
