@@ -216,16 +216,30 @@ fn png_header(bytes: &[u8]) -> Result<Header, ImageError> {
         return Err(corrupt("a truncated PNG header"));
     };
     // A walk over the chunks: an animation control chunk means frames, and a file without
-    // IEND is truncated.
+    // IEND is truncated. The walk also refuses the palettes the png crate (0.18) panics on
+    // instead of refusing: a PLTE whose length is not whole entries, up to 256, and a tRNS
+    // with more entries than the palette.
+    let indexed = bytes.get(25) == Some(&3);
+    let mut palette_entries = None;
+    let (mut animated, mut whole) = (false, false);
     let mut at = 8usize;
-    let mut plain = false;
     while let (Some(len), Some(kind)) = (be_u32(bytes, at), bytes.get(at + 4..at + 8)) {
-        if kind == b"acTL" {
-            break;
-        }
-        if kind == b"IEND" {
-            plain = true;
-            break;
+        match kind {
+            b"acTL" => animated = true,
+            b"PLTE" => {
+                if len == 0 || len % 3 != 0 || len > 768 {
+                    return Err(corrupt("a PNG palette of a broken length"));
+                }
+                palette_entries.get_or_insert(len / 3);
+            }
+            b"tRNS" if indexed && len > palette_entries.unwrap_or(0) => {
+                return Err(corrupt("a PNG transparency longer than its palette"));
+            }
+            b"IEND" => {
+                whole = true;
+                break;
+            }
+            _ => {}
         }
         match (len as usize)
             .checked_add(12)
@@ -235,6 +249,7 @@ fn png_header(bytes: &[u8]) -> Result<Header, ImageError> {
             _ => break,
         }
     }
+    let plain = whole && !animated;
     Ok(Header {
         format: ImageFormat::Png,
         width,
@@ -551,7 +566,7 @@ fn encode_png(p: &Pixels) -> Result<Vec<u8>, ImageError> {
         _ => png::ColorType::Rgba,
     });
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
+    encoder.set_compression(png::Compression::Balanced);
     let mut writer = encoder.write_header().map_err(failed)?;
     writer.write_image_data(&p.data).map_err(failed)?;
     writer.finish().map_err(failed)?;
@@ -712,7 +727,12 @@ fn decode_gif(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> 
     let mut data = vec![0u8; width as usize * height as usize * 4];
     let (left, top) = (usize::from(frame.left), usize::from(frame.top));
     let cols = fw.min((width as usize).saturating_sub(left));
-    for row in 0..fh.min((height as usize).saturating_sub(top)) {
+    let rows = if cols == 0 {
+        0
+    } else {
+        fh.min((height as usize).saturating_sub(top))
+    };
+    for row in 0..rows {
         let src = &frame.buffer[row * fw * 4..][..cols * 4];
         let at = ((top + row) * width as usize + left) * 4;
         data[at..at + cols * 4].copy_from_slice(src);
@@ -1017,6 +1037,79 @@ mod tests {
         let back = redecode(&part);
         assert_eq!(back.channels, 3);
         assert_eq!(&back.data[..3], &[255, 0, 0]);
+    }
+
+    #[test]
+    fn a_gif_frame_beside_the_screen_leaves_it_transparent() {
+        // Found by the fuzz target: a 16-pixel-wide screen whose first frame starts at x = 4096.
+        let mut out = Vec::new();
+        {
+            let mut encoder = gif::Encoder::new(&mut out, 16, 4, &[]).unwrap();
+            let mut frame = gif::Frame::from_palette_pixels(2, 2, vec![0; 4], vec![9, 9, 9], None);
+            frame.left = 4096;
+            encoder.write_frame(&frame).unwrap();
+        }
+        let part = fit(&out, &ImageLimits::default()).unwrap();
+        assert_eq!(
+            (part.format, part.width, part.height),
+            (ImageFormat::Png, 16, 4)
+        );
+        assert!(redecode(&part).data.iter().all(|&v| v == 0));
+    }
+
+    /// `png` with a chunk of `kind` and `data` inserted before its first IDAT.
+    fn with_chunk(png: &[u8], kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+        let idat = memchr::memmem::find(png, b"IDAT").unwrap() - 4;
+        let mut out = png[..idat].to_vec();
+        out.extend((data.len() as u32).to_be_bytes());
+        out.extend(kind);
+        out.extend(data);
+        out.extend(crc32(&[&kind[..], data].concat()).to_be_bytes());
+        out.extend(&png[idat..]);
+        out
+    }
+
+    /// The CRC-32 a PNG chunk ends with, bit by bit.
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn broken_png_palettes_are_corrupt() {
+        // Found by the fuzz target: the png crate panics on these instead of refusing them.
+        let indexed = png_of(2, 2, png::ColorType::Grayscale, &[0, 1, 1, 0]);
+        let mut indexed = indexed.clone();
+        // Grey to indexed in IHDR, with the chunk's CRC to match.
+        indexed[25] = 3;
+        let crc = crc32(&indexed[12..29]);
+        indexed[29..33].copy_from_slice(&crc.to_be_bytes());
+        let indexed = |plte: &[u8]| with_chunk(&indexed, b"PLTE", plte);
+        // Limits that make the image decoded, not handed over.
+        let decoded = ImageLimits {
+            max_edge: 1,
+            ..ImageLimits::default()
+        };
+        for plte in [&[1u8; 4][..], &[1; 771], &[]] {
+            let got = fit(&indexed(plte), &decoded);
+            assert!(
+                matches!(got, Err(ImageError::Corrupt(_))),
+                "{}: {got:?}",
+                plte.len()
+            );
+        }
+        let trns = with_chunk(&indexed(&[9; 6]), b"tRNS", &[0, 0, 0]);
+        assert!(matches!(fit(&trns, &decoded), Err(ImageError::Corrupt(_))));
     }
 
     #[test]
