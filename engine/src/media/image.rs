@@ -515,33 +515,13 @@ fn encode_within(
 /// `source` at `width` x `height` (Lanczos3, alpha premultiplied while filtering), without
 /// its alpha channel when `opaque`.
 fn resize(source: &Pixels, width: u32, height: u32, opaque: bool) -> Result<Pixels, ImageError> {
-    let pixel_type = match source.channels {
-        1 => fir::PixelType::U8,
-        2 => fir::PixelType::U8x2,
-        3 => fir::PixelType::U8x3,
-        _ => fir::PixelType::U8x4,
-    };
     let mut out = if (width, height) == (source.width, source.height) {
         Pixels {
             data: source.data.clone(),
             ..*source
         }
     } else {
-        let src = fir::images::ImageRef::new(source.width, source.height, &source.data, pixel_type)
-            .map_err(|e| corrupt(format!("decoded pixels of the wrong size ({e})")))?;
-        let mut dst = fir::images::Image::new(width, height, pixel_type);
-        let options = fir::ResizeOptions::new()
-            .resize_alg(fir::ResizeAlg::Convolution(fir::FilterType::Lanczos3))
-            .use_alpha(!opaque);
-        fir::Resizer::new()
-            .resize(&src, &mut dst, &options)
-            .map_err(|e| corrupt(format!("resizing failed ({e})")))?;
-        Pixels {
-            width,
-            height,
-            channels: source.channels,
-            data: dst.into_vec(),
-        }
+        resize_colour(source, width, height, opaque)?
     };
     if opaque && out.has_alpha() {
         let n = usize::from(out.channels);
@@ -553,6 +533,94 @@ fn resize(source: &Pixels, width: u32, height: u32, opaque: bool) -> Result<Pixe
         out.channels -= 1;
     }
     Ok(out)
+}
+
+/// `source` resized to `width` x `height` through RGBA: the resizer is instantiated for that
+/// one pixel type (each instance is SIMD code for every CPU it may run on, the largest part of
+/// the addon), so other pixels are widened to RGBA before and narrowed back after.
+fn resize_colour(
+    source: &Pixels,
+    width: u32,
+    height: u32,
+    opaque: bool,
+) -> Result<Pixels, ImageError> {
+    let widened;
+    let rgba = if source.channels == 4 {
+        source
+    } else {
+        widened = widen_to_rgba(source);
+        &widened
+    };
+    let options = fir::ResizeOptions::new()
+        .resize_alg(fir::ResizeAlg::Convolution(fir::FilterType::Lanczos3))
+        .use_alpha(!opaque);
+    let mut data = vec![0u8; width as usize * height as usize * 4];
+    resize_typed::<fir::pixels::U8x4>(rgba, (width, height, &mut data), &options)
+        .map_err(|e| corrupt(format!("resizing failed ({e})")))?;
+    let resized = Pixels {
+        width,
+        height,
+        channels: 4,
+        data,
+    };
+    Ok(if source.channels == 4 {
+        resized
+    } else {
+        narrow_from_rgba(&resized, source.channels)
+    })
+}
+
+/// One typed resize of `source` into `(width, height, buffer)`.
+fn resize_typed<P: fir::PixelTrait>(
+    source: &Pixels,
+    (width, height, buffer): (u32, u32, &mut [u8]),
+    options: &fir::ResizeOptions,
+) -> Result<(), String> {
+    let src =
+        fir::images::TypedImageRef::<P>::from_buffer(source.width, source.height, &source.data)
+            .map_err(|e| e.to_string())?;
+    let mut dst = fir::images::TypedImage::<P>::from_buffer(width, height, buffer)
+        .map_err(|e| e.to_string())?;
+    fir::Resizer::new()
+        .resize_typed(&src, &mut dst, options)
+        .map_err(|e| e.to_string())
+}
+
+/// Grey, grey and alpha, or RGB pixels as RGBA.
+fn widen_to_rgba(source: &Pixels) -> Pixels {
+    let n = usize::from(source.channels);
+    let mut data = Vec::with_capacity(source.data.len() / n * 4);
+    for pixel in source.data.chunks_exact(n) {
+        let [r, g, b] = if n <= 2 {
+            [pixel[0]; 3]
+        } else {
+            [pixel[0], pixel[1], pixel[2]]
+        };
+        let alpha = if n == 2 { pixel[1] } else { 255 };
+        data.extend_from_slice(&[r, g, b, alpha]);
+    }
+    Pixels {
+        channels: 4,
+        data,
+        ..*source
+    }
+}
+
+/// RGBA pixels back in the layout of `channels` (grey, grey and alpha, or RGB).
+fn narrow_from_rgba(rgba: &Pixels, channels: u8) -> Pixels {
+    let mut data = Vec::with_capacity(rgba.data.len() / 4 * usize::from(channels));
+    for pixel in rgba.data.chunks_exact(4) {
+        match channels {
+            1 => data.push(pixel[0]),
+            2 => data.extend_from_slice(&[pixel[0], pixel[3]]),
+            _ => data.extend_from_slice(&pixel[..3]),
+        }
+    }
+    Pixels {
+        channels,
+        data,
+        ..*rgba
+    }
 }
 
 fn encode_png(p: &Pixels) -> Result<Vec<u8>, ImageError> {
@@ -1007,6 +1075,45 @@ mod tests {
         let part = fit(&png, &ImageLimits::default()).unwrap();
         assert_eq!(part.format, ImageFormat::Png);
         assert_eq!(redecode(&part).channels, 3);
+    }
+
+    #[test]
+    fn grey_pngs_stay_grey_through_the_rgba_resizer() {
+        // A horizontal ramp: after resizing, each pixel's grey is that of its place.
+        let ramp = |channels: usize| -> Vec<u8> {
+            let mut data = Vec::with_capacity(2000 * 1000 * channels);
+            for _y in 0..1000 {
+                for x in 0..2000u32 {
+                    data.push((x * 255 / 1999) as u8);
+                    if channels == 2 {
+                        data.push(if x < 1000 { 0 } else { 255 });
+                    }
+                }
+            }
+            data
+        };
+        let limits = ImageLimits::default();
+        for (color, channels) in [
+            (png::ColorType::Grayscale, 1u8),
+            (png::ColorType::GrayscaleAlpha, 2),
+        ] {
+            let png = png_of(2000, 1000, color, &ramp(usize::from(channels)));
+            let part = fit(&png, &limits).unwrap();
+            within(&part, &limits);
+            let back = redecode(&part);
+            assert_eq!(back.channels, channels, "{color:?}");
+            let row = usize::from(channels) * part.width as usize;
+            let middle = &back.data[(part.height as usize / 2) * row..][..row];
+            let at = |x: usize| middle[x * usize::from(channels)];
+            // Dark on the left, light on the right, rising in between.
+            assert!(at(2) < 10, "{color:?}: {}", at(2));
+            assert!(at(part.width as usize - 3) > 245, "{color:?}");
+            assert!(at(part.width as usize / 4) < at(part.width as usize * 3 / 4));
+            if channels == 2 {
+                assert_eq!(middle[1], 0, "the left half stays transparent");
+                assert_eq!(middle[row - 1], 255, "the right half stays opaque");
+            }
+        }
     }
 
     #[test]
