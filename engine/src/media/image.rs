@@ -163,8 +163,10 @@ struct Header {
     height: u32,
     /// JPEG sample precision (8, or 12 and more for 16-bit output).
     precision: u8,
-    /// A format every provider reads, one frame, and no sign of truncation.
+    /// A format every provider reads, one frame, upright, and no sign of truncation.
     plain: bool,
+    /// How the stored pixels are turned to be seen (EXIF orientation, 1 to 8; 1 upright).
+    orientation: u8,
 }
 
 impl Header {
@@ -184,6 +186,83 @@ impl Header {
 
     fn pixels(&self) -> u64 {
         u64::from(self.width) * u64::from(self.height)
+    }
+
+    /// Width and height as the image is seen: swapped when its orientation turns it a
+    /// quarter (EXIF 5 to 8).
+    fn upright_size(&self) -> (u32, u32) {
+        if self.orientation >= 5 {
+            (self.height, self.width)
+        } else {
+            (self.width, self.height)
+        }
+    }
+}
+
+/// The orientation (1 to 8) an APP1 segment's EXIF data (`Exif\0\0`, then a TIFF header and
+/// its first directory) gives, if it has a valid one.
+fn exif_orientation(app1: &[u8]) -> Option<u8> {
+    let tiff = app1.strip_prefix(b"Exif\0\0")?;
+    let big_endian = match tiff.get(..2)? {
+        b"MM" => true,
+        b"II" => false,
+        _ => return None,
+    };
+    let u16_at = |at: usize| {
+        if big_endian {
+            be_u16(tiff, at)
+        } else {
+            le_u16(tiff, at)
+        }
+    };
+    let u32_at = |at: usize| {
+        if big_endian {
+            be_u32(tiff, at)
+        } else {
+            le_u32(tiff, at)
+        }
+    };
+    let directory = usize::try_from(u32_at(4)?).ok()?;
+    let entries = u16_at(directory)?;
+    (0..usize::from(entries))
+        .map(|index| directory + 2 + index * 12)
+        .find(|&entry| u16_at(entry) == Some(0x0112))
+        .and_then(|entry| u16_at(entry + 8))
+        .and_then(|value| u8::try_from(value).ok())
+        .filter(|value| (1..=8).contains(value))
+}
+
+/// `pixels` turned as EXIF `orientation` says, so that they are seen upright.
+fn upright(pixels: Pixels, orientation: u8) -> Pixels {
+    if orientation <= 1 || orientation > 8 {
+        return pixels;
+    }
+    let (w, h) = (pixels.width as usize, pixels.height as usize);
+    let n = usize::from(pixels.channels);
+    let quarter = orientation >= 5;
+    let (out_w, out_h) = if quarter { (h, w) } else { (w, h) };
+    let mut data = Vec::with_capacity(pixels.data.len());
+    for y in 0..out_h {
+        for x in 0..out_w {
+            // Where the pixel seen at (x, y) is stored.
+            let (sx, sy) = match orientation {
+                2 => (w - 1 - x, y),
+                3 => (w - 1 - x, h - 1 - y),
+                4 => (x, h - 1 - y),
+                5 => (y, x),
+                6 => (y, h - 1 - x),
+                7 => (w - 1 - y, h - 1 - x),
+                _ => (w - 1 - y, x),
+            };
+            let at = (sy * w + sx) * n;
+            data.extend_from_slice(&pixels.data[at..at + n]);
+        }
+    }
+    Pixels {
+        width: out_w as u32,
+        height: out_h as u32,
+        channels: pixels.channels,
+        data,
     }
 }
 
@@ -256,11 +335,13 @@ fn png_header(bytes: &[u8]) -> Result<Header, ImageError> {
         height,
         precision: 8,
         plain,
+        orientation: 1,
     })
 }
 
 fn jpeg_header(bytes: &[u8]) -> Result<Header, ImageError> {
     let mut at = 2usize;
+    let mut orientation = 1;
     loop {
         if bytes.get(at) != Some(&0xFF) {
             return Err(corrupt(if at >= bytes.len() {
@@ -282,6 +363,10 @@ fn jpeg_header(bytes: &[u8]) -> Result<Header, ImageError> {
                 let Some(len) = be_u16(bytes, at + 2) else {
                     return Err(corrupt("a truncated JPEG header"));
                 };
+                if marker == 0xE1 {
+                    let end = (at + 2 + usize::from(len)).min(bytes.len());
+                    orientation = exif_orientation(&bytes[(at + 4).min(end)..end]).unwrap_or(1);
+                }
                 let is_frame =
                     matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC);
                 if is_frame {
@@ -308,7 +393,8 @@ fn jpeg_header(bytes: &[u8]) -> Result<Header, ImageError> {
                         width: u32::from(width),
                         height: u32::from(height),
                         precision,
-                        plain: common && whole,
+                        plain: common && whole && orientation == 1,
+                        orientation,
                     });
                 }
                 at += 2 + usize::from(len);
@@ -329,6 +415,7 @@ fn gif_header(bytes: &[u8]) -> Result<Header, ImageError> {
         height: u32::from(height),
         precision: 8,
         plain: false,
+        orientation: 1,
     })
 }
 
@@ -367,6 +454,7 @@ fn webp_header(bytes: &[u8]) -> Result<Header, ImageError> {
         height,
         precision: 8,
         plain: whole && !animated,
+        orientation: 1,
     })
 }
 
@@ -438,15 +526,16 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
             max: limits.max_source_pixels,
         });
     }
-    let (width, height) = target_size(header.width, header.height, limits);
+    let (upright_width, upright_height) = header.upright_size();
+    let (width, height) = target_size(upright_width, upright_height, limits);
     let part = |format, data, width, height, resized| FittedImage {
         format,
         data,
         width,
         height,
         source_format: header.format,
-        source_width: header.width,
-        source_height: header.height,
+        source_width: upright_width,
+        source_height: upright_height,
         source_bytes: bytes.len() as u64,
         resized,
     };
@@ -458,7 +547,14 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
         return Ok(part(header.format, data, width, height, false));
     }
 
-    let source = decode(&header, bytes, limits, width, height)?;
+    // Decoded at the size stored, then turned upright.
+    let (stored_width, stored_height) = if header.orientation >= 5 {
+        (height, width)
+    } else {
+        (width, height)
+    };
+    let source = decode(&header, bytes, limits, stored_width, stored_height)?;
+    let source = upright(source, header.orientation);
     let opaque = source.opaque();
     let (mut width, mut height) = (width, height);
     loop {
@@ -1075,6 +1171,123 @@ mod tests {
         let part = fit(&png, &ImageLimits::default()).unwrap();
         assert_eq!(part.format, ImageFormat::Png);
         assert_eq!(redecode(&part).channels, 3);
+    }
+
+    /// The TIFF data of an EXIF block with one entry, Orientation = `orientation`.
+    fn exif_tiff(orientation: u16, big_endian: bool) -> Vec<u8> {
+        let u16b = |v: u16| {
+            if big_endian {
+                v.to_be_bytes()
+            } else {
+                v.to_le_bytes()
+            }
+        };
+        let u32b = |v: u32| {
+            if big_endian {
+                v.to_be_bytes()
+            } else {
+                v.to_le_bytes()
+            }
+        };
+        let mut tiff = Vec::new();
+        tiff.extend_from_slice(if big_endian { b"MM" } else { b"II" });
+        tiff.extend_from_slice(&u16b(42));
+        tiff.extend_from_slice(&u32b(8));
+        tiff.extend_from_slice(&u16b(1));
+        tiff.extend_from_slice(&u16b(0x0112));
+        tiff.extend_from_slice(&u16b(3));
+        tiff.extend_from_slice(&u32b(1));
+        tiff.extend_from_slice(&u16b(orientation));
+        tiff.extend_from_slice(&[0, 0]);
+        tiff.extend_from_slice(&u32b(0));
+        tiff
+    }
+
+    #[test]
+    fn exif_orientation_is_read_in_either_byte_order() {
+        for big_endian in [true, false] {
+            for orientation in 1..=8u16 {
+                let mut app1 = b"Exif\0\0".to_vec();
+                app1.extend(exif_tiff(orientation, big_endian));
+                assert_eq!(exif_orientation(&app1), Some(orientation as u8));
+            }
+            let mut bad = b"Exif\0\0".to_vec();
+            bad.extend(exif_tiff(9, big_endian));
+            assert_eq!(exif_orientation(&bad), None);
+        }
+        assert_eq!(exif_orientation(b"Exif\0\0MM"), None);
+        assert_eq!(exif_orientation(b"http://ns.adobe.com/xap/1.0/"), None);
+    }
+
+    #[test]
+    fn every_orientation_turns_the_pixels_upright() {
+        // Stored 3 x 2, one grey value a pixel: 1 2 3 / 4 5 6.
+        let stored = || Pixels {
+            width: 3,
+            height: 2,
+            channels: 1,
+            data: vec![1, 2, 3, 4, 5, 6],
+        };
+        let expected: [(u8, (u32, u32), &[u8]); 8] = [
+            (1, (3, 2), &[1, 2, 3, 4, 5, 6]),
+            (2, (3, 2), &[3, 2, 1, 6, 5, 4]),
+            (3, (3, 2), &[6, 5, 4, 3, 2, 1]),
+            (4, (3, 2), &[4, 5, 6, 1, 2, 3]),
+            (5, (2, 3), &[1, 4, 2, 5, 3, 6]),
+            // A quarter turn clockwise: the stored left column, bottom first, is the top row.
+            (6, (2, 3), &[4, 1, 5, 2, 6, 3]),
+            (7, (2, 3), &[6, 3, 5, 2, 4, 1]),
+            (8, (2, 3), &[3, 6, 2, 5, 1, 4]),
+        ];
+        for (orientation, size, data) in expected {
+            let turned = upright(stored(), orientation);
+            assert_eq!((turned.width, turned.height), size, "{orientation}");
+            assert_eq!(turned.data, data, "{orientation}");
+        }
+    }
+
+    #[test]
+    fn a_sideways_photo_is_turned_upright() {
+        // Stored 400 x 200, its left half red and right half blue; EXIF 6 (turn a quarter
+        // clockwise to see it): seen 200 x 400, red on top.
+        let mut rgb = Vec::with_capacity(400 * 200 * 3);
+        for _y in 0..200 {
+            for x in 0..400 {
+                rgb.extend_from_slice(if x < 200 {
+                    &[230, 20, 20]
+                } else {
+                    &[20, 20, 230]
+                });
+            }
+        }
+        let mut jpeg = Vec::new();
+        let mut encoder = jpeg_encoder::Encoder::new(&mut jpeg, 90);
+        encoder.add_exif_metadata(&exif_tiff(6, true)).unwrap();
+        encoder
+            .encode(&rgb, 400, 200, jpeg_encoder::ColorType::Rgb)
+            .unwrap();
+        let part = fit(&jpeg, &ImageLimits::default()).unwrap();
+        assert_eq!((part.source_width, part.source_height), (200, 400));
+        assert_eq!((part.width, part.height), (200, 400));
+        assert!(
+            part.resized,
+            "an image that is not upright is never handed over"
+        );
+        let back = redecode(&part);
+        let pixel = |x: usize, y: usize| {
+            let at = (y * back.width as usize + x) * usize::from(back.channels);
+            [back.data[at], back.data[at + 1], back.data[at + 2]]
+        };
+        assert!(
+            pixel(100, 50)[0] > 180 && pixel(100, 50)[2] < 80,
+            "{:?}",
+            pixel(100, 50)
+        );
+        assert!(
+            pixel(100, 350)[2] > 180 && pixel(100, 350)[0] < 80,
+            "{:?}",
+            pixel(100, 350)
+        );
     }
 
     #[test]
