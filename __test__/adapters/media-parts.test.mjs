@@ -23,7 +23,7 @@ import openaiAdapter from '../../adapters/openai.js'
 import anthropicAdapter from '../../adapters/anthropic.js'
 import { after, before, describe, test } from '../harness.mjs'
 import { makeFixture, runtimeEnvironment } from '../helpers.mjs'
-import { image } from '../media.mjs'
+import { image, pdf } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
 const { openaiResponsesOutput, openaiChatMessages } = openaiAdapter
@@ -34,6 +34,8 @@ const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.ur
 const fx = makeFixture()
 after(() => fx.cleanup())
 fx.write('notes.txt', 'one\n')
+const pdfBytes = pdf(['Hello'])
+fx.write('doc.pdf', pdfBytes)
 const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
 after(() => toolkit.close())
 
@@ -82,6 +84,9 @@ describe('MCP: an image is an image content item', () => {
       assertImageResult(await client.callTool({ name: 'read_file', arguments: { path: 'shot.png' } }))
       const text = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } })
       assert.equal(text.structuredContent.content, 'one\n')
+      const doc = await client.callTool({ name: 'read_file', arguments: { path: 'doc.pdf' } })
+      assert.equal(doc.structuredContent.kind, 'pdf')
+      assert.deepEqual(doc.content, [{ type: 'text', text: `doc.pdf PDF page 1 of 1 (${pdfBytes.length} bytes)\n[page 1]\nHello\n` }])
     } finally {
       await client.close()
     }
