@@ -85,7 +85,7 @@ pub fn pdf_text(bytes: &[u8], first: u32, last: u32) -> Result<PdfText, PdfError
     let page_ids = doc.get_pages();
     let page_count = u32::try_from(page_ids.len()).unwrap_or(u32::MAX);
     if page_count == 0 {
-        return Err(PdfError::Corrupt("it has no pages".into()));
+        return Err(PdfError::Corrupt("it has no pages that can be read".into()));
     }
     let first = first.max(1);
     if first > page_count {
@@ -509,5 +509,111 @@ mod tests {
             .to_string(),
             "page 9 is past the end: the PDF has 2 pages"
         );
+    }
+
+    /// A PDF written out with a cross-reference table, from objects' bodies (object 1 is
+    /// the catalog).
+    fn raw_pdf(objects: &[&[u8]]) -> Vec<u8> {
+        let mut out = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objects.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+            out.extend_from_slice(body);
+            out.extend_from_slice(b"\nendobj\n");
+        }
+        let xref = out.len();
+        out.extend_from_slice(
+            format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+        );
+        for offset in offsets {
+            out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+        }
+        out.extend_from_slice(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                objects.len() + 1
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
+    #[test]
+    fn a_page_tree_with_a_cycle_ends_as_corrupt() {
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [2 0 R 3 0 R 2 0 R] /Count 3 >>",
+            b"<< /Type /Page /Parent 2 0 R /Kids [2 0 R] /Contents 4 0 R >>",
+            b"<< /Length 33 >>\nstream\nBT /F1 12 Tf 9 9 Td (loop) Tj ET\nendstream",
+        ]);
+        // lopdf gives up on a page tree with a cycle: no pages, so the PDF cannot be read.
+        assert_eq!(
+            pdf_text(&bytes, 1, 20),
+            Err(PdfError::Corrupt("it has no pages that can be read".into()))
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let depth = 200_000;
+        let mut nested = b"[".repeat(depth);
+        nested.extend(b"]".repeat(depth));
+        let mut dicts = b"<< /A ".repeat(depth);
+        dicts.extend(b">>".repeat(depth));
+        let page: &[u8] = b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>";
+        for deep in [&nested, &dicts] {
+            let bytes = raw_pdf(&[
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                page,
+                deep,
+            ]);
+            // Whatever it answers, it answers.
+            let _ = pdf_text(&bytes, 1, 1);
+        }
+        let mut content = b"BT /F1 12 Tf ".to_vec();
+        content.extend(b"[".repeat(depth));
+        let stream = [
+            format!("<< /Length {} >>\nstream\n", content.len()).into_bytes(),
+            content,
+            b"\nendstream".to_vec(),
+        ]
+        .concat();
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            page,
+            &stream,
+        ]);
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+    }
+
+    #[test]
+    fn a_stream_that_inflates_past_the_limit_costs_its_page_not_the_memory() {
+        let line = b"BT /F1 12 Tf 9 9 Td (bomb) Tj ET\n";
+        let mut bomb = Stream::new(
+            dictionary! {},
+            line.repeat(MAX_PAGE_CONTENT_BYTES / line.len() + 1),
+        );
+        bomb.compress().unwrap();
+        let deflated = bomb.content;
+        let stream = [
+            format!(
+                "<< /Length {} /Filter /FlateDecode >>\nstream\n",
+                deflated.len()
+            )
+            .into_bytes(),
+            deflated,
+            b"\nendstream".to_vec(),
+        ]
+        .concat();
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+            &stream,
+        ]);
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
     }
 }
