@@ -12,15 +12,11 @@ const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/w
 
 /// True when `bytes` is a JSON object with an integer `nbformat`.
 ///
-/// Cheap on anything else: bytes without `"nbformat"` in them, or not starting with `{`,
-/// are not parsed at all; the rest are scanned without building the notebook.
+/// Cheap on anything else: bytes without `"nbformat"` in them are not parsed at all; the
+/// rest are scanned without building the notebook. (A JSON array cannot pass: serde reads
+/// a one-field struct from an array only if the array is that one integer.)
 pub fn sniff(bytes: &[u8]) -> bool {
-    let starts_as_object = bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'{');
-    starts_as_object
-        && memchr::memmem::find(bytes, b"\"nbformat\"").is_some()
+    memchr::memmem::find(bytes, b"\"nbformat\"").is_some()
         && serde_json::from_slice::<Probe>(bytes).is_ok_and(|p| p.nbformat.as_u64().is_some())
 }
 

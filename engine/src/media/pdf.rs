@@ -114,7 +114,8 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
         ..LoadOptions::default()
     };
     match Document::load_mem_with_options(bytes, options) {
-        Ok(doc) if doc.is_encrypted() && doc.encryption_state.is_none() => Err(PdfError::Encrypted),
+        // lopdf loads a PDF it cannot decrypt, still marked encrypted; one it decrypted is not.
+        Ok(doc) if doc.is_encrypted() => Err(PdfError::Encrypted),
         Ok(doc) => Ok(doc),
         Err(err) => Err(load_error(&err)),
     }
@@ -123,6 +124,8 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
 fn load_error(err: &lopdf::Error) -> PdfError {
     use lopdf::Error as E;
     match err {
+        // lopdf 0.47 loads a PDF it cannot decrypt (still marked encrypted) rather than fail;
+        // these are for a load that fails all the same.
         E::Decryption(_) | E::InvalidPassword | E::UnsupportedSecurityHandler(_) => {
             PdfError::Encrypted
         }
@@ -475,6 +478,21 @@ mod tests {
     }
 
     #[test]
+    fn a_pdf_with_a_security_handler_lopdf_lacks_is_encrypted() {
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+            b"<< /Length 0 >>\nstream\n\nendstream",
+            b"<< /Filter /Adobe.PubSec /V 4 /R 4 /SubFilter /adbe.pkcs7.s5 >>",
+        ]);
+        let bytes = String::from_utf8(bytes)
+            .unwrap()
+            .replace("/Root 1 0 R", "/Root 1 0 R /Encrypt 5 0 R /ID [<01> <01>]");
+        assert_eq!(pdf_text(bytes.as_bytes(), 1, 1), Err(PdfError::Encrypted));
+    }
+
+    #[test]
     fn a_pdf_with_only_an_owner_password_is_read_as_readers_do() {
         let bytes = include_bytes!("testdata/encrypted-owner-password-only.pdf");
         let text = pdf_text(bytes, 1, 1).unwrap();
@@ -592,10 +610,8 @@ mod tests {
     #[test]
     fn a_stream_that_inflates_past_the_limit_costs_its_page_not_the_memory() {
         let line = b"BT /F1 12 Tf 9 9 Td (bomb) Tj ET\n";
-        let mut bomb = Stream::new(
-            dictionary! {},
-            line.repeat(MAX_PAGE_CONTENT_BYTES / line.len() + 1),
-        );
+        // 20 MiB, over the 16 MiB a page's content may inflate to.
+        let mut bomb = Stream::new(dictionary! {}, line.repeat((20 << 20) / line.len()));
         bomb.compress().unwrap();
         let deflated = bomb.content;
         let stream = [
