@@ -24,6 +24,19 @@ const HEADER_SEARCH_BYTES: usize = 1024;
 /// small crafted file from inflating to gigabytes.
 const MAX_STREAM_BYTES: usize = 32 << 20;
 
+/// The most a font's `ToUnicode` map may inflate to: a whole CJK font's is about 1 MiB.
+const MAX_FONT_MAP_BYTES: usize = 4 << 20;
+
+/// The most character codes one `ToUnicode` map may cover. lopdf builds a reverse map entry
+/// by entry for every code its ranges cover, so a map of a few bytes claiming the 32-bit
+/// code space would take minutes and gigabytes; the 16-bit space (65,536 codes, which some
+/// writers map whole) fits four times.
+const MAX_CMAP_CODES: u64 = 1 << 18;
+
+/// The most character codes all the `ToUnicode` maps read for one call may cover together:
+/// lopdf reads a font's map again for every page that uses it.
+const MAX_CMAP_CODES_PER_CALL: u64 = 1 << 21;
+
 /// The most one page's content streams may inflate to, together.
 const MAX_PAGE_CONTENT_BYTES: usize = 16 << 20;
 
@@ -95,11 +108,12 @@ pub fn pdf_text(bytes: &[u8], first: u32, last: u32) -> Result<PdfText, PdfError
         .max(first)
         .min(page_count)
         .min(first.saturating_add(MAX_PAGES_PER_CALL - 1));
+    let mut cmap_codes_left = MAX_CMAP_CODES_PER_CALL;
     let pages = page_ids
         .range(first..=last)
         .map(|(&number, &id)| PdfPage {
             number,
-            text: normalise(&page_text(&doc, id)),
+            text: normalise(&page_text(&doc, id, &mut cmap_codes_left)),
         })
         .collect();
     Ok(PdfText { page_count, pages })
@@ -141,7 +155,7 @@ fn load_error(err: &lopdf::Error) -> PdfError {
 
 /// The raw text of one page: what its content stream shows, lines broken where the text
 /// moves down. A page whose content or fonts cannot be read gives what could be read.
-fn page_text(doc: &Document, page_id: lopdf::ObjectId) -> String {
+fn page_text(doc: &Document, page_id: lopdf::ObjectId, cmap_codes_left: &mut u64) -> String {
     let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_PAGE_CONTENT_BYTES) else {
         return String::new();
     };
@@ -149,8 +163,11 @@ fn page_text(doc: &Document, page_id: lopdf::ObjectId) -> String {
     let encodings: BTreeMap<&[u8], Encoding> = fonts
         .iter()
         .filter_map(|(name, font)| {
+            if !charge_unicode_map(doc, font, cmap_codes_left) {
+                return None;
+            }
             let encoding = font
-                .get_font_encoding_with_limit(doc, MAX_STREAM_BYTES)
+                .get_font_encoding_with_limit(doc, MAX_FONT_MAP_BYTES)
                 .ok()?;
             Some((name.as_slice(), encoding))
         })
@@ -165,6 +182,132 @@ fn page_text(doc: &Document, page_id: lopdf::ObjectId) -> String {
         }
     }
     walker.out
+}
+
+/// Whether lopdf may read `font`'s `ToUnicode` map: true when it has none, or when the codes
+/// its ranges cover fit [`MAX_CMAP_CODES`] and what is left of the call's budget, which is
+/// then charged. A map that cannot be counted is not read (lopdf could not parse it either).
+fn charge_unicode_map(doc: &Document, font: &lopdf::Dictionary, codes_left: &mut u64) -> bool {
+    let Ok(map) = font.get_deref(b"ToUnicode", doc) else {
+        return true;
+    };
+    let Ok(stream) = map.as_stream() else {
+        return true;
+    };
+    let Ok(content) = stream.get_plain_content_with_limit(MAX_FONT_MAP_BYTES) else {
+        return false;
+    };
+    match cmap_codes(&content) {
+        Some(codes) if codes <= MAX_CMAP_CODES && codes <= *codes_left => {
+            *codes_left -= codes;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// How many codes a CMap's `bfrange` sections cover (each `bfchar` entry counts one), or
+/// `None` when its sections cannot be read.
+fn cmap_codes(cmap: &[u8]) -> Option<u64> {
+    let mut tokens = CmapTokens { rest: cmap };
+    let mut codes: u64 = 0;
+    while let Some(token) = tokens.next() {
+        match token {
+            CmapToken::Word(b"beginbfchar") => {
+                let mut hex_strings = 0u64;
+                loop {
+                    match tokens.next()? {
+                        CmapToken::Word(b"endbfchar") => break,
+                        CmapToken::Hex(_) => hex_strings += 1,
+                        _ => return None,
+                    }
+                }
+                codes = codes.saturating_add(hex_strings / 2);
+            }
+            CmapToken::Word(b"beginbfrange") => loop {
+                let low = match tokens.next()? {
+                    CmapToken::Word(b"endbfrange") => break,
+                    CmapToken::Hex(low) => low?,
+                    _ => return None,
+                };
+                let CmapToken::Hex(high) = tokens.next()? else {
+                    return None;
+                };
+                codes = codes.saturating_add(high?.checked_sub(low)?.saturating_add(1));
+                match tokens.next()? {
+                    CmapToken::Hex(_) => {}
+                    CmapToken::ArrayStart => loop {
+                        match tokens.next()? {
+                            CmapToken::ArrayEnd => break,
+                            CmapToken::Hex(_) => {}
+                            _ => return None,
+                        }
+                    },
+                    _ => return None,
+                }
+            },
+            _ => {}
+        }
+    }
+    Some(codes)
+}
+
+/// A token of a CMap, as far as [`cmap_codes`] needs: a hex string's value (`None` past
+/// 64 bits), an array's brackets, or any other word.
+enum CmapToken<'a> {
+    Hex(Option<u64>),
+    ArrayStart,
+    ArrayEnd,
+    Word(&'a [u8]),
+}
+
+struct CmapTokens<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for CmapTokens<'a> {
+    type Item = CmapToken<'a>;
+
+    fn next(&mut self) -> Option<CmapToken<'a>> {
+        loop {
+            let start = self.rest.iter().position(|b| !b.is_ascii_whitespace())?;
+            self.rest = &self.rest[start..];
+            if self.rest[0] != b'%' {
+                break;
+            }
+            let end = memchr::memchr2(b'\n', b'\r', self.rest).unwrap_or(self.rest.len());
+            self.rest = &self.rest[end..];
+        }
+        let (token, len) = match self.rest[0] {
+            b'<' => {
+                let end = memchr::memchr(b'>', self.rest)?;
+                let mut value: Option<u64> = Some(0);
+                for &b in &self.rest[1..end] {
+                    if b.is_ascii_whitespace() {
+                        continue;
+                    }
+                    let digit = char::from(b).to_digit(16)?;
+                    value = value
+                        .and_then(|v| v.checked_mul(16))
+                        .map(|v| v + u64::from(digit));
+                }
+                (CmapToken::Hex(value), end + 1)
+            }
+            b'[' => (CmapToken::ArrayStart, 1),
+            b']' => (CmapToken::ArrayEnd, 1),
+            _ => {
+                let len = self
+                    .rest
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace() || b"<[]%".contains(b))
+                    .unwrap_or(self.rest.len())
+                    .max(1);
+                (CmapToken::Word(&self.rest[..len]), len)
+            }
+        };
+        self.rest = &self.rest[len..];
+        Some(token)
+    }
 }
 
 /// Follows the text state of a content stream just enough to place line breaks and spaces.
@@ -631,5 +774,98 @@ mod tests {
             &stream,
         ]);
         assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+    }
+
+    /// A page showing `<0001 0002>` in a Type0 font with this `ToUnicode` CMap.
+    fn type0_pdf(bfranges: &str) -> Vec<u8> {
+        type0_pdf_pages(bfranges, 1)
+    }
+
+    /// [`type0_pdf`] with `pages` pages, all alike.
+    fn type0_pdf_pages(bfranges: &str, pages: usize) -> Vec<u8> {
+        let cmap = format!(
+            "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+             /CMapName /Test def\n/CMapType 2 def\n\
+             1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n\
+             {bfranges}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+        );
+        let cmap_stream = [
+            format!("<< /Length {} >>\nstream\n", cmap.len()).into_bytes(),
+            cmap.into_bytes(),
+            b"\nendstream".to_vec(),
+        ]
+        .concat();
+        let kids: String = (0..pages).map(|i| format!("{} 0 R ", i + 6)).collect();
+        let kids = format!("<< /Type /Pages /Kids [{kids}] /Count {pages} >>");
+        let mut objects: Vec<&[u8]> = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            kids.as_bytes(),
+            b"<< /Length 38 >>\nstream\nBT /F1 12 Tf 9 9 Td <00010002> Tj ET\nendstream",
+            b"<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /ToUnicode 5 0 R >>",
+            &cmap_stream,
+        ];
+        let page: &[u8] =
+            b"<< /Type /Page /Parent 2 0 R /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>";
+        objects.extend(std::iter::repeat_n(page, pages));
+        raw_pdf(&objects)
+    }
+
+    #[test]
+    fn a_type0_font_reads_through_its_unicode_map() {
+        let bytes = type0_pdf("1 beginbfrange\n<0001> <0002> <0048>\nendbfrange");
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["HI"]);
+    }
+
+    #[test]
+    fn a_unicode_map_that_claims_every_code_is_not_read() {
+        let started = std::time::Instant::now();
+        let bytes = type0_pdf("1 beginbfrange\n<00000000> <FFFFFFFF> <0041>\nendbfrange");
+        // Without the map, the codes are not printable ASCII: no text, and quickly.
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn unicode_maps_are_read_while_their_codes_fit_the_call_s_budget() {
+        // 16 ranges of 65,536 codes: over one map's limit.
+        let ranges = "<0000> <FFFF> <0041>\n".repeat(16);
+        let bytes = type0_pdf(&format!("16 beginbfrange\n{ranges}endbfrange"));
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+        // One whole 16-bit range, with a bfchar: read.
+        let bytes = type0_pdf(
+            "1 beginbfchar\n<0002> <0049>\nendbfchar\n1 beginbfrange\n<0000> <FFFF> <0047>\nendbfrange",
+        );
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["HI"]);
+    }
+
+    #[test]
+    fn a_call_reads_unicode_maps_until_its_budget_is_spent() {
+        // 20 pages reading one 200,002-code map: 10 fit the call's 2 Mi codes.
+        let bytes = type0_pdf_pages(
+            "2 beginbfrange\n<0001> <0002> <0048>\n<000000> <030D3F> <0047>\nendbfrange",
+            20,
+        );
+        let text = pdf_text(&bytes, 1, 20).unwrap();
+        let read = texts(&text).iter().filter(|t| **t == "HI").count();
+        assert_eq!(read, 10);
+        assert_eq!(texts(&text)[10..], [""; 10]);
+    }
+
+    #[test]
+    fn cmap_codes_counts_what_the_ranges_cover() {
+        let cmap = b"begincmap % a comment <0000> <FFFF>\n2 beginbfchar <01> <0041> <02> <0042> endbfchar \
+                     2 beginbfrange % <0000> <FFFF> <0041>\n<0000> <00FF> <0041> <1000> <1001> [<0041> <00420043>] endbfrange";
+        assert_eq!(cmap_codes(cmap), Some(2 + 256 + 2));
+        assert_eq!(
+            cmap_codes(b"1 beginbfrange <0000> <FFFFFFFFFFFFFFFFFF> <00> endbfrange"),
+            None
+        );
+        assert_eq!(
+            cmap_codes(b"1 beginbfrange <0010> <0001> <00> endbfrange"),
+            None
+        );
+        assert_eq!(cmap_codes(b"1 beginbfrange <00> /x <00> endbfrange"), None);
+        assert_eq!(cmap_codes(b"1 beginbfrange <00> <01> <00"), None);
+        assert_eq!(cmap_codes(b"no ranges"), Some(0));
     }
 }
