@@ -388,7 +388,12 @@ impl<'b> Window<'b> {
         };
         self.line(&header);
         if !cell.source.is_empty() {
-            self.line(&clean(&cell.source.joined()));
+            let mut source = cell.source.joined();
+            // A source is a file's text, not a terminal's: a lone CR ends a line.
+            if source.contains('\r') {
+                source = source.replace("\r\n", "\n").replace('\r', "\n");
+            }
+            self.line(&clean(&source));
         }
         for output in &cell.outputs {
             self.output(output);
@@ -656,7 +661,7 @@ mod tests {
             markdown("# Title\nSome *text*."),
             code(json!(5), json!(["import os\n", "print(os.name)"]), json!([])),
             code(json!(null), json!("x = 1\n"), json!([])),
-            {"cell_type": "raw", "metadata": {}, "source": ["raw ", "text"]},
+            {"cell_type": "raw", "metadata": {}, "source": ["raw ", "text\r\nold mac\rline"]},
             code(json!(null), json!(""), json!([])),
         ]));
         let window = window(&bytes);
@@ -665,7 +670,7 @@ mod tests {
             "[cell 1 markdown]\n# Title\nSome *text*.\n\
              [cell 2 code, run 5]\nimport os\nprint(os.name)\n\
              [cell 3 code, not run]\nx = 1\n\
-             [cell 4 raw]\nraw text\n\
+             [cell 4 raw]\nraw text\nold mac\nline\n\
              [cell 5 code, not run]\n"
         );
         assert_eq!((window.cell_count, window.first, window.last), (5, 1, 5));
