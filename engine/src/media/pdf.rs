@@ -153,35 +153,162 @@ fn load_error(err: &lopdf::Error) -> PdfError {
     }
 }
 
-/// The raw text of one page: what its content stream shows, lines broken where the text
-/// moves down. A page whose content or fonts cannot be read gives what could be read.
+/// The raw text of one page: what its content stream shows, and the forms it draws show,
+/// lines broken where the text moves down. A page whose content or fonts cannot be read
+/// gives what could be read.
 fn page_text(doc: &Document, page_id: lopdf::ObjectId, cmap_codes_left: &mut u64) -> String {
     let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_PAGE_CONTENT_BYTES) else {
         return String::new();
     };
-    let fonts = doc.get_page_fonts(page_id).unwrap_or_default();
-    let encodings: BTreeMap<&[u8], Encoding> = fonts
-        .iter()
-        .filter_map(|(name, font)| {
-            if !charge_unicode_map(doc, font, cmap_codes_left) {
-                return None;
-            }
-            let encoding = font
-                .get_font_encoding_with_limit(doc, MAX_FONT_MAP_BYTES)
-                .ok()?;
-            Some((name.as_slice(), encoding))
-        })
-        .collect();
-    let mut walker = TextWalker::default();
-    // Lenient: the operations before a syntax error still count.
-    for operation in Content::decode_iter(&content) {
-        let Ok(operation) = operation else { break };
-        walker.apply(&operation, &encodings);
-        if walker.out.len() > MAX_PAGE_TEXT_BYTES {
-            break;
+    let mut resources = Resources::default();
+    for (name, font) in doc.get_page_fonts(page_id).unwrap_or_default() {
+        resources.add_font(doc, name, font, cmap_codes_left);
+    }
+    if let Ok((inline, referenced)) = doc.get_page_resources(page_id) {
+        let referenced = referenced
+            .iter()
+            .filter_map(|&id| doc.get_dictionary(id).ok());
+        for dict in inline.into_iter().chain(referenced) {
+            resources.add_forms(doc, dict);
         }
     }
-    walker.out
+    let mut walk = Walk {
+        doc,
+        walker: TextWalker::default(),
+        content_left: MAX_PAGE_CONTENT_BYTES.saturating_sub(content.len()),
+        forms_open: Vec::new(),
+        cmap_codes_left,
+    };
+    walk.content(&content, &resources);
+    walk.walker.out
+}
+
+/// How deep forms drawn in forms are followed: real documents nest one or two.
+const MAX_FORM_DEPTH: usize = 4;
+
+/// What a content stream's names refer to: its fonts' encodings, and its forms (form
+/// XObjects, which draw content streams of their own).
+#[derive(Default)]
+struct Resources<'d> {
+    encodings: BTreeMap<Vec<u8>, Encoding<'d>>,
+    forms: BTreeMap<Vec<u8>, lopdf::ObjectId>,
+}
+
+impl<'d> Resources<'d> {
+    /// The resources of a `/Resources` dictionary.
+    fn of(doc: &'d Document, dict: &'d lopdf::Dictionary, cmap_codes_left: &mut u64) -> Self {
+        let mut resources = Self::default();
+        if let Ok(fonts) = dict.get_deref(b"Font", doc).and_then(Object::as_dict) {
+            for (name, font) in fonts {
+                let font = match font {
+                    Object::Reference(id) => doc.get_dictionary(*id).ok(),
+                    Object::Dictionary(font) => Some(font),
+                    _ => None,
+                };
+                if let Some(font) = font {
+                    resources.add_font(doc, name.clone(), font, cmap_codes_left);
+                }
+            }
+        }
+        resources.add_forms(doc, dict);
+        resources
+    }
+
+    fn add_font(
+        &mut self,
+        doc: &'d Document,
+        name: Vec<u8>,
+        font: &'d lopdf::Dictionary,
+        cmap_codes_left: &mut u64,
+    ) {
+        if self.encodings.contains_key(&name) || !charge_unicode_map(doc, font, cmap_codes_left) {
+            return;
+        }
+        if let Ok(encoding) = font.get_font_encoding_with_limit(doc, MAX_FONT_MAP_BYTES) {
+            self.encodings.insert(name, encoding);
+        }
+    }
+
+    fn add_forms(&mut self, doc: &Document, resources: &lopdf::Dictionary) {
+        let Ok(xobjects) = resources
+            .get_deref(b"XObject", doc)
+            .and_then(Object::as_dict)
+        else {
+            return;
+        };
+        for (name, xobject) in xobjects {
+            let Object::Reference(id) = xobject else {
+                continue;
+            };
+            let is_form = doc
+                .get_object(*id)
+                .and_then(Object::as_stream)
+                .and_then(|form| form.dict.get(b"Subtype"))
+                .and_then(Object::as_name)
+                .is_ok_and(|subtype| subtype == b"Form");
+            if is_form {
+                self.forms.entry(name.clone()).or_insert(*id);
+            }
+        }
+    }
+}
+
+/// A page's content streams being walked: the page's, then the forms it draws, depth first.
+struct Walk<'d, 'c> {
+    doc: &'d Document,
+    walker: TextWalker,
+    /// What the page's content streams and its forms' may still inflate to.
+    content_left: usize,
+    /// The forms being walked, outermost first: a form drawing itself is not followed.
+    forms_open: Vec<lopdf::ObjectId>,
+    cmap_codes_left: &'c mut u64,
+}
+
+impl<'d> Walk<'d, '_> {
+    fn content(&mut self, content: &[u8], resources: &Resources<'d>) {
+        // Lenient: the operations before a syntax error still count.
+        for operation in Content::decode_iter(content) {
+            let Ok(operation) = operation else { break };
+            if operation.operator == "Do" {
+                let form = operation.operands.first().and_then(|o| o.as_name().ok());
+                if let Some(&id) = form.and_then(|name| resources.forms.get(name)) {
+                    self.form(id, resources);
+                }
+            } else {
+                self.walker.apply(&operation, &resources.encodings);
+            }
+            if self.walker.out.len() > MAX_PAGE_TEXT_BYTES {
+                break;
+            }
+        }
+    }
+
+    fn form(&mut self, id: lopdf::ObjectId, outer: &Resources<'d>) {
+        if self.forms_open.len() >= MAX_FORM_DEPTH || self.forms_open.contains(&id) {
+            return;
+        }
+        let Ok(form) = self.doc.get_object(id).and_then(Object::as_stream) else {
+            return;
+        };
+        let Ok(content) = form.decompressed_content_with_limit(self.content_left) else {
+            return;
+        };
+        self.content_left -= content.len().min(self.content_left);
+        let own = match form
+            .dict
+            .get_deref(b"Resources", self.doc)
+            .and_then(Object::as_dict)
+        {
+            Ok(dict) => Some(Resources::of(self.doc, dict, self.cmap_codes_left)),
+            // A form without resources of its own uses its page's.
+            Err(_) => None,
+        };
+        let font = self.walker.font.clone();
+        self.forms_open.push(id);
+        self.content(&content, own.as_ref().unwrap_or(outer));
+        self.forms_open.pop();
+        self.walker.font = font;
+    }
 }
 
 /// Whether lopdf may read `font`'s `ToUnicode` map: true when it has none, or when the codes
@@ -312,9 +439,10 @@ impl<'a> Iterator for CmapTokens<'a> {
 
 /// Follows the text state of a content stream just enough to place line breaks and spaces.
 #[derive(Default)]
-struct TextWalker<'a> {
+struct TextWalker {
     out: String,
-    encoding: Option<&'a Encoding<'a>>,
+    /// The current font's resource name.
+    font: Option<Vec<u8>>,
     font_size: f32,
     /// The vertical scale of the text matrix, which text-space moves are multiplied by.
     scale_y: f32,
@@ -326,20 +454,21 @@ struct TextWalker<'a> {
     moved_along: bool,
 }
 
-impl<'a> TextWalker<'a> {
-    fn apply(&mut self, op: &Operation, encodings: &'a BTreeMap<&[u8], Encoding<'a>>) {
+impl TextWalker {
+    fn apply(&mut self, op: &Operation, encodings: &BTreeMap<Vec<u8>, Encoding>) {
         let number = |i: usize| op.operands.get(i).and_then(|o| o.as_float().ok());
+        let encoding = self.font.as_ref().and_then(|font| encodings.get(font));
         match op.operator.as_str() {
             "BT" => {
                 self.scale_y = 1.0;
                 self.line_y = 0.0;
             }
             "Tf" => {
-                self.encoding = op
+                self.font = op
                     .operands
                     .first()
                     .and_then(|o| o.as_name().ok())
-                    .and_then(|name| encodings.get(name));
+                    .map(<[u8]>::to_vec);
                 self.font_size = number(1).unwrap_or(0.0).abs();
             }
             "Td" | "TD" => {
@@ -355,15 +484,14 @@ impl<'a> TextWalker<'a> {
                 self.moved_along = true;
             }
             "T*" => self.new_line(),
-            "Tj" => self.show(op.operands.first()),
-            "TJ" => self.show(op.operands.first()),
+            "Tj" | "TJ" => self.show(op.operands.first(), encoding),
             "'" => {
                 self.new_line();
-                self.show(op.operands.first());
+                self.show(op.operands.first(), encoding);
             }
             "\"" => {
                 self.new_line();
-                self.show(op.operands.get(2));
+                self.show(op.operands.get(2), encoding);
             }
             _ => {}
         }
@@ -378,7 +506,7 @@ impl<'a> TextWalker<'a> {
         self.moved_along = false;
     }
 
-    fn show(&mut self, operand: Option<&Object>) {
+    fn show(&mut self, operand: Option<&Object>, encoding: Option<&Encoding>) {
         let Some(operand) = operand else { return };
         // A move of more than a third of the font size (at least a point) is a new line;
         // less is a superscript or a subscript.
@@ -391,11 +519,11 @@ impl<'a> TextWalker<'a> {
         self.shown_y = Some(self.line_y);
         self.moved_along = false;
         match operand {
-            Object::String(bytes, _) => self.decode(bytes),
+            Object::String(bytes, _) => self.decode(bytes, encoding),
             Object::Array(items) => {
                 for item in items {
                     match item {
-                        Object::String(bytes, _) => self.decode(bytes),
+                        Object::String(bytes, _) => self.decode(bytes, encoding),
                         // Thousandths of an em: a word space is 250 or more, a kern far less.
                         Object::Integer(n) if *n <= -200 => self.space(),
                         Object::Real(n) if *n <= -200.0 => self.space(),
@@ -413,8 +541,8 @@ impl<'a> TextWalker<'a> {
         }
     }
 
-    fn decode(&mut self, bytes: &[u8]) {
-        match self.encoding {
+    fn decode(&mut self, bytes: &[u8], encoding: Option<&Encoding>) {
+        match encoding {
             Some(encoding) => {
                 let before = self.out.len();
                 if encoding.write_to_string(bytes, &mut self.out).is_err() {
@@ -556,6 +684,43 @@ mod tests {
         assert_eq!(
             texts(&text),
             ["First\nsecond line same line\nthird kerned word\nfourth\nfifth sup"]
+        );
+    }
+
+    #[test]
+    fn text_in_forms_the_page_draws_is_read() {
+        let form = |content: &str, resources: &str| {
+            let dict = format!("/Type /XObject /Subtype /Form /BBox [0 0 9 9] {resources}");
+            [
+                format!("<< /Length {} {dict} >>\nstream\n", content.len()).into_bytes(),
+                content.as_bytes().to_vec(),
+                b"\nendstream".to_vec(),
+            ]
+            .concat()
+        };
+        let page_content = "BT /F1 12 Tf 9 700 Td (page) Tj ET /Fm1 Do /Im1 Do /Fm1 Do";
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> \
+              /XObject << /Fm1 6 0 R /Im1 8 0 R >> >> >>",
+            &form(page_content, ""),
+            // Its encoding shows code x as Z: text read through it says so.
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+              /Encoding << /Differences [120 /Z] >> >>",
+            // Its own resources: a nested form, and itself (not followed).
+            &form(
+                "BT /F1 12 Tf 9 600 Td (outer form) Tj ET /Fm2 Do /Me Do",
+                "/Resources << /Font << /F1 5 0 R >> /XObject << /Fm2 7 0 R /Me 6 0 R >> >>",
+            ),
+            // No resources of its own: the page's.
+            &form("BT /F1 12 Tf 9 500 Td (inner form x) Tj ET", ""),
+            b"<< /Length 1 /Type /XObject /Subtype /Image /Width 1 /Height 1 \
+              /ColorSpace /DeviceGray /BitsPerComponent 8 >>\nstream\n\x80\nendstream",
+        ]);
+        assert_eq!(
+            texts(&pdf_text(&bytes, 1, 1).unwrap()),
+            ["page\nouter form\ninner form Z\nouter form\ninner form Z"]
         );
     }
 
