@@ -451,15 +451,18 @@ impl<'b> Window<'b> {
                 }
             }
         }
+        // Said even beside a text/plain, which for a figure is only `<Figure size ...>`.
+        let svg = image.is_none() && data.contains_key("image/svg+xml");
+        if svg {
+            self.line("[image/svg+xml output not shown]");
+        }
         let text = ["text/plain", "text/markdown", "text/latex"]
             .iter()
             .find_map(|&mime| multiline(data.get(mime)?));
         if let Some(text) = text {
             self.output_text("[out]", &text);
-        } else if image.is_some() {
+        } else if image.is_some() || svg {
             // Its line above says why it is not shown.
-        } else if data.contains_key("image/svg+xml") {
-            self.line("[image/svg+xml output not shown]");
         } else if data.contains_key("text/html") {
             self.line("[text/html output not shown]");
         } else if let Some(mime) = data.keys().next() {
@@ -706,6 +709,8 @@ mod tests {
                 {"output_type": "display_data", "metadata": {},
                  "data": {"image/svg+xml": "<svg/>"}},
                 {"output_type": "display_data", "metadata": {},
+                 "data": {"image/svg+xml": "<svg/>", "text/plain": "<Figure>"}},
+                {"output_type": "display_data", "metadata": {},
                  "data": {"application/vnd.widget+json": {}}},
                 {"output_type": "error", "ename": "ValueError", "evalue": "bad x",
                  "traceback": ["Traceback (most recent call last)", "  in f", "ValueError: bad x"]},
@@ -720,6 +725,7 @@ mod tests {
              [text/html output not shown]\n\
              [out]\n**hi**\n\
              [image/svg+xml output not shown]\n\
+             [image/svg+xml output not shown]\n[out]\n<Figure>\n\
              [application/vnd.widget+json output not shown]\n\
              [error]\nValueError: bad x\nTraceback (most recent call last)\n  in f\nValueError: bad x\n"
         );
