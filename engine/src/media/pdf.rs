@@ -1,9 +1,10 @@
 //! The text layer of a PDF's pages, for a model to read: page by page, a few pages per call.
 //!
-//! Parsing is `lopdf`'s; the text is walked out of each page's content stream here, so that
-//! lines break where the page moves to a new line (lopdf's own `extract_text` runs a whole
-//! text object into one line) and so that one unreadable font or operator costs its text,
-//! not the page.
+//! Parsing is `lopdf`'s; the text is walked out of each page's content stream (and the
+//! forms it draws) here, so that lines break where the page moves to a new line (lopdf's
+//! own `extract_text` runs a whole text object into one line) and so that one unreadable
+//! font or operator costs its text, not the page. What lopdf spends on hostile input is
+//! bounded from here: inflated sizes, fonts' `ToUnicode` maps, form nesting.
 
 use lopdf::content::{Content, Operation};
 use lopdf::{Document, Encoding, LoadOptions, Object};
@@ -19,9 +20,9 @@ pub const MAX_PAGES_PER_CALL: u32 = 20;
 /// How far into a file `%PDF-` may start: readers accept junk before the header, up to here.
 const HEADER_SEARCH_BYTES: usize = 1024;
 
-/// The most one stream (object streams and cross-reference streams while loading, and
-/// fonts' `ToUnicode` maps) may inflate to: real ones are far smaller, and it keeps a
-/// small crafted file from inflating to gigabytes.
+/// The most one stream read while loading (object streams, cross-reference streams) may
+/// inflate to: real ones are far smaller, and it keeps a small crafted file from inflating
+/// to gigabytes.
 const MAX_STREAM_BYTES: usize = 32 << 20;
 
 /// The most a font's `ToUnicode` map may inflate to: a whole CJK font's is about 1 MiB.
