@@ -12,15 +12,11 @@ const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/w
 
 /// True when `bytes` is a JSON object with an integer `nbformat`.
 ///
-/// Cheap on anything else: bytes without `"nbformat"` in them, or not starting with `{`,
-/// are not parsed at all; the rest are scanned without building the notebook.
+/// Cheap on anything else: bytes without `"nbformat"` in them are not parsed at all; the
+/// rest are scanned without building the notebook. (A JSON array cannot pass: serde reads
+/// a one-field struct from an array only if the array is that one integer.)
 pub fn sniff(bytes: &[u8]) -> bool {
-    let starts_as_object = bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'{');
-    starts_as_object
-        && memchr::memmem::find(bytes, b"\"nbformat\"").is_some()
+    memchr::memmem::find(bytes, b"\"nbformat\"").is_some()
         && serde_json::from_slice::<Probe>(bytes).is_ok_and(|p| p.nbformat.as_u64().is_some())
 }
 
@@ -392,7 +388,12 @@ impl<'b> Window<'b> {
         };
         self.line(&header);
         if !cell.source.is_empty() {
-            self.line(&clean(&cell.source.joined()));
+            let mut source = cell.source.joined();
+            // A source is a file's text, not a terminal's: a lone CR ends a line.
+            if source.contains('\r') {
+                source = source.replace("\r\n", "\n").replace('\r', "\n");
+            }
+            self.line(&clean(&source));
         }
         for output in &cell.outputs {
             self.output(output);
@@ -450,15 +451,18 @@ impl<'b> Window<'b> {
                 }
             }
         }
+        // Said even beside a text/plain, which for a figure is only `<Figure size ...>`.
+        let svg = image.is_none() && data.contains_key("image/svg+xml");
+        if svg {
+            self.line("[image/svg+xml output not shown]");
+        }
         let text = ["text/plain", "text/markdown", "text/latex"]
             .iter()
             .find_map(|&mime| multiline(data.get(mime)?));
         if let Some(text) = text {
             self.output_text("[out]", &text);
-        } else if image.is_some() {
+        } else if image.is_some() || svg {
             // Its line above says why it is not shown.
-        } else if data.contains_key("image/svg+xml") {
-            self.line("[image/svg+xml output not shown]");
         } else if data.contains_key("text/html") {
             self.line("[text/html output not shown]");
         } else if let Some(mime) = data.keys().next() {
@@ -660,7 +664,7 @@ mod tests {
             markdown("# Title\nSome *text*."),
             code(json!(5), json!(["import os\n", "print(os.name)"]), json!([])),
             code(json!(null), json!("x = 1\n"), json!([])),
-            {"cell_type": "raw", "metadata": {}, "source": ["raw ", "text"]},
+            {"cell_type": "raw", "metadata": {}, "source": ["raw ", "text\r\nold mac\rline"]},
             code(json!(null), json!(""), json!([])),
         ]));
         let window = window(&bytes);
@@ -669,7 +673,7 @@ mod tests {
             "[cell 1 markdown]\n# Title\nSome *text*.\n\
              [cell 2 code, run 5]\nimport os\nprint(os.name)\n\
              [cell 3 code, not run]\nx = 1\n\
-             [cell 4 raw]\nraw text\n\
+             [cell 4 raw]\nraw text\nold mac\nline\n\
              [cell 5 code, not run]\n"
         );
         assert_eq!((window.cell_count, window.first, window.last), (5, 1, 5));
@@ -705,6 +709,8 @@ mod tests {
                 {"output_type": "display_data", "metadata": {},
                  "data": {"image/svg+xml": "<svg/>"}},
                 {"output_type": "display_data", "metadata": {},
+                 "data": {"image/svg+xml": "<svg/>", "text/plain": "<Figure>"}},
+                {"output_type": "display_data", "metadata": {},
                  "data": {"application/vnd.widget+json": {}}},
                 {"output_type": "error", "ename": "ValueError", "evalue": "bad x",
                  "traceback": ["Traceback (most recent call last)", "  in f", "ValueError: bad x"]},
@@ -719,6 +725,7 @@ mod tests {
              [text/html output not shown]\n\
              [out]\n**hi**\n\
              [image/svg+xml output not shown]\n\
+             [image/svg+xml output not shown]\n[out]\n<Figure>\n\
              [application/vnd.widget+json output not shown]\n\
              [error]\nValueError: bad x\nTraceback (most recent call last)\n  in f\nValueError: bad x\n"
         );

@@ -1,9 +1,10 @@
 //! The text layer of a PDF's pages, for a model to read: page by page, a few pages per call.
 //!
-//! Parsing is `lopdf`'s; the text is walked out of each page's content stream here, so that
-//! lines break where the page moves to a new line (lopdf's own `extract_text` runs a whole
-//! text object into one line) and so that one unreadable font or operator costs its text,
-//! not the page.
+//! Parsing is `lopdf`'s; the text is walked out of each page's content stream (and the
+//! forms it draws) here, so that lines break where the page moves to a new line (lopdf's
+//! own `extract_text` runs a whole text object into one line) and so that one unreadable
+//! font or operator costs its text, not the page. What lopdf spends on hostile input is
+//! bounded from here: inflated sizes, fonts' `ToUnicode` maps, form nesting.
 
 use lopdf::content::{Content, Operation};
 use lopdf::{Document, Encoding, LoadOptions, Object};
@@ -19,10 +20,23 @@ pub const MAX_PAGES_PER_CALL: u32 = 20;
 /// How far into a file `%PDF-` may start: readers accept junk before the header, up to here.
 const HEADER_SEARCH_BYTES: usize = 1024;
 
-/// The most one stream (object streams and cross-reference streams while loading, and
-/// fonts' `ToUnicode` maps) may inflate to: real ones are far smaller, and it keeps a
-/// small crafted file from inflating to gigabytes.
+/// The most one stream read while loading (object streams, cross-reference streams) may
+/// inflate to: real ones are far smaller, and it keeps a small crafted file from inflating
+/// to gigabytes.
 const MAX_STREAM_BYTES: usize = 32 << 20;
+
+/// The most a font's `ToUnicode` map may inflate to: a whole CJK font's is about 1 MiB.
+const MAX_FONT_MAP_BYTES: usize = 4 << 20;
+
+/// The most character codes one `ToUnicode` map may cover. lopdf builds a reverse map entry
+/// by entry for every code its ranges cover, so a map of a few bytes claiming the 32-bit
+/// code space would take minutes and gigabytes; the 16-bit space (65,536 codes, which some
+/// writers map whole) fits four times.
+const MAX_CMAP_CODES: u64 = 1 << 18;
+
+/// The most character codes all the `ToUnicode` maps read for one call may cover together:
+/// lopdf reads a font's map again for every page that uses it.
+const MAX_CMAP_CODES_PER_CALL: u64 = 1 << 21;
 
 /// The most one page's content streams may inflate to, together.
 const MAX_PAGE_CONTENT_BYTES: usize = 16 << 20;
@@ -85,7 +99,7 @@ pub fn pdf_text(bytes: &[u8], first: u32, last: u32) -> Result<PdfText, PdfError
     let page_ids = doc.get_pages();
     let page_count = u32::try_from(page_ids.len()).unwrap_or(u32::MAX);
     if page_count == 0 {
-        return Err(PdfError::Corrupt("it has no pages".into()));
+        return Err(PdfError::Corrupt("it has no pages that can be read".into()));
     }
     let first = first.max(1);
     if first > page_count {
@@ -95,11 +109,12 @@ pub fn pdf_text(bytes: &[u8], first: u32, last: u32) -> Result<PdfText, PdfError
         .max(first)
         .min(page_count)
         .min(first.saturating_add(MAX_PAGES_PER_CALL - 1));
+    let mut cmap_codes_left = MAX_CMAP_CODES_PER_CALL;
     let pages = page_ids
         .range(first..=last)
         .map(|(&number, &id)| PdfPage {
             number,
-            text: normalise(&page_text(&doc, id)),
+            text: normalise(&page_text(&doc, id, &mut cmap_codes_left)),
         })
         .collect();
     Ok(PdfText { page_count, pages })
@@ -114,7 +129,8 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
         ..LoadOptions::default()
     };
     match Document::load_mem_with_options(bytes, options) {
-        Ok(doc) if doc.is_encrypted() && doc.encryption_state.is_none() => Err(PdfError::Encrypted),
+        // lopdf loads a PDF it cannot decrypt, still marked encrypted; one it decrypted is not.
+        Ok(doc) if doc.is_encrypted() => Err(PdfError::Encrypted),
         Ok(doc) => Ok(doc),
         Err(err) => Err(load_error(&err)),
     }
@@ -123,6 +139,8 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
 fn load_error(err: &lopdf::Error) -> PdfError {
     use lopdf::Error as E;
     match err {
+        // lopdf 0.47 loads a PDF it cannot decrypt (still marked encrypted) rather than fail;
+        // these are for a load that fails all the same.
         E::Decryption(_) | E::InvalidPassword | E::UnsupportedSecurityHandler(_) => {
             PdfError::Encrypted
         }
@@ -136,39 +154,296 @@ fn load_error(err: &lopdf::Error) -> PdfError {
     }
 }
 
-/// The raw text of one page: what its content stream shows, lines broken where the text
-/// moves down. A page whose content or fonts cannot be read gives what could be read.
-fn page_text(doc: &Document, page_id: lopdf::ObjectId) -> String {
+/// The raw text of one page: what its content stream shows, and the forms it draws show,
+/// lines broken where the text moves down. A page whose content or fonts cannot be read
+/// gives what could be read.
+fn page_text(doc: &Document, page_id: lopdf::ObjectId, cmap_codes_left: &mut u64) -> String {
     let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_PAGE_CONTENT_BYTES) else {
         return String::new();
     };
-    let fonts = doc.get_page_fonts(page_id).unwrap_or_default();
-    let encodings: BTreeMap<&[u8], Encoding> = fonts
-        .iter()
-        .filter_map(|(name, font)| {
-            let encoding = font
-                .get_font_encoding_with_limit(doc, MAX_STREAM_BYTES)
-                .ok()?;
-            Some((name.as_slice(), encoding))
-        })
-        .collect();
-    let mut walker = TextWalker::default();
-    // Lenient: the operations before a syntax error still count.
-    for operation in Content::decode_iter(&content) {
-        let Ok(operation) = operation else { break };
-        walker.apply(&operation, &encodings);
-        if walker.out.len() > MAX_PAGE_TEXT_BYTES {
-            break;
+    let mut resources = Resources::default();
+    for (name, font) in doc.get_page_fonts(page_id).unwrap_or_default() {
+        resources.add_font(doc, name, font, cmap_codes_left);
+    }
+    if let Ok((inline, referenced)) = doc.get_page_resources(page_id) {
+        let referenced = referenced
+            .iter()
+            .filter_map(|&id| doc.get_dictionary(id).ok());
+        for dict in inline.into_iter().chain(referenced) {
+            resources.add_forms(doc, dict);
         }
     }
-    walker.out
+    let mut walk = Walk {
+        doc,
+        walker: TextWalker::default(),
+        content_left: MAX_PAGE_CONTENT_BYTES.saturating_sub(content.len()),
+        forms_open: Vec::new(),
+        cmap_codes_left,
+    };
+    walk.content(&content, &resources);
+    walk.walker.out
+}
+
+/// How deep forms drawn in forms are followed: real documents nest one or two.
+const MAX_FORM_DEPTH: usize = 4;
+
+/// What a content stream's names refer to: its fonts' encodings, and its forms (form
+/// XObjects, which draw content streams of their own).
+#[derive(Default)]
+struct Resources<'d> {
+    encodings: BTreeMap<Vec<u8>, Encoding<'d>>,
+    forms: BTreeMap<Vec<u8>, lopdf::ObjectId>,
+}
+
+impl<'d> Resources<'d> {
+    /// The resources of a `/Resources` dictionary.
+    fn of(doc: &'d Document, dict: &'d lopdf::Dictionary, cmap_codes_left: &mut u64) -> Self {
+        let mut resources = Self::default();
+        if let Ok(fonts) = dict.get_deref(b"Font", doc).and_then(Object::as_dict) {
+            for (name, font) in fonts {
+                let font = match font {
+                    Object::Reference(id) => doc.get_dictionary(*id).ok(),
+                    Object::Dictionary(font) => Some(font),
+                    _ => None,
+                };
+                if let Some(font) = font {
+                    resources.add_font(doc, name.clone(), font, cmap_codes_left);
+                }
+            }
+        }
+        resources.add_forms(doc, dict);
+        resources
+    }
+
+    fn add_font(
+        &mut self,
+        doc: &'d Document,
+        name: Vec<u8>,
+        font: &'d lopdf::Dictionary,
+        cmap_codes_left: &mut u64,
+    ) {
+        if self.encodings.contains_key(&name) || !charge_unicode_map(doc, font, cmap_codes_left) {
+            return;
+        }
+        if let Ok(encoding) = font.get_font_encoding_with_limit(doc, MAX_FONT_MAP_BYTES) {
+            self.encodings.insert(name, encoding);
+        }
+    }
+
+    fn add_forms(&mut self, doc: &Document, resources: &lopdf::Dictionary) {
+        let Ok(xobjects) = resources
+            .get_deref(b"XObject", doc)
+            .and_then(Object::as_dict)
+        else {
+            return;
+        };
+        for (name, xobject) in xobjects {
+            let Object::Reference(id) = xobject else {
+                continue;
+            };
+            let is_form = doc
+                .get_object(*id)
+                .and_then(Object::as_stream)
+                .and_then(|form| form.dict.get(b"Subtype"))
+                .and_then(Object::as_name)
+                .is_ok_and(|subtype| subtype == b"Form");
+            if is_form {
+                self.forms.entry(name.clone()).or_insert(*id);
+            }
+        }
+    }
+}
+
+/// A page's content streams being walked: the page's, then the forms it draws, depth first.
+struct Walk<'d, 'c> {
+    doc: &'d Document,
+    walker: TextWalker,
+    /// What the page's content streams and its forms' may still inflate to.
+    content_left: usize,
+    /// The forms being walked, outermost first: a form drawing itself is not followed.
+    forms_open: Vec<lopdf::ObjectId>,
+    cmap_codes_left: &'c mut u64,
+}
+
+impl<'d> Walk<'d, '_> {
+    fn content(&mut self, content: &[u8], resources: &Resources<'d>) {
+        // Lenient: the operations before a syntax error still count.
+        for operation in Content::decode_iter(content) {
+            let Ok(operation) = operation else { break };
+            if operation.operator == "Do" {
+                let form = operation.operands.first().and_then(|o| o.as_name().ok());
+                if let Some(&id) = form.and_then(|name| resources.forms.get(name)) {
+                    self.form(id, resources);
+                }
+            } else {
+                self.walker.apply(&operation, &resources.encodings);
+            }
+            if self.walker.out.len() > MAX_PAGE_TEXT_BYTES {
+                break;
+            }
+        }
+    }
+
+    fn form(&mut self, id: lopdf::ObjectId, outer: &Resources<'d>) {
+        if self.forms_open.len() >= MAX_FORM_DEPTH || self.forms_open.contains(&id) {
+            return;
+        }
+        let Ok(form) = self.doc.get_object(id).and_then(Object::as_stream) else {
+            return;
+        };
+        let Ok(content) = form.decompressed_content_with_limit(self.content_left) else {
+            return;
+        };
+        self.content_left -= content.len().min(self.content_left);
+        let own = match form
+            .dict
+            .get_deref(b"Resources", self.doc)
+            .and_then(Object::as_dict)
+        {
+            Ok(dict) => Some(Resources::of(self.doc, dict, self.cmap_codes_left)),
+            // A form without resources of its own uses its page's.
+            Err(_) => None,
+        };
+        let font = self.walker.font.clone();
+        self.forms_open.push(id);
+        self.content(&content, own.as_ref().unwrap_or(outer));
+        self.forms_open.pop();
+        self.walker.font = font;
+    }
+}
+
+/// Whether lopdf may read `font`'s `ToUnicode` map: true when it has none, or when the codes
+/// its ranges cover fit [`MAX_CMAP_CODES`] and what is left of the call's budget, which is
+/// then charged. A map that cannot be counted is not read (lopdf could not parse it either).
+fn charge_unicode_map(doc: &Document, font: &lopdf::Dictionary, codes_left: &mut u64) -> bool {
+    let Ok(map) = font.get_deref(b"ToUnicode", doc) else {
+        return true;
+    };
+    let Ok(stream) = map.as_stream() else {
+        return true;
+    };
+    let Ok(content) = stream.get_plain_content_with_limit(MAX_FONT_MAP_BYTES) else {
+        return false;
+    };
+    match cmap_codes(&content) {
+        Some(codes) if codes <= MAX_CMAP_CODES && codes <= *codes_left => {
+            *codes_left -= codes;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// How many codes a CMap's `bfrange` sections cover (each `bfchar` entry counts one), or
+/// `None` when its sections cannot be read.
+fn cmap_codes(cmap: &[u8]) -> Option<u64> {
+    let mut tokens = CmapTokens { rest: cmap };
+    let mut codes: u64 = 0;
+    while let Some(token) = tokens.next() {
+        match token {
+            CmapToken::Word(b"beginbfchar") => {
+                let mut hex_strings = 0u64;
+                loop {
+                    match tokens.next()? {
+                        CmapToken::Word(b"endbfchar") => break,
+                        CmapToken::Hex(_) => hex_strings += 1,
+                        _ => return None,
+                    }
+                }
+                codes = codes.saturating_add(hex_strings / 2);
+            }
+            CmapToken::Word(b"beginbfrange") => loop {
+                let low = match tokens.next()? {
+                    CmapToken::Word(b"endbfrange") => break,
+                    CmapToken::Hex(low) => low?,
+                    _ => return None,
+                };
+                let CmapToken::Hex(high) = tokens.next()? else {
+                    return None;
+                };
+                codes = codes.saturating_add(high?.checked_sub(low)?.saturating_add(1));
+                match tokens.next()? {
+                    CmapToken::Hex(_) => {}
+                    CmapToken::ArrayStart => loop {
+                        match tokens.next()? {
+                            CmapToken::ArrayEnd => break,
+                            CmapToken::Hex(_) => {}
+                            _ => return None,
+                        }
+                    },
+                    _ => return None,
+                }
+            },
+            _ => {}
+        }
+    }
+    Some(codes)
+}
+
+/// A token of a CMap, as far as [`cmap_codes`] needs: a hex string's value (`None` past
+/// 64 bits), an array's brackets, or any other word.
+enum CmapToken<'a> {
+    Hex(Option<u64>),
+    ArrayStart,
+    ArrayEnd,
+    Word(&'a [u8]),
+}
+
+struct CmapTokens<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for CmapTokens<'a> {
+    type Item = CmapToken<'a>;
+
+    fn next(&mut self) -> Option<CmapToken<'a>> {
+        loop {
+            let start = self.rest.iter().position(|b| !b.is_ascii_whitespace())?;
+            self.rest = &self.rest[start..];
+            if self.rest[0] != b'%' {
+                break;
+            }
+            let end = memchr::memchr2(b'\n', b'\r', self.rest).unwrap_or(self.rest.len());
+            self.rest = &self.rest[end..];
+        }
+        let (token, len) = match self.rest[0] {
+            b'<' => {
+                let end = memchr::memchr(b'>', self.rest)?;
+                let mut value: Option<u64> = Some(0);
+                for &b in &self.rest[1..end] {
+                    if b.is_ascii_whitespace() {
+                        continue;
+                    }
+                    let digit = char::from(b).to_digit(16)?;
+                    value = value
+                        .and_then(|v| v.checked_mul(16))
+                        .map(|v| v + u64::from(digit));
+                }
+                (CmapToken::Hex(value), end + 1)
+            }
+            b'[' => (CmapToken::ArrayStart, 1),
+            b']' => (CmapToken::ArrayEnd, 1),
+            _ => {
+                let len = self
+                    .rest
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace() || b"<[]%".contains(b))
+                    .unwrap_or(self.rest.len())
+                    .max(1);
+                (CmapToken::Word(&self.rest[..len]), len)
+            }
+        };
+        self.rest = &self.rest[len..];
+        Some(token)
+    }
 }
 
 /// Follows the text state of a content stream just enough to place line breaks and spaces.
 #[derive(Default)]
-struct TextWalker<'a> {
+struct TextWalker {
     out: String,
-    encoding: Option<&'a Encoding<'a>>,
+    /// The current font's resource name.
+    font: Option<Vec<u8>>,
     font_size: f32,
     /// The vertical scale of the text matrix, which text-space moves are multiplied by.
     scale_y: f32,
@@ -180,20 +455,21 @@ struct TextWalker<'a> {
     moved_along: bool,
 }
 
-impl<'a> TextWalker<'a> {
-    fn apply(&mut self, op: &Operation, encodings: &'a BTreeMap<&[u8], Encoding<'a>>) {
+impl TextWalker {
+    fn apply(&mut self, op: &Operation, encodings: &BTreeMap<Vec<u8>, Encoding>) {
         let number = |i: usize| op.operands.get(i).and_then(|o| o.as_float().ok());
+        let encoding = self.font.as_ref().and_then(|font| encodings.get(font));
         match op.operator.as_str() {
             "BT" => {
                 self.scale_y = 1.0;
                 self.line_y = 0.0;
             }
             "Tf" => {
-                self.encoding = op
+                self.font = op
                     .operands
                     .first()
                     .and_then(|o| o.as_name().ok())
-                    .and_then(|name| encodings.get(name));
+                    .map(<[u8]>::to_vec);
                 self.font_size = number(1).unwrap_or(0.0).abs();
             }
             "Td" | "TD" => {
@@ -209,15 +485,14 @@ impl<'a> TextWalker<'a> {
                 self.moved_along = true;
             }
             "T*" => self.new_line(),
-            "Tj" => self.show(op.operands.first()),
-            "TJ" => self.show(op.operands.first()),
+            "Tj" | "TJ" => self.show(op.operands.first(), encoding),
             "'" => {
                 self.new_line();
-                self.show(op.operands.first());
+                self.show(op.operands.first(), encoding);
             }
             "\"" => {
                 self.new_line();
-                self.show(op.operands.get(2));
+                self.show(op.operands.get(2), encoding);
             }
             _ => {}
         }
@@ -232,7 +507,7 @@ impl<'a> TextWalker<'a> {
         self.moved_along = false;
     }
 
-    fn show(&mut self, operand: Option<&Object>) {
+    fn show(&mut self, operand: Option<&Object>, encoding: Option<&Encoding>) {
         let Some(operand) = operand else { return };
         // A move of more than a third of the font size (at least a point) is a new line;
         // less is a superscript or a subscript.
@@ -245,11 +520,11 @@ impl<'a> TextWalker<'a> {
         self.shown_y = Some(self.line_y);
         self.moved_along = false;
         match operand {
-            Object::String(bytes, _) => self.decode(bytes),
+            Object::String(bytes, _) => self.decode(bytes, encoding),
             Object::Array(items) => {
                 for item in items {
                     match item {
-                        Object::String(bytes, _) => self.decode(bytes),
+                        Object::String(bytes, _) => self.decode(bytes, encoding),
                         // Thousandths of an em: a word space is 250 or more, a kern far less.
                         Object::Integer(n) if *n <= -200 => self.space(),
                         Object::Real(n) if *n <= -200.0 => self.space(),
@@ -267,8 +542,8 @@ impl<'a> TextWalker<'a> {
         }
     }
 
-    fn decode(&mut self, bytes: &[u8]) {
-        match self.encoding {
+    fn decode(&mut self, bytes: &[u8], encoding: Option<&Encoding>) {
+        match encoding {
             Some(encoding) => {
                 let before = self.out.len();
                 if encoding.write_to_string(bytes, &mut self.out).is_err() {
@@ -414,6 +689,43 @@ mod tests {
     }
 
     #[test]
+    fn text_in_forms_the_page_draws_is_read() {
+        let form = |content: &str, resources: &str| {
+            let dict = format!("/Type /XObject /Subtype /Form /BBox [0 0 9 9] {resources}");
+            [
+                format!("<< /Length {} {dict} >>\nstream\n", content.len()).into_bytes(),
+                content.as_bytes().to_vec(),
+                b"\nendstream".to_vec(),
+            ]
+            .concat()
+        };
+        let page_content = "BT /F1 12 Tf 9 700 Td (page) Tj ET /Fm1 Do /Im1 Do /Fm1 Do";
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> \
+              /XObject << /Fm1 6 0 R /Im1 8 0 R >> >> >>",
+            &form(page_content, ""),
+            // Its encoding shows code x as Z: text read through it says so.
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+              /Encoding << /Differences [120 /Z] >> >>",
+            // Its own resources: a nested form, and itself (not followed).
+            &form(
+                "BT /F1 12 Tf 9 600 Td (outer form) Tj ET /Fm2 Do /Me Do",
+                "/Resources << /Font << /F1 5 0 R >> /XObject << /Fm2 7 0 R /Me 6 0 R >> >>",
+            ),
+            // No resources of its own: the page's.
+            &form("BT /F1 12 Tf 9 500 Td (inner form x) Tj ET", ""),
+            b"<< /Length 1 /Type /XObject /Subtype /Image /Width 1 /Height 1 \
+              /ColorSpace /DeviceGray /BitsPerComponent 8 >>\nstream\n\x80\nendstream",
+        ]);
+        assert_eq!(
+            texts(&pdf_text(&bytes, 1, 1).unwrap()),
+            ["page\nouter form\ninner form Z\nouter form\ninner form Z"]
+        );
+    }
+
+    #[test]
     fn text_is_normalised() {
         let content = "BT /F1 12 Tf (a \\000b   ) Tj T* T* T* ( ) Tj T* (c) Tj T* ET";
         let text = pdf_text(&pdf(&[content]), 1, 1).unwrap();
@@ -475,6 +787,21 @@ mod tests {
     }
 
     #[test]
+    fn a_pdf_with_a_security_handler_lopdf_lacks_is_encrypted() {
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+            b"<< /Length 0 >>\nstream\n\nendstream",
+            b"<< /Filter /Adobe.PubSec /V 4 /R 4 /SubFilter /adbe.pkcs7.s5 >>",
+        ]);
+        let bytes = String::from_utf8(bytes)
+            .unwrap()
+            .replace("/Root 1 0 R", "/Root 1 0 R /Encrypt 5 0 R /ID [<01> <01>]");
+        assert_eq!(pdf_text(bytes.as_bytes(), 1, 1), Err(PdfError::Encrypted));
+    }
+
+    #[test]
     fn a_pdf_with_only_an_owner_password_is_read_as_readers_do() {
         let bytes = include_bytes!("testdata/encrypted-owner-password-only.pdf");
         let text = pdf_text(bytes, 1, 1).unwrap();
@@ -509,5 +836,202 @@ mod tests {
             .to_string(),
             "page 9 is past the end: the PDF has 2 pages"
         );
+    }
+
+    /// A PDF written out with a cross-reference table, from objects' bodies (object 1 is
+    /// the catalog).
+    fn raw_pdf(objects: &[&[u8]]) -> Vec<u8> {
+        let mut out = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objects.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+            out.extend_from_slice(body);
+            out.extend_from_slice(b"\nendobj\n");
+        }
+        let xref = out.len();
+        out.extend_from_slice(
+            format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+        );
+        for offset in offsets {
+            out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+        }
+        out.extend_from_slice(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                objects.len() + 1
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
+    #[test]
+    fn a_page_tree_with_a_cycle_ends_as_corrupt() {
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [2 0 R 3 0 R 2 0 R] /Count 3 >>",
+            b"<< /Type /Page /Parent 2 0 R /Kids [2 0 R] /Contents 4 0 R >>",
+            b"<< /Length 33 >>\nstream\nBT /F1 12 Tf 9 9 Td (loop) Tj ET\nendstream",
+        ]);
+        // lopdf gives up on a page tree with a cycle: no pages, so the PDF cannot be read.
+        assert_eq!(
+            pdf_text(&bytes, 1, 20),
+            Err(PdfError::Corrupt("it has no pages that can be read".into()))
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let depth = 200_000;
+        let mut nested = b"[".repeat(depth);
+        nested.extend(b"]".repeat(depth));
+        let mut dicts = b"<< /A ".repeat(depth);
+        dicts.extend(b">>".repeat(depth));
+        let page: &[u8] = b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>";
+        for deep in [&nested, &dicts] {
+            let bytes = raw_pdf(&[
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                page,
+                deep,
+            ]);
+            // Whatever it answers, it answers.
+            let _ = pdf_text(&bytes, 1, 1);
+        }
+        let mut content = b"BT /F1 12 Tf ".to_vec();
+        content.extend(b"[".repeat(depth));
+        let stream = [
+            format!("<< /Length {} >>\nstream\n", content.len()).into_bytes(),
+            content,
+            b"\nendstream".to_vec(),
+        ]
+        .concat();
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            page,
+            &stream,
+        ]);
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+    }
+
+    #[test]
+    fn a_stream_that_inflates_past_the_limit_costs_its_page_not_the_memory() {
+        let line = b"BT /F1 12 Tf 9 9 Td (bomb) Tj ET\n";
+        // 20 MiB, over the 16 MiB a page's content may inflate to.
+        let mut bomb = Stream::new(dictionary! {}, line.repeat((20 << 20) / line.len()));
+        bomb.compress().unwrap();
+        let deflated = bomb.content;
+        let stream = [
+            format!(
+                "<< /Length {} /Filter /FlateDecode >>\nstream\n",
+                deflated.len()
+            )
+            .into_bytes(),
+            deflated,
+            b"\nendstream".to_vec(),
+        ]
+        .concat();
+        let bytes = raw_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+            &stream,
+        ]);
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+    }
+
+    /// A page showing `<0001 0002>` in a Type0 font with this `ToUnicode` CMap.
+    fn type0_pdf(bfranges: &str) -> Vec<u8> {
+        type0_pdf_pages(bfranges, 1)
+    }
+
+    /// [`type0_pdf`] with `pages` pages, all alike.
+    fn type0_pdf_pages(bfranges: &str, pages: usize) -> Vec<u8> {
+        let cmap = format!(
+            "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n\
+             /CMapName /Test def\n/CMapType 2 def\n\
+             1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n\
+             {bfranges}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+        );
+        let cmap_stream = [
+            format!("<< /Length {} >>\nstream\n", cmap.len()).into_bytes(),
+            cmap.into_bytes(),
+            b"\nendstream".to_vec(),
+        ]
+        .concat();
+        let kids: String = (0..pages).map(|i| format!("{} 0 R ", i + 6)).collect();
+        let kids = format!("<< /Type /Pages /Kids [{kids}] /Count {pages} >>");
+        let mut objects: Vec<&[u8]> = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            kids.as_bytes(),
+            b"<< /Length 38 >>\nstream\nBT /F1 12 Tf 9 9 Td <00010002> Tj ET\nendstream",
+            b"<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /ToUnicode 5 0 R >>",
+            &cmap_stream,
+        ];
+        let page: &[u8] =
+            b"<< /Type /Page /Parent 2 0 R /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>";
+        objects.extend(std::iter::repeat_n(page, pages));
+        raw_pdf(&objects)
+    }
+
+    #[test]
+    fn a_type0_font_reads_through_its_unicode_map() {
+        let bytes = type0_pdf("1 beginbfrange\n<0001> <0002> <0048>\nendbfrange");
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["HI"]);
+    }
+
+    #[test]
+    fn a_unicode_map_that_claims_every_code_is_not_read() {
+        let started = std::time::Instant::now();
+        let bytes = type0_pdf("1 beginbfrange\n<00000000> <FFFFFFFF> <0041>\nendbfrange");
+        // Without the map, the codes are not printable ASCII: no text, and quickly.
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn unicode_maps_are_read_while_their_codes_fit_the_call_s_budget() {
+        // 16 ranges of 65,536 codes: over one map's limit.
+        let ranges = "<0000> <FFFF> <0041>\n".repeat(16);
+        let bytes = type0_pdf(&format!("16 beginbfrange\n{ranges}endbfrange"));
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), [""]);
+        // One whole 16-bit range, with a bfchar: read.
+        let bytes = type0_pdf(
+            "1 beginbfchar\n<0002> <0049>\nendbfchar\n1 beginbfrange\n<0000> <FFFF> <0047>\nendbfrange",
+        );
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["HI"]);
+    }
+
+    #[test]
+    fn a_call_reads_unicode_maps_until_its_budget_is_spent() {
+        // 20 pages reading one 200,002-code map: 10 fit the call's 2 Mi codes.
+        let bytes = type0_pdf_pages(
+            "2 beginbfrange\n<0001> <0002> <0048>\n<000000> <030D3F> <0047>\nendbfrange",
+            20,
+        );
+        let text = pdf_text(&bytes, 1, 20).unwrap();
+        let read = texts(&text).iter().filter(|t| **t == "HI").count();
+        assert_eq!(read, 10);
+        assert_eq!(texts(&text)[10..], [""; 10]);
+    }
+
+    #[test]
+    fn cmap_codes_counts_what_the_ranges_cover() {
+        let cmap = b"begincmap % a comment <0000> <FFFF>\n2 beginbfchar <01> <0041> <02> <0042> endbfchar \
+                     2 beginbfrange % <0000> <FFFF> <0041>\n<0000> <00FF> <0041> <1000> <1001> [<0041> <00420043>] endbfrange";
+        assert_eq!(cmap_codes(cmap), Some(2 + 256 + 2));
+        assert_eq!(
+            cmap_codes(b"1 beginbfrange <0000> <FFFFFFFFFFFFFFFFFF> <00> endbfrange"),
+            None
+        );
+        assert_eq!(
+            cmap_codes(b"1 beginbfrange <0010> <0001> <00> endbfrange"),
+            None
+        );
+        assert_eq!(cmap_codes(b"1 beginbfrange <00> /x <00> endbfrange"), None);
+        assert_eq!(cmap_codes(b"1 beginbfrange <00> <01> <00"), None);
+        assert_eq!(cmap_codes(b"no ranges"), Some(0));
     }
 }
