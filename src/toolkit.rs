@@ -173,15 +173,10 @@ impl Workspace {
         input: Unknown,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        let call = match &self.root {
-            Some(root) => {
-                ReadCall::media_from_js(Ok(RootArg::Open(root.clone())), input).map(|call| {
-                    call.with_rules(self.rules.clone())
-                        .with_ledger(self.ledger.clone())
-                })
-            }
-            None => Err(closed_error(&requested_path(&input))),
-        };
+        let call = self.toolkit_call(
+            || requested_path(&input),
+            |root| ReadCall::media_from_js(Ok(root), input),
+        );
         schedule::enqueue(env, call, signal)
     }
 
@@ -233,17 +228,10 @@ impl Workspace {
         inputs: Unknown,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        let call = match &self.root {
-            Some(root) => {
-                ReadCall::many_from_js(Ok(RootArg::Open(root.clone())), inputs, Fields::Toolkit)
-                    .map(|call| {
-                        call.with_rules(self.rules.clone())
-                            .with_ledger(self.ledger.clone())
-                            .with_line_indexes(self.line_indexes.clone())
-                    })
-            }
-            None => Err(closed_error("readFiles")),
-        };
+        let call = self.toolkit_call(
+            || "readFiles".to_owned(),
+            |root| ReadCall::many_from_js(Ok(root), inputs, Fields::Toolkit),
+        );
         schedule::enqueue(env, call, signal)
     }
 
@@ -259,16 +247,10 @@ impl Workspace {
         path: Unknown,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        let call = match &self.root {
-            Some(root) => {
-                ReadCall::version_from_js(Ok(RootArg::Open(root.clone())), path).map(|call| {
-                    call.with_rules(self.rules.clone())
-                        .with_line_indexes(self.line_indexes.clone())
-                        .with_media_versions()
-                })
-            }
-            None => Err(closed_error(&string_or_type(&path).unwrap_or_default())),
-        };
+        let call = self.toolkit_call(
+            || string_or_type(&path).unwrap_or_default(),
+            |root| ReadCall::version_from_js(Ok(root), path).map(ReadCall::with_media_versions),
+        );
         schedule::enqueue(env, call, signal)
     }
 
@@ -282,20 +264,30 @@ impl Workspace {
         }
     }
 
-    /// The call, or (before any check of `input`) the error of a closed toolkit.
+    /// The `readFile` call of `input`, or (before any check of `input`) the error of a
+    /// closed toolkit.
     fn call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
-        match &self.root {
-            Some(root) => {
-                ReadCall::from_js(Ok(RootArg::Open(root.clone())), input, Fields::Toolkit).map(
-                    |call| {
-                        call.with_rules(self.rules.clone())
-                            .with_ledger(self.ledger.clone())
-                            .with_line_indexes(self.line_indexes.clone())
-                    },
-                )
-            }
-            None => Err(closed_error(&requested_path(&input))),
-        }
+        self.toolkit_call(
+            || requested_path(&input),
+            |root| ReadCall::from_js(Ok(root), input, Fields::Toolkit),
+        )
+    }
+
+    /// The call `make` builds beneath this toolkit's root, with its rules, ledger and line
+    /// indexes; or, once the toolkit is closed, the error about `path_of_error()`.
+    fn toolkit_call(
+        &self,
+        path_of_error: impl FnOnce() -> String,
+        make: impl FnOnce(RootArg) -> Result<ReadCall, ReadFileError>,
+    ) -> Result<ReadCall, ReadFileError> {
+        let Some(root) = &self.root else {
+            return Err(closed_error(&path_of_error()));
+        };
+        make(RootArg::Open(root.clone())).map(|call| {
+            call.with_rules(self.rules.clone())
+                .with_ledger(self.ledger.clone())
+                .with_line_indexes(self.line_indexes.clone())
+        })
     }
 }
 

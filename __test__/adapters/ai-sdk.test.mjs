@@ -14,6 +14,7 @@ import pkg from '../../index.js'
 import core from '../../adapters/ai-core.js'
 import { readFileTool as esmReadFileTool } from '../../adapters/ai.mjs'
 import { after, describe, test } from '../harness.mjs'
+import { v2Step, v3Step } from './ai-mock-steps.mjs'
 import { TOOLKIT_DEFINITION, expectedCutText, expectedModelText, expectedOutput, makeFixture, withNote } from '../helpers.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
@@ -29,20 +30,6 @@ after(() => toolkit.close())
 // A budget that cuts the 300-byte line of dist/app.min.js after 34 bytes (see long-lines).
 const budgeted = createAgentToolkit({ workspaceRoot: fx.ws, maxContentBytes: 128 })
 after(() => budgeted.close())
-
-/** A finished step in LanguageModelV2's shape (ai@5). */
-function v2Step(content, finishReason) {
-  return { content, finishReason, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, warnings: [] }
-}
-
-/** A finished step in LanguageModelV3's and V4's shape (ai@6, ai@7). */
-function v3Step(content, finishReason) {
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 1, text: 1, reasoning: undefined },
-  }
-  return { content, finishReason: { unified: finishReason, raw: undefined }, usage, warnings: [] }
-}
 
 const MAJORS = [
   { major: 'ai@5 (ai-v5)', sdk: ai5, Model: ai5Test.MockLanguageModelV2, step: v2Step },

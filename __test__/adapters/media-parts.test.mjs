@@ -22,6 +22,7 @@ import { createMcpServer } from '../../adapters/mcp.mjs'
 import openaiAdapter from '../../adapters/openai.js'
 import anthropicAdapter from '../../adapters/anthropic.js'
 import { after, before, describe, test } from '../harness.mjs'
+import { v2Step, v3Step } from './ai-mock-steps.mjs'
 import { makeFixture, runtimeEnvironment } from '../helpers.mjs'
 import { image, pdf } from '../media.mjs'
 
@@ -104,20 +105,6 @@ describe('MCP: an image is an image content item', () => {
     }
   })
 })
-
-/** A finished step in LanguageModelV2's shape (ai@5). */
-function v2Step(content, finishReason) {
-  return { content, finishReason, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, warnings: [] }
-}
-
-/** A finished step in LanguageModelV3's and V4's shape (ai@6, ai@7). */
-function v3Step(content, finishReason) {
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 1, text: 1, reasoning: undefined },
-  }
-  return { content, finishReason: { unified: finishReason, raw: undefined }, usage, warnings: [] }
-}
 
 // What each major's prompt carries for the image, as its own types name it.
 const AI_MAJORS = [

@@ -163,53 +163,37 @@ pub fn read_media(
     limits: &MediaLimits,
 ) -> Result<Option<(MediaOutput, FileVersion)>, ReadFileError> {
     let requested = request.path;
-    let (relative, opened) = source::open(root, requested, policy)?;
-    let guard_error = |err: std::io::Error| source::guard_error(err.into(), requested);
-    let file = File::from(opened.file);
-    let file_len = u64::try_from(opened.stat.st_size).unwrap_or(0);
-    let head_len = file_len.min(BINARY_SCAN_BYTES as u64);
-    let head = file_guard::read_range(&file, 0, head_len, head_len).map_err(guard_error)?;
-    let Some(kind) = kind_of(&head, &relative)? else {
+    let file = MediaFile::open(root, requested, policy)?;
+    let Some(kind) = kind_of(&file.head()?, &file.relative)? else {
         return Ok(None);
     };
-    if file_len > limits.max_file_bytes {
-        return Err(too_large(requested, file_len, limits.max_file_bytes));
-    }
-    let limit = limits.max_file_bytes.saturating_add(1);
-    let bytes = file_guard::read_range(&file, 0, file_len, limit).map_err(guard_error)?;
-    if bytes.len() as u64 > limits.max_file_bytes {
-        return Err(too_large(
-            requested,
-            bytes.len() as u64,
-            limits.max_file_bytes,
-        ));
-    }
-    let mtime_ms = file_guard::mtime_ms(&opened.stat);
+    let bytes = file
+        .read_within(limits.max_file_bytes)?
+        .map_err(|len| too_large(requested, len, limits.max_file_bytes))?;
+    let relative = &file.relative;
     let answer = match kind {
         MediaKind::Image(_) => image_answer(&bytes, limits, requested)?,
         MediaKind::Pdf => match pdf_answer(&bytes, request, requested) {
             // Text that happens to start like a PDF, under another name, is read as text.
-            Err(err)
-                if claimed_kind(&relative).is_none() && err.code == ErrorCode::InvalidMedia =>
-            {
+            Err(err) if claimed_kind(relative).is_none() && err.code == ErrorCode::InvalidMedia => {
                 return Ok(None);
             }
             answer => answer?,
         },
         MediaKind::Notebook => match notebook_answer(&bytes, request, limits, requested) {
-            Err(err) if !claims_notebook(&relative) && err.code == ErrorCode::InvalidMedia => {
+            Err(err) if !claims_notebook(relative) && err.code == ErrorCode::InvalidMedia => {
                 return Ok(None);
             }
             answer => answer?,
         },
     };
-    let version = FileVersion::of(relative.clone(), &bytes, mtime_ms);
+    let version = file.version(&bytes);
     let output = MediaOutput {
-        path: relative,
+        path: file.relative,
         kind,
         parts: answer.parts,
         byte_length: bytes.len() as u64,
-        mtime_ms,
+        mtime_ms: version.mtime_ms,
         shown: answer.shown,
         images_left_out: answer.images_left_out,
     };
@@ -226,22 +210,77 @@ pub fn media_version(
     policy: Option<&Policy>,
     limits: &MediaLimits,
 ) -> Result<Option<FileVersion>, ReadFileError> {
-    let (relative, opened) = source::open(root, requested, policy)?;
-    let guard_error = |err: std::io::Error| source::guard_error(err.into(), requested);
-    let file = File::from(opened.file);
-    let file_len = u64::try_from(opened.stat.st_size).unwrap_or(0);
-    let head_len = file_len.min(BINARY_SCAN_BYTES as u64);
-    let head = file_guard::read_range(&file, 0, head_len, head_len).map_err(guard_error)?;
-    if kind_of(&head, &relative).ok().flatten().is_none() || file_len > limits.max_file_bytes {
+    let file = MediaFile::open(root, requested, policy)?;
+    if kind_of(&file.head()?, &file.relative)
+        .ok()
+        .flatten()
+        .is_none()
+    {
         return Ok(None);
     }
-    let limit = limits.max_file_bytes.saturating_add(1);
-    let bytes = file_guard::read_range(&file, 0, file_len, limit).map_err(guard_error)?;
-    if bytes.len() as u64 > limits.max_file_bytes {
-        return Ok(None);
+    let bytes = file.read_within(limits.max_file_bytes)?;
+    Ok(bytes.ok().map(|bytes| file.version(&bytes)))
+}
+
+/// A file opened beneath the root for a media read, its policy asked.
+struct MediaFile<'a> {
+    requested: &'a str,
+    relative: String,
+    file: File,
+    stat: rustix::fs::Stat,
+}
+
+impl<'a> MediaFile<'a> {
+    fn open(
+        root: &Root,
+        requested: &'a str,
+        policy: Option<&Policy>,
+    ) -> Result<Self, ReadFileError> {
+        let (relative, opened) = source::open(root, requested, policy)?;
+        Ok(MediaFile {
+            requested,
+            relative,
+            file: File::from(opened.file),
+            stat: opened.stat,
+        })
     }
-    let mtime_ms = file_guard::mtime_ms(&opened.stat);
-    Ok(Some(FileVersion::of(relative, &bytes, mtime_ms)))
+
+    fn len(&self) -> u64 {
+        u64::try_from(self.stat.st_size).unwrap_or(0)
+    }
+
+    /// Its first bytes, where every kind shows itself.
+    fn head(&self) -> Result<Vec<u8>, ReadFileError> {
+        let len = self.len().min(BINARY_SCAN_BYTES as u64);
+        file_guard::read_range(&self.file, 0, len, len).map_err(|err| self.guard_error(err))
+    }
+
+    /// All its bytes, or `Err(len)` when it is over `max` bytes (refused before it is read,
+    /// or, when it grew since it was measured, once a byte more than `max` was read).
+    fn read_within(&self, max: u64) -> Result<Result<Vec<u8>, u64>, ReadFileError> {
+        if self.len() > max {
+            return Ok(Err(self.len()));
+        }
+        let bytes = file_guard::read_range(&self.file, 0, self.len(), max.saturating_add(1))
+            .map_err(|err| self.guard_error(err))?;
+        Ok(if bytes.len() as u64 > max {
+            Err(bytes.len() as u64)
+        } else {
+            Ok(bytes)
+        })
+    }
+
+    fn version(&self, bytes: &[u8]) -> FileVersion {
+        FileVersion::of(
+            self.relative.clone(),
+            bytes,
+            file_guard::mtime_ms(&self.stat),
+        )
+    }
+
+    fn guard_error(&self, err: std::io::Error) -> ReadFileError {
+        source::guard_error(err.into(), self.requested)
+    }
 }
 
 /// What one kind's reader gives.
