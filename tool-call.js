@@ -111,15 +111,15 @@ function modelTextOf(toolkit, input, output, overrides = {}) {
 }
 
 /**
- * The content parts a model is given for `output`, whose text is `content`: text and images
- * for a media answer, `content` alone for a text one. In JSON, an image answer is its output
- * without image data, then the images.
+ * The content parts a model is given for `output`, whose text is `content` in `resultFormat`:
+ * text and images for a media answer, `content` alone for a text one. In JSON, a media answer
+ * is its output without image data, then the images.
  */
-function modelPartsOf(output, content) {
+function modelPartsOf(output, content, resultFormat) {
   if (!model.isMedia(output)) return [{ type: 'text', text: content }]
+  if (resultFormat !== 'json') return model.mediaParts(output)
   const images = model.mediaParts(output).filter((part) => part.type === 'image')
-  if (content.startsWith('{')) return [{ type: 'text', text: content }, ...images]
-  return model.mediaParts(output)
+  return [{ type: 'text', text: content }, ...images]
 }
 
 /** A failed call's result: the model's text is the message and what to do instead. */
@@ -200,7 +200,8 @@ async function runToolCall(toolkit, args, options) {
   try {
     const output = await Reflect.apply(readFile, toolkit, [input, options])
     const content = modelTextOf(toolkit, input, output, overrides)
-    return { content, parts: modelPartsOf(output, content), isError: false, output }
+    const resultFormat = overrides.resultFormat ?? settingsOf(toolkit).resultFormat
+    return { content, parts: modelPartsOf(output, content, resultFormat), isError: false, output }
   } catch (thrown) {
     const { code, message } = toolFailure(thrown)
     return failure(code, message)

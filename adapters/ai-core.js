@@ -5,8 +5,8 @@
 
 const { TOOLKIT_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
-const { toolFailure, modelTextOf, settingsOf } = require('../tool-call.js')
-const { renderFailure, renderRead, isMedia, mediaParts } = require('../model-text.js')
+const { toolFailure, modelTextOf, modelPartsOf, settingsOf } = require('../tool-call.js')
+const { renderFailure, renderRead, isMedia } = require('../model-text.js')
 const { errorWithCode } = require('../errors.js')
 
 /**
@@ -52,9 +52,13 @@ function imageContent(part, major) {
   return major === 6 ? { type: 'image-data', data, mediaType } : { type: 'media', data, mediaType }
 }
 
-/** A media answer as the SDK's `content` tool output: text parts and images. */
-function contentOutput(output, major) {
-  const value = mediaParts(output).map((part) => (part.type === 'text' ? part : imageContent(part, major)))
+/**
+ * A media answer as the SDK's `content` tool output: text parts and images (in JSON, the
+ * output without its image data, then the images).
+ */
+function contentOutput(output, major, resultFormat) {
+  const parts = modelPartsOf(output, modelTextOf(undefined, {}, output, { resultFormat }), resultFormat)
+  const value = parts.map((part) => (part.type === 'text' ? part : imageContent(part, major)))
   return { type: 'content', value }
 }
 
@@ -80,15 +84,14 @@ function aiAdapter({ jsonSchema, tool, major = 7 }) {
     // is rendered anew.
     const texts = new WeakMap()
     const { resultFormat, lineNumbers } = settingsOf(toolkit)
-    // JSON: the SDK's own way of giving an output to the model.
-    const toModelOutput =
-      resultFormat === 'json'
-        ? undefined
-        : (argument) => {
-            const output = outputOf(argument)
-            if (isMedia(output)) return contentOutput(output, major)
-            return { type: 'text', value: texts.get(output) ?? renderRead(output, { lineNumbers }) }
-          }
+    // A text window in JSON goes as the SDK gives an output by default (`json`); a media
+    // answer always as content parts, so that its images are images, never base64 in a text.
+    const toModelOutput = (argument) => {
+      const output = outputOf(argument)
+      if (isMedia(output)) return contentOutput(output, major, resultFormat)
+      if (resultFormat === 'json') return { type: 'json', value: output }
+      return { type: 'text', value: texts.get(output) ?? renderRead(output, { lineNumbers }) }
+    }
     return tool({
       description,
       inputSchema: jsonSchema(structuredClone(parameters)),
@@ -101,8 +104,8 @@ function aiAdapter({ jsonSchema, tool, major = 7 }) {
         } catch (error) {
           throw toolError(error)
         }
-        const isObject = typeof output === 'object' && output !== null
-        if (toModelOutput !== undefined && isObject) texts.set(output, modelTextOf(toolkit, input, output))
+        const isText = typeof output === 'object' && output !== null && !isMedia(output)
+        if (resultFormat !== 'json' && isText) texts.set(output, modelTextOf(toolkit, input, output))
         return output
       },
       toModelOutput,

@@ -134,6 +134,23 @@ for (const { major, sdk, Model, step, image: imagePart } of AI_MAJORS) {
       const output = result.steps[0].content.find((part) => part.type === 'tool-result').output
       assert.equal(output.parts[0].data, data)
     })
+
+    test("resultFormat 'json': the output as JSON without its image data, then the image", async () => {
+      const json = createAgentToolkit({ workspaceRoot: fx.ws, resultFormat: 'json' })
+      after(() => json.close())
+      const { readFileTool } = core.aiAdapter({ jsonSchema: sdk.jsonSchema, tool: sdk.tool, major: core.majorOf(sdk) })
+      const call = { type: 'tool-call', toolCallId: 'call-1', toolName: 'read_file', input: JSON.stringify({ path: 'shot.png' }) }
+      const model = new Model({ doGenerate: [step([call], 'tool-calls'), step([{ type: 'text', text: 'done' }], 'stop')] })
+      await sdk.generateText({ model, tools: { read_file: readFileTool(json) }, prompt: 'look', stopWhen: sdk.stepCountIs(2) })
+      const told = JSON.parse(JSON.stringify(model.doGenerateCalls[1].prompt.find((m) => m.role === 'tool').content[0].output))
+      assert.equal(told.type, 'content')
+      const [text, picture] = told.value
+      assert.equal(text.type, 'text')
+      const described = JSON.parse(text.text)
+      assert.equal(described.kind, 'image')
+      assert.equal(described.parts[0].data, undefined, 'no base64 inside the text')
+      assert.deepEqual(picture, imagePart())
+    })
   })
 }
 

@@ -87,6 +87,23 @@ describe('toolkit.view: images', () => {
     assert.equal(result.content, `${header}[image 64x48 image/png]\n`)
   })
 
+  test("resultFormat 'json': the output as JSON without its image data, then the image part", async () => {
+    fx.write('{braces}.png', small)
+    const result = await runToolCall(toolkit, { path: '{braces}.png' }, { resultFormat: 'json' })
+    const { parts: [, part], ...rest } = JSON.parse(result.content)
+    assert.equal(part, undefined)
+    assert.equal(rest.kind, 'image')
+    assert.equal(result.content.includes(small.toString('base64')), false)
+    assert.deepEqual(result.parts, [
+      { type: 'text', text: result.content },
+      { type: 'image', mimeType: 'image/png', data: small.toString('base64') },
+    ])
+    // Text, whatever the name looks like: a header that starts with a brace is not JSON.
+    const text = await runToolCall(toolkit, { path: '{braces}.png' })
+    assert.equal(text.parts[0].text, `{braces}.png PNG image 64x48 (${small.length} bytes)\n`)
+    assert.equal(text.parts.length, 2)
+  })
+
   test('a 4000x3000 screenshot is made to fit the default limits, a PNG still', async () => {
     const { parts } = await toolkit.view({ path: 'img/wide.png' })
     assert.equal(parts.length, 1)
