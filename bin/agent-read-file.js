@@ -20,13 +20,14 @@ const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--start-column N] [--max-lines N]
-                       [--format text|json] [--no-line-numbers] [--max-file-bytes N|Infinity]
+                       [--pages P] [--format text|json] [--no-line-numbers] [--max-file-bytes N|Infinity]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
 const HELP = `${USAGE}
 
-Reads a line window of a file inside a workspace, confined to it by the kernel. With \`mcp\`,
+Reads a line window of a file inside a workspace, confined to it by the kernel; an image, a
+Jupyter notebook or a PDF as a model is given it (told by its content). With \`mcp\`,
 serves the read_file tool to an MCP client over stdio (\`agent-read-file mcp --help\`).
 
 options:
@@ -35,9 +36,11 @@ options:
   --start-column N  the byte of the first line to start at, from 1 (default: 1): reads
                     the rest of a line cut at 1 MiB, as the closing \`[next: …]\` line says
   --max-lines N     lines in the window, 1 to 500 (default: 200)
+  --pages P         a PDF's pages ("3", "3-7", "21-"; at most 20) or a notebook's cells
   --format FORMAT   text: what a model is given (a header line, the lines numbered, and a
-                    closing \`[next: start_line=N]\` line when lines are left); json: the
-                    tool's whole output object. Default: text when stdout is a terminal (a
+                    closing \`[next: start_line=N]\` line when lines are left; an image
+                    named where it stands); json: the tool's whole output object (images
+                    in base64). Default: text when stdout is a terminal (a
                     person reading), json when it is a pipe or a file (a script, which wants
                     every field).
   --no-line-numbers the text's lines without their numbers
@@ -52,6 +55,7 @@ examples:
   agent-read-file src/main.ts --start-line 201      the next window
   agent-read-file README.md --max-lines 20 --format text | less
   agent-read-file src/main.ts | jq .meta.line_count
+  agent-read-file spec.pdf --pages 21-40 --format text
   agent-read-file ./mcp                             a file named mcp
   agent-read-file mcp --root ~/project              an MCP server for that project
 
@@ -64,6 +68,7 @@ function parseCommandLine(argv) {
     'start-line': { type: 'string' },
     'start-column': { type: 'string' },
     'max-lines': { type: 'string' },
+    pages: { type: 'string' },
     format: { type: 'string' },
     'no-line-numbers': { type: 'boolean' },
     'max-file-bytes': { type: 'string' },
@@ -82,16 +87,17 @@ function parseCommandLine(argv) {
   if (startLine !== undefined) input.start_line = startLine
   if (startColumn !== undefined) input.start_column = startColumn
   if (maxLines !== undefined) input.max_lines = maxLines
+  if (values.pages !== undefined) input.pages = values.pages
   const lineNumbers = !values['no-line-numbers']
   return { action: 'read', root: values.root, input, format, lineNumbers, maxFileBytes: fileLimit(values['max-file-bytes']) }
 }
 
 /**
- * The command's input read beneath `root` as the bare `readFileSync` reads it (no policy),
- * through a toolkit: so that an unusable root is told as such, by the flag that named it,
- * and `--max-file-bytes` applies.
+ * The command's input read beneath `root` by a toolkit's `view` (text, or an image, notebook
+ * or PDF), with no deny rules of its own: so that an unusable root is told as such, by the flag
+ * that named it, and `--max-file-bytes` applies.
  */
-function readWith(createAgentToolkit, root, { input, maxFileBytes }) {
+async function readWith(createAgentToolkit, root, { input, maxFileBytes }) {
   let toolkit
   try {
     const options = { workspaceRoot: root, deny: [] }
@@ -101,13 +107,13 @@ function readWith(createAgentToolkit, root, { input, maxFileBytes }) {
     throw rootError(err, root)
   }
   try {
-    return toolkit.readFileSync(input)
+    return await toolkit.view(input)
   } finally {
     toolkit.close()
   }
 }
 
-function main() {
+async function main() {
   const argv = process.argv.slice(2)
   // The MCP server owns stdout's errors: its transport tells a client gone from a failure.
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1))
@@ -116,11 +122,11 @@ function main() {
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
   const { createAgentToolkit } = loadPackage()
-  const { renderRead, renderFailure } = require('../model-text.js')
+  const { renderRead, renderFailure, renderMedia, isMedia } = require('../model-text.js')
   let output
   try {
     const root = workspaceRoot(command.root)
-    output = readWith(createAgentToolkit, root, command)
+    output = await readWith(createAgentToolkit, root, command)
   } catch (err) {
     const code = err.code ?? 'INTERNAL'
     const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : renderFailure(code, err.message)
@@ -129,6 +135,7 @@ function main() {
     return
   }
   if (command.format === 'json') return print(`${JSON.stringify(output, null, 2)}\n`)
+  if (isMedia(output)) return print(renderMedia(output))
   const { start_line: startLine, start_column: startColumn } = command.input
   print(renderRead(output, { lineNumbers: command.lineNumbers, startLine, startColumn }))
 }

@@ -27,6 +27,37 @@ describe('agent-read-file CLI', () => {
   // 500 lines of 200 bytes: one window is larger than a pipe's buffer.
   fx.write('wide.txt', `${'w'.repeat(199)}\n`.repeat(500))
 
+  describe('images, notebooks and PDFs', () => {
+    // A 3x2 PNG (the README's), and a PDF of two pages.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEElEQVQI12M4Y2wMQQxwFgBLYgctOrxZ4QAAAABJRU5ErkJggg==',
+      'base64',
+    )
+    fx.write('shot.png', png)
+    fx.write('blob.bin', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]))
+
+    test('an image: the header and where the image stands (text), the output with its data (json)', () => {
+      const text = run(['shot.png', '--root', fx.ws, '--format', 'text'])
+      assert.equal(text.status, 0, text.stderr)
+      assert.equal(text.stdout, `shot.png PNG image 3x2 (${png.length} bytes)\n[image 3x2 image/png]\n`)
+      const json = JSON.parse(run(['shot.png', '--root', fx.ws]).stdout)
+      assert.equal(json.kind, 'image')
+      assert.equal(json.parts[0].data, png.toString('base64'))
+    })
+
+    test('--pages is checked by the read: a malformed one is INVALID_ARGUMENT, exit 1', () => {
+      const { status, stderr } = run(['shot.png', '--root', fx.ws, '--pages', 'x', '--format', 'text'])
+      assert.equal(status, 1)
+      assert.match(stderr, /^INVALID_ARGUMENT: shot\.png: pages must be/)
+    })
+
+    test('another binary file is still BINARY_NOT_SUPPORTED', () => {
+      const { status, stderr } = run(['blob.bin', '--root', fx.ws, '--format', 'text'])
+      assert.equal(status, 1)
+      assert.match(stderr, /^BINARY_NOT_SUPPORTED: blob\.bin: /)
+    })
+  })
+
   describe('--max-file-bytes', () => {
     fx.write('big.log', `${'x'.repeat(2 ** 20)}\nend\n`)
 
