@@ -177,11 +177,21 @@ function mediaParts(output) {
   addText(`${mediaHeader(output)}\n`)
   for (const part of output.parts) {
     if (part.type === 'text') addText(part.text)
-    else parts.push({ type: 'image', mimeType: part.mimeType, data: part.data })
+    else parts.push(imagePart(part))
   }
   const closing = mediaClosing(output)
   if (closing.length > 0) addText(`${closing.join('\n')}\n`)
   return parts
+}
+
+/** An image of a media answer as a model part: `{ type: 'image', mimeType, data }`. */
+function imagePart({ mimeType, data }) {
+  return { type: 'image', mimeType, data }
+}
+
+/** The images of a media answer as model parts, in order. */
+function imageParts(output) {
+  return output.parts.filter((part) => part.type === 'image').map(imagePart)
 }
 
 /** One image part as a text stands in for it: `[image 1568x1176 image/jpeg]`. */
@@ -190,15 +200,13 @@ function imagePlaceholder(part) {
 }
 
 /**
- * A media answer as one text, for a harness that passes text only: its text parts, each image
- * part named where it stands.
+ * A media answer as one text, for a harness that passes text only: its text parts (`parts`,
+ * its `mediaParts` when already made), each image part named where it stands.
  */
-function renderMedia(output) {
+function renderMedia(output, parts = mediaParts(output)) {
   const images = output.parts.filter((part) => part.type === 'image')
   let image = 0
-  return mediaParts(output)
-    .map((part) => (part.type === 'text' ? part.text : imagePlaceholder(images[image++])))
-    .join('')
+  return parts.map((part) => (part.type === 'text' ? part.text : imagePlaceholder(images[image++]))).join('')
 }
 
 /** Whether `output` is a media answer (`toolkit.view` of an image, a notebook or a PDF). */
@@ -222,6 +230,7 @@ module.exports = {
   renderUnchanged,
   renderMedia,
   mediaParts,
+  imageParts,
   isMedia,
   withoutImageData,
   isCut,

@@ -94,14 +94,13 @@ function unchangedNote(settings, output, startColumn) {
 }
 
 /**
- * The text a model is given for `output`, read by `toolkit` for `input`: JSON, or the text
+ * The text a model is given for a text window `output`, read by `toolkit` for `input`: JSON, or the text
  * rendering (see model-text.js), or, with `dedupeReads`, the note that it has those lines
  * already. `overrides` are a call's `resultFormat` and `lineNumbers`, over the toolkit's.
  */
 function modelTextOf(toolkit, input, output, overrides = {}) {
   const settings = settingsOf(toolkit)
   const resultFormat = overrides.resultFormat ?? settings.resultFormat
-  if (model.isMedia(output)) return resultFormat === 'json' ? JSON.stringify(model.withoutImageData(output)) : model.renderMedia(output)
   if (resultFormat === 'json') return JSON.stringify(output)
   const startColumn = numberOf(input, 'start_column')
   const note = unchangedNote(settings, output, startColumn)
@@ -111,15 +110,17 @@ function modelTextOf(toolkit, input, output, overrides = {}) {
 }
 
 /**
- * The content parts a model is given for `output`, whose text is `content` in `resultFormat`:
- * text and images for a media answer, `content` alone for a text one. In JSON, a media answer
- * is its output without image data, then the images.
+ * What a model is given for a media answer in `resultFormat`: its content `parts`, text and
+ * images, and `content`, the same as one text (each image named where it stands). In JSON, the
+ * text is the output without its image data, and the images follow it.
  */
-function modelPartsOf(output, content, resultFormat) {
-  if (!model.isMedia(output)) return [{ type: 'text', text: content }]
-  if (resultFormat !== 'json') return model.mediaParts(output)
-  const images = model.mediaParts(output).filter((part) => part.type === 'image')
-  return [{ type: 'text', text: content }, ...images]
+function mediaAnswer(output, resultFormat) {
+  if (resultFormat === 'json') {
+    const content = JSON.stringify(model.withoutImageData(output))
+    return { content, parts: [{ type: 'text', text: content }, ...model.imageParts(output)] }
+  }
+  const parts = model.mediaParts(output)
+  return { content: model.renderMedia(output, parts), parts }
 }
 
 /** A failed call's result: the model's text is the message and what to do instead. */
@@ -199,13 +200,16 @@ async function runToolCall(toolkit, args, options) {
   if (badOptions) return badOptions
   try {
     const output = await Reflect.apply(readFile, toolkit, [input, options])
+    if (model.isMedia(output)) {
+      const resultFormat = overrides.resultFormat ?? settingsOf(toolkit).resultFormat
+      return { ...mediaAnswer(output, resultFormat), isError: false, output }
+    }
     const content = modelTextOf(toolkit, input, output, overrides)
-    const resultFormat = overrides.resultFormat ?? settingsOf(toolkit).resultFormat
-    return { content, parts: modelPartsOf(output, content, resultFormat), isError: false, output }
+    return { content, parts: [{ type: 'text', text: content }], isError: false, output }
   } catch (thrown) {
     const { code, message } = toolFailure(thrown)
     return failure(code, message)
   }
 }
 
-module.exports = { runToolCall, toolFailure, modelTextOf, modelPartsOf, settingsOf, registerToolkit, renderingOptions }
+module.exports = { runToolCall, toolFailure, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions }

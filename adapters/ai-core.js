@@ -5,7 +5,7 @@
 
 const { TOOLKIT_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
-const { toolFailure, modelTextOf, modelPartsOf, settingsOf } = require('../tool-call.js')
+const { toolFailure, modelTextOf, mediaAnswer, settingsOf } = require('../tool-call.js')
 const { renderFailure, renderRead, isMedia } = require('../model-text.js')
 const { errorWithCode } = require('../errors.js')
 
@@ -57,8 +57,7 @@ function imageContent(part, major) {
  * output without its image data, then the images).
  */
 function contentOutput(output, major, resultFormat) {
-  const parts = modelPartsOf(output, modelTextOf(undefined, {}, output, { resultFormat }), resultFormat)
-  const value = parts.map((part) => (part.type === 'text' ? part : imageContent(part, major)))
+  const value = mediaAnswer(output, resultFormat).parts.map((part) => (part.type === 'text' ? part : imageContent(part, major)))
   return { type: 'content', value }
 }
 

@@ -298,7 +298,7 @@ fn kind_of(head: &[u8], relative: &str) -> Result<Option<MediaKind>, ReadFileErr
     if let Some(format) = ImageFormat::sniff(head) {
         return Ok(Some(MediaKind::Image(format)));
     }
-    if pdf::sniff(head) && has_pdf_header(head) {
+    if pdf::has_header_line(head) {
         return Ok(Some(MediaKind::Pdf));
     }
     if looks_like_notebook(head) || claims_notebook(relative) {
@@ -312,17 +312,6 @@ fn kind_of(head: &[u8], relative: &str) -> Result<Option<MediaKind>, ReadFileErr
         )),
         None => Ok(None),
     }
-}
-
-/// Whether a PDF header (`%PDF-` and a version digit) starts a line among the first 1024 bytes
-/// (readers accept a header after a little junk): a source file or a note that only mentions
-/// the header, inside a line, is text.
-fn has_pdf_header(head: &[u8]) -> bool {
-    let head = &head[..head.len().min(1024)];
-    memchr::memmem::find_iter(head, b"%PDF-").any(|at| {
-        let line_start = at == 0 || matches!(head[at - 1], b'\n' | b'\r');
-        line_start && head.get(at + 5).is_some_and(u8::is_ascii_digit)
-    })
 }
 
 /// The lower-case extension of `relative`'s file name.

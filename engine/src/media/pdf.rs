@@ -51,6 +51,18 @@ pub fn sniff(bytes: &[u8]) -> bool {
     memchr::memmem::find(head, b"%PDF-").is_some()
 }
 
+/// True when a PDF header (`%PDF-` and a version digit) starts a line within the first 1024
+/// bytes: the stricter test that tells a PDF from text, where [`sniff`] is what a reader
+/// accepts of a file already taken for a PDF. A source file or a note that only mentions the
+/// header, inside a line, is text.
+pub fn has_header_line(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(HEADER_SEARCH_BYTES)];
+    memchr::memmem::find_iter(head, b"%PDF-").any(|at| {
+        let line_start = at == 0 || matches!(head[at - 1], b'\n' | b'\r');
+        line_start && head.get(at + 5).is_some_and(u8::is_ascii_digit)
+    })
+}
+
 /// One page's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PdfPage {
