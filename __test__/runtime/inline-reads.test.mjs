@@ -168,6 +168,22 @@ describe('readFile answers cached reads on the JS thread', () => {
     assert.deepEqual([read.inline, read.pool], [0, 1])
   })
 
+  test("a toolkit's later read of a large file it remembers is read here, by its window alone", async () => {
+    const wide = fx.write('wide.txt', `${'w'.repeat(999)}\n`.repeat(300)) // 300 KB
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    // The file's last change must be a clock tick old to be remembered.
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await toolkit.readFile({ path: 'wide.txt', max_lines: 1 })
+    const read = await counted(() => toolkit.readFile({ path: 'wide.txt', start_line: 150, max_lines: 3 }))
+    assert.deepEqual(read.value, expectedOutput(wide, 'wide.txt', 150, 3))
+    expectPath(read, 1)
+    // A window of more than 256 KiB is still read on the pool.
+    const whole = await counted(() => toolkit.readFile({ path: 'wide.txt', max_lines: 300 }))
+    assert.deepEqual(whole.value, expectedOutput(wide, 'wide.txt', 1, 300))
+    assert.deepEqual([whole.inline, whole.pool], [0, 1])
+  })
+
   test('a file whose pages are not in memory is read on the pool, never here', async () => {
     const cold = fx.write('cold.txt', 'cold line\n'.repeat(10_000)) // 100 KB: first and last pages far apart
     await readFile(fx.ws, { path: 'cold.txt' }) // the path is cached; only the pages go

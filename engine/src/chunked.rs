@@ -60,6 +60,50 @@ fn pread_fully(fd: impl AsFd, buffer: &mut [u8], offset: u64) -> io::Result<usiz
     Ok(filled)
 }
 
+/// A file read from the kernel's page cache alone, for a thread that must not wait: at most
+/// `allowance` bytes in all, each read answered whole from memory or failed with
+/// [`io::ErrorKind::WouldBlock`] (then the work is done again where waiting is allowed).
+pub struct CachedReads<'f> {
+    file: &'f OwnedFd,
+    /// The file's length as measured: a read reaches no further.
+    file_len: u64,
+    allowance: std::cell::Cell<u64>,
+}
+
+impl<'f> CachedReads<'f> {
+    /// Reads of `file`, `file_len` bytes long, at most `allowance` bytes in all.
+    pub fn new(file: &'f OwnedFd, file_len: u64, allowance: u64) -> CachedReads<'f> {
+        CachedReads {
+            file,
+            file_len,
+            allowance: std::cell::Cell::new(allowance),
+        }
+    }
+}
+
+impl ReadAt for CachedReads<'_> {
+    fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
+        let want = buffer
+            .len()
+            .min(usize::try_from(self.file_len.saturating_sub(offset)).unwrap_or(usize::MAX));
+        let left = self.allowance.get();
+        let would_block = || io::Error::from(io::ErrorKind::WouldBlock);
+        if want as u64 > left {
+            return Err(would_block());
+        }
+        self.allowance.set(left - want as u64);
+        if want == 0 {
+            return Ok(0);
+        }
+        // A short read is a page the cache does not hold (or a file that shrank): either
+        // way, not an answer from memory.
+        match crate::file_guard::read_from_page_cache(self.file, &mut buffer[..want], offset) {
+            Some(read) if read == want => Ok(read),
+            _ => Err(would_block()),
+        }
+    }
+}
+
 impl ReadAt for [u8] {
     fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
         let start = usize::try_from(offset)

@@ -116,7 +116,7 @@ pub fn read_whole_cached(handle: OwnedFd, stat: &Stat, max: u64) -> Attempt<File
     }
     // One byte more than measured: reading it shows the file grew.
     let mut bytes = vec![0u8; file_len as usize + 1];
-    let read = read_from_page_cache(&handle, &mut bytes).ok_or(Stop::WouldBlock)?;
+    let read = read_from_page_cache(&handle, &mut bytes, 0).ok_or(Stop::WouldBlock)?;
     if read as u64 != file_len {
         return Err(Stop::WouldBlock);
     }
@@ -130,14 +130,18 @@ pub fn read_whole_cached(handle: OwnedFd, stat: &Stat, max: u64) -> Attempt<File
     })
 }
 
-/// Reads from the start of `file` into `buffer` what the page cache holds; `None` when
+/// Reads from `offset` in `file` into `buffer` what the page cache holds; `None` when
 /// that would wait for the disk (or cannot be told: no `RWF_NOWAIT` here).
 #[cfg(target_os = "linux")]
-fn read_from_page_cache(file: &OwnedFd, buffer: &mut [u8]) -> Option<usize> {
+pub(crate) fn read_from_page_cache(
+    file: &OwnedFd,
+    buffer: &mut [u8],
+    offset: u64,
+) -> Option<usize> {
     use rustix::io::{Errno, IoSliceMut, ReadWriteFlags};
     loop {
         let mut buffers = [IoSliceMut::new(buffer)];
-        match rustix::io::preadv2(file, &mut buffers, 0, ReadWriteFlags::NOWAIT) {
+        match rustix::io::preadv2(file, &mut buffers, offset, ReadWriteFlags::NOWAIT) {
             Ok(read) => return Some(read),
             Err(Errno::INTR) => continue,
             Err(_) => return None,
@@ -146,7 +150,11 @@ fn read_from_page_cache(file: &OwnedFd, buffer: &mut [u8]) -> Option<usize> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn read_from_page_cache(_file: &OwnedFd, _buffer: &mut [u8]) -> Option<usize> {
+pub(crate) fn read_from_page_cache(
+    _file: &OwnedFd,
+    _buffer: &mut [u8],
+    _offset: u64,
+) -> Option<usize> {
     None
 }
 

@@ -8,9 +8,11 @@ use std::sync::atomic::AtomicBool;
 use crate::attempt::{Attempt, Stop};
 use rustix::fs::Stat;
 
-use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, ScanPace, Scanned, WindowAsk};
+use crate::chunked::{
+    self, CHUNK_BYTES, CachedReads, LineIndexCache, ReadAt, ScanPace, Scanned, WindowAsk,
+};
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::{self, GuardError, Span};
+use crate::file_guard::{self, GuardError, MAX_CACHED_READ_BYTES, Span};
 use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
@@ -191,7 +193,7 @@ fn read_window(
     if len > MAX_FILE_BYTES && max_file_bytes > MAX_FILE_BYTES {
         return large_window_of(request, options, relative, opened, CHUNK_BYTES);
     }
-    if let Some(read) = remembered_window(request, options, &relative, &opened)? {
+    if let Some(read) = remembered_window(request, options, &relative, &opened, &opened.file)? {
         return Ok(read);
     }
     let max = max_file_bytes.min(MAX_FILE_BYTES);
@@ -269,6 +271,7 @@ fn remembered_window(
     options: ReadOptions,
     relative: &str,
     opened: &OpenedFile,
+    source: &(impl ReadAt + ?Sized),
 ) -> Result<Option<Read>, ReadFileError> {
     let Some(index) = remembers(&options).and_then(|indexes| indexes.get(&opened.stat)) else {
         return Ok(None);
@@ -288,7 +291,7 @@ fn remembered_window(
         max_lines: request.max_lines,
         keep: budget.map_or(usize::MAX, kept_for),
     };
-    let Ok(scanned) = chunked::window_from_index(&opened.file, &index, ask) else {
+    let Ok(scanned) = chunked::window_from_index(source, &index, ask) else {
         return Ok(None);
     };
     let unchanged = rustix::fs::fstat(&opened.file)
@@ -387,28 +390,48 @@ fn scanned_output(
 }
 
 /// [`read_file`] for a thread that must not wait (an event loop): done only if the path,
-/// the file's status and its bytes are all in the kernel's memory
-/// ([`source::read_whole_from_memory`]), else [`Stop::WouldBlock`](crate::attempt::Stop),
-/// and the caller reads with [`read_file`] where waiting is allowed. The answer, when there
-/// is one, is the one [`read_file`] gives.
+/// the file's status and the bytes read are all in the kernel's memory, else
+/// [`Stop::WouldBlock`](crate::attempt::Stop), and the caller reads with [`read_file`] where
+/// waiting is allowed. A file is read whole here up to [`MAX_CACHED_READ_BYTES`]; a larger
+/// one only when the toolkit remembers this version of it, by reading its window (at most
+/// that many bytes again). The answer, when there is one, is the one [`read_file`] gives.
 pub fn read_file_from_memory(
     root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
 ) -> Attempt<Read> {
     let max = options.max_file_bytes().min(MAX_FILE_BYTES);
-    let file = source::read_whole_from_memory(root, &request.path, options.policy, max).map_err(
-        |stop| match stop {
-            // Its near misses are found by listing a directory, which may wait.
-            Stop::Failed(error)
-                if error.code == ErrorCode::NotFound && options.policy.is_some() =>
-            {
-                Stop::WouldBlock
-            }
-            stop => stop,
-        },
-    )?;
-    Ok(noted(request, window_of(request, options, file)?))
+    let openable = if remembers(&options).is_some() {
+        max
+    } else {
+        MAX_CACHED_READ_BYTES
+    };
+    let (relative, opened) =
+        source::open_from_memory(root, &request.path, options.policy, openable).map_err(
+            |stop| match stop {
+                // Its near misses are found by listing a directory, which may wait.
+                Stop::Failed(error)
+                    if error.code == ErrorCode::NotFound && options.policy.is_some() =>
+                {
+                    Stop::WouldBlock
+                }
+                stop => stop,
+            },
+        )?;
+    let len = u64::try_from(opened.stat.st_size).unwrap_or(u64::MAX);
+    if len > MAX_CACHED_READ_BYTES {
+        let cached = CachedReads::new(&opened.file, len, MAX_CACHED_READ_BYTES);
+        let read = remembered_window(request, options, &relative, &opened, &cached)?;
+        return read
+            .map(|read| noted(request, read))
+            .ok_or(Stop::WouldBlock);
+    }
+    let file = file_guard::read_whole_cached(opened.file, &opened.stat, max)
+        .map_err(|stop| stop.map(|err| source::guard_error(err, &request.path)))?;
+    Ok(noted(
+        request,
+        window_of(request, options, (relative, file))?,
+    ))
 }
 
 fn binary_error(request: &ReadRequest) -> ReadFileError {
@@ -893,6 +916,67 @@ mod tests {
         let after = read_file(&root, &request, toolkit).unwrap();
         assert!(after.0.content.as_str().starts_with("Line 0"));
         assert_ne!(before.1.unwrap().hash, after.1.unwrap().hash);
+    }
+
+    /// On a thread that must not wait, a file over [`MAX_CACHED_READ_BYTES`] is read only
+    /// when the toolkit remembers this version of it, and then only its window (at most that
+    /// many bytes): the answer is the one the waiting read gives. A window needing more, a
+    /// version not remembered yet, or a file rewritten since is left to the waiting read.
+    #[test]
+    fn a_remembered_large_file_is_read_from_memory_by_its_window_alone() {
+        if !cfg!(target_os = "linux") {
+            return; // the page cache is asked (RWF_NOWAIT) on Linux only
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("big.txt");
+        // 1,000,000 bytes: 20,000 numbered lines of 50 bytes, then 60 lines of 5,000.
+        let mut text: String = (1..=20_000).map(|n| format!("{n:>49}\n")).collect();
+        text.truncate(700_000);
+        text.push_str(&format!("{}\n", "w".repeat(4_999)).repeat(60));
+        std::fs::write(&path, &text).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let indexes = LineIndexCache::default();
+        let toolkit = ReadOptions {
+            versioned: true,
+            line_indexes: Some(&indexes),
+            ..ReadOptions::default()
+        };
+        let window = |start_line, start_column, max_lines| ReadRequest {
+            start_line,
+            start_column,
+            max_lines,
+            ..ReadRequest::for_path("big.txt".into()).unwrap()
+        };
+        let first = window(10_000, 1, 200);
+        let from_memory = read_file_from_memory(&root, &first, toolkit);
+        assert_eq!(
+            from_memory.map(|_| ()),
+            Err(Stop::WouldBlock),
+            "not remembered yet"
+        );
+        read_file(&root, &first, toolkit).unwrap();
+        for request in [
+            first,
+            window(1, 1, 3),
+            window(13_999, 7, 2),
+            window(14_030, 1, 40),
+        ] {
+            let waited = answer(read_file(&root, &request, toolkit).unwrap());
+            let here = read_file_from_memory(&root, &request, toolkit);
+            let here = answer(here.unwrap_or_else(|_| panic!("{request:?} read here")));
+            assert!(here == waited, "{request:?}");
+        }
+        // 60 lines of 5,000 bytes: more than this thread may read.
+        let long = window(14_001, 1, 60);
+        let from_memory = read_file_from_memory(&root, &long, toolkit);
+        assert_eq!(from_memory.map(|_| ()), Err(Stop::WouldBlock));
+        // Rewritten, same size: another version, not remembered, never the old lines.
+        std::fs::write(&path, text.replace("    1\n", "    A\n")).unwrap();
+        let from_memory = read_file_from_memory(&root, &window(1, 1, 3), toolkit);
+        assert_eq!(from_memory.map(|_| ()), Err(Stop::WouldBlock));
+        let (out, _) = read_file(&root, &window(1, 1, 3), toolkit).unwrap();
+        assert!(out.content.as_str().starts_with(&format!("{:>49}\n", "A")));
     }
 
     /// A file changed within a clock tick of its read is not remembered: its times may not

@@ -96,18 +96,31 @@ pub fn read_whole_from_memory(
     policy: Option<&Policy>,
     max: u64,
 ) -> Attempt<Source> {
-    let relative = checked_relative(root, requested)?;
     // A file the guard would not read here is not opened here either; one over the size
     // limit is refused by the full read, in the usual order.
+    let (relative, opened) = open_from_memory(root, requested, policy, MAX_CACHED_READ_BYTES)?;
+    let file = file_guard::read_whole_cached(opened.file, &opened.stat, max)
+        .map_err(|stop| stop.map(|err| guard_error(err, requested)))?;
+    Ok((relative, file))
+}
+
+/// [`open`], for a thread that must not wait: done only when the path and the file's
+/// status are in the kernel's memory and the file is at most `max_len` bytes; else
+/// [`Stop::WouldBlock`].
+pub fn open_from_memory(
+    root: &Root,
+    requested: &str,
+    policy: Option<&Policy>,
+    max_len: u64,
+) -> Attempt<(String, OpenedFile)> {
+    let relative = checked_relative(root, requested)?;
     let opened = root
-        .open_file_cached(&relative, MAX_CACHED_READ_BYTES)
+        .open_file_cached(&relative, max_len)
         .map_err(|stop| stop.map(|err| open_error(err, requested)))?;
     if let Some(policy) = policy {
         policy::check_from_memory(policy, root, &opened, requested)?;
     }
-    let file = file_guard::read_whole_cached(opened.file, &opened.stat, max)
-        .map_err(|stop| stop.map(|err| guard_error(err, requested)))?;
-    Ok((relative, file))
+    Ok((relative, opened))
 }
 
 /// How a use case that reads several times (a dialect's call) reads: where waiting is

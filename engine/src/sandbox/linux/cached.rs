@@ -47,6 +47,7 @@ const NEEDED: StatxFlags = StatxFlags::TYPE
     .union(StatxFlags::INO)
     .union(StatxFlags::SIZE)
     .union(StatxFlags::MTIME)
+    .union(StatxFlags::CTIME)
     .union(StatxFlags::MNT_ID);
 
 /// The mount id of the root directory `dir` when files on it can be opened without
@@ -134,5 +135,8 @@ fn status_on_mount(handle: &OwnedFd, mount: u64) -> Option<Stat> {
     stat.st_size = status.stx_size as _;
     stat.st_mtime = status.stx_mtime.tv_sec as _;
     stat.st_mtime_nsec = status.stx_mtime.tv_nsec as _;
+    // The change time completes a version's identity (a toolkit's remembered files).
+    stat.st_ctime = status.stx_ctime.tv_sec as _;
+    stat.st_ctime_nsec = status.stx_ctime.tv_nsec as _;
     Some(stat)
 }
