@@ -39,6 +39,15 @@ function toolResult({ content, parts, isError, output }) {
 }
 
 /**
+ * The read_file tool's function for `toolkit`: the model's arguments and an abort signal in,
+ * the MCP tool result out (it never throws). The registered tool runs it, and so does
+ * `agent-read-file mcp` for a call it answers without the SDK's layers.
+ */
+function readFileCall(toolkit) {
+  return async (args, signal) => toolResult(await runToolCall(toolkit, args, { signal }))
+}
+
+/**
  * Whether `server` is an `McpServer`, of any copy or build of the SDK: an app's own pinned SDK,
  * or its CommonJS build handed to this ES module, is not an instance of this package's class.
  */
@@ -54,6 +63,7 @@ function isMcpServer(server) {
 /** `createMcpServer` and `registerReadFile` over the SDK's `McpServer` and `zod` given. */
 function mcpAdapter({ McpServer, z }) {
   function register(server, toolkit) {
+    const call = readFileCall(toolkit)
     return server.registerTool(
       DEFINITION.name,
       {
@@ -63,7 +73,7 @@ function mcpAdapter({ McpServer, z }) {
         outputSchema: listedAs(z, outputSchema()),
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
-      async (args, extra) => toolResult(await runToolCall(toolkit, args, { signal: extra?.signal })),
+      (args, extra) => call(args, extra?.signal),
     )
   }
 
@@ -100,4 +110,4 @@ function mcpAdapter({ McpServer, z }) {
   return { createMcpServer, registerReadFile }
 }
 
-module.exports = { mcpAdapter }
+module.exports = { mcpAdapter, readFileCall }

@@ -203,6 +203,11 @@ function unserialisableAnswer(id, err) {
   return errorResponse(id, ErrorCode.InternalError, `Internal error: the answer could not be serialised (${err.message})`)
 }
 
+/** The answer to a request whose handler threw `err`, as the SDK's server makes it. */
+function internalErrorAnswer(id, err) {
+  return errorResponse(id, Number.isSafeInteger(err?.code) ? err.code : ErrorCode.InternalError, err?.message ?? 'Internal error')
+}
+
 /** The answer to a line over the size limit. */
 function oversizedAnswer(byteLength, maxBytes, id) {
   return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: the message is ${byteLength} bytes; the limit is ${maxBytes}`)
@@ -239,12 +244,35 @@ function paramsProblem(request) {
   return !parsed || parsed.success ? '' : issuesInOneLine(parsed.error)
 }
 
+const hasOnly = (object, keys) => Object.keys(object).every((key) => keys.has(key))
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params'])
+const CALL_PARAMS_KEYS = new Set(['name', 'arguments', '_meta'])
+const META_KEYS = new Set(['progressToken'])
+
 /**
- * What one line of input is: `{ message }` for the SDK, `{ answer }` for an error to write
- * back at once, `{ dropped }` (a reason) for what JSON-RPC answers nothing to (a malformed
- * response), or `{}` for a blank line.
+ * Whether `value` is a `tools/call` of the tool `name` in the plainest shape, one that the
+ * SDK's schemas accept as it is: an id, an arguments object, at most a progress token in
+ * `_meta`, no task. Such a call may be answered without the SDK; any other shape goes
+ * through it, with its checks and its errors.
  */
-function readLine(buffer) {
+function isPlainToolCall(value, name) {
+  if (value.method !== 'tools/call' || value.jsonrpc !== '2.0' || !hasOnly(value, REQUEST_KEYS)) return false
+  if (!(typeof value.id === 'string' || Number.isSafeInteger(value.id))) return false
+  const { params } = value
+  if (!isObject(params) || params.name !== name || !isObject(params.arguments) || !hasOnly(params, CALL_PARAMS_KEYS)) return false
+  const meta = params._meta
+  if (meta === undefined) return true
+  const token = meta?.progressToken
+  return isObject(meta) && hasOnly(meta, META_KEYS) && (token === undefined || typeof token === 'string' || typeof token === 'number')
+}
+
+/**
+ * What one line of input is: `{ message }` for the SDK, `{ call }` for a plain call of the
+ * tool `directTool` names (see `isPlainToolCall`), `{ answer }` for an error to write back at
+ * once, `{ dropped }` (a reason) for what JSON-RPC answers nothing to (a malformed response),
+ * or `{}` for a blank line.
+ */
+function readLine(buffer, directTool) {
   const text = buffer.toString('utf8').replace(/\r$/, '')
   if (text.trim() === '') return {}
   let value
@@ -253,6 +281,7 @@ function readLine(buffer) {
   } catch (err) {
     return { answer: errorResponse(null, ErrorCode.ParseError, `Parse error: ${err.message.replace(/\s+/g, ' ')}`) }
   }
+  if (directTool !== undefined && isObject(value) && isPlainToolCall(value, directTool)) return { call: value }
   return checkMessage(value)
 }
 
@@ -276,4 +305,4 @@ function checkMessage(value) {
   return { message: parsed.data }
 }
 
-module.exports = { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer }
+module.exports = { LineSplitter, readLine, isPlainToolCall, oversizedAnswer, unserialisableAnswer, internalErrorAnswer }

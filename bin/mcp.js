@@ -86,12 +86,14 @@ function parseMcpCommandLine(argv) {
  */
 async function serve(options) {
   const { createMcpServer } = loadMcpAdapter()
+  const { readFileCall } = require('../adapters/mcp-core.js')
+  const { DEFINITION } = require('../adapters/schemas.js')
   const { BoundedStdioTransport } = require('./stdio-transport.js')
-  let server
+  let toolkit
   try {
     const root = workspaceRoot(options.workspaceRoot)
     try {
-      server = createMcpServer({ ...options, workspaceRoot: root })
+      toolkit = loadPackage().createAgentToolkit({ ...options, workspaceRoot: root })
     } catch (err) {
       throw rootError(err, root)
     }
@@ -99,7 +101,10 @@ async function serve(options) {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exit(1)
   }
-  const transport = new BoundedStdioTransport()
+  const server = createMcpServer(toolkit)
+  server.server.onclose = () => toolkit.close()
+  // The model's calls of read_file skip the SDK's layers; the same function answers them.
+  const transport = new BoundedStdioTransport({ directCall: { tool: DEFINITION.name, call: readFileCall(toolkit) } })
   transport.onerror = (err) => {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exitCode = 1

@@ -5,9 +5,10 @@
 // requests are being served or waiting for stdout (more wait unread in stdin: the client
 // feels backpressure, not the server's memory); at most MAX_QUEUED_OUTPUT_BYTES (or one
 // larger answer) wait in stdout for a client that reads late. Malformed lines get JSON-RPC's
-// error for their id, and the server goes on.
+// error for their id, and the server goes on. A plain call of one tool (`directCall`) may be
+// answered here, without the SDK's layers: the server's hot path.
 
-const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer } = require('./json-rpc-lines.js')
+const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer, internalErrorAnswer } = require('./json-rpc-lines.js')
 
 /**
  * The largest message taken, in bytes (1 MiB). A client's messages to this server are an
@@ -17,12 +18,14 @@ const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer } = requir
 const MAX_MESSAGE_BYTES = 1024 * 1024
 
 /**
- * Requests served at once, answers not yet handed to stdout included (8). An answer can carry
+ * Requests served at once, answers not yet handed to stdout included (4). An answer can carry
  * a 1 MiB window twice (text and `structuredContent`): with its serialised copy, about 5 MiB
- * while it is made. 8 keep the runtime's thread pool (4 threads by default) busy; more
- * would only hold more answers in memory.
+ * while it is made. 4 keep the runtime's thread pool (4 threads by default) busy with reads
+ * that wait, and are few enough that reads the kernel has in memory are all done on the
+ * event loop (the addon sends a burst of more than 4 calls to the pool whole): at 64
+ * concurrent calls, 4 cost 10-20% less CPU a call than 8 (benchmark/README.md).
  */
-const MAX_CALLS_IN_FLIGHT = 8
+const MAX_CALLS_IN_FLIGHT = 4
 
 /**
  * Bytes written to stdout that the client has not taken yet (4 MiB). An answer is written
@@ -43,6 +46,11 @@ const isResponse = (message) => !('method' in message) && 'id' in message
  * An MCP `Transport` over newline-delimited JSON-RPC on `input` and `output` (stdin and
  * stdout by default). `onerror` is told only what ends the session: stdin or stdout failing
  * other than by a client gone. Limits default to the constants above.
+ *
+ * `directCall` (`{ tool, call }`) answers a `tools/call` of `tool` in the plainest shape (see
+ * `isPlainToolCall`) with `call(args, signal)`, the same function the server's tool runs, and
+ * the answer the SDK would send: the call never goes through the SDK's schemas and layers,
+ * which cost several times the read itself. Every other message goes to the SDK.
  */
 class BoundedStdioTransport {
   constructor({
@@ -51,17 +59,21 @@ class BoundedStdioTransport {
     maxMessageBytes = MAX_MESSAGE_BYTES,
     maxCallsInFlight = MAX_CALLS_IN_FLIGHT,
     maxQueuedOutputBytes = MAX_QUEUED_OUTPUT_BYTES,
+    directCall,
   } = {}) {
     this.input = input
     this.output = output
     this.limits = { maxMessageBytes, maxCallsInFlight, maxQueuedOutputBytes }
+    this.directCall = directCall
     this.splitter = new LineSplitter(maxMessageBytes, {
-      onLine: (line) => this.received(readLine(line)),
+      onLine: (line) => this.received(readLine(line, directCall?.tool)),
       onOversized: (size, { id, isResponse: response }) => {
         if (!response) this.enqueue(oversizedAnswer(size, maxMessageBytes, id))
       },
     })
     this.inFlight = new Map() // id key -> requests with that id being served
+    this.directRequests = new WeakSet() // requests for `directCall`, by readLine's verdict
+    this.directAborts = new Map() // id key -> AbortControllers of direct calls with that id
     this.inFlightCount = 0
     this.waiting = [] // requests read while MAX_CALLS_IN_FLIGHT were being served
     this.outbox = [] // { bytes, key, resolve }: serialised messages not yet written
@@ -69,6 +81,7 @@ class BoundedStdioTransport {
     this.queuedBytes = 0 // written to `output`, not yet taken by the client
     this.started = false
     this.closed = false
+    this.corked = false
     this.onData = (chunk) => this.splitter.push(chunk)
     this.onInputError = (err) => this.fail(`cannot read stdin: ${err.code ?? err.message}`)
     this.onOutputError = (err) => this.outputFailed(err)
@@ -97,14 +110,18 @@ class BoundedStdioTransport {
     this.input.off('error', this.onInputError)
     this.input.pause()
     this.waiting = []
+    for (const controllers of this.directAborts.values()) for (const controller of controllers) controller.abort()
+    this.directAborts.clear()
     for (const entry of this.outbox) entry.resolve()
     this.outbox = []
     this.onclose?.()
   }
 
   /** One line's verdict from `readLine`: passed on, answered, or let go. */
-  received({ message, answer }) {
+  received({ message, call, answer }) {
     if (answer) return this.enqueue(answer)
+    if (call) this.directRequests.add(call)
+    message ??= call
     if (!message || this.closed) return
     if (isRequest(message)) {
       if (this.waiting.length > 0 || this.inFlightCount >= this.limits.maxCallsInFlight) this.waiting.push(message)
@@ -120,7 +137,27 @@ class BoundedStdioTransport {
     const key = idKey(request.id)
     this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1)
     this.inFlightCount++
-    this.onmessage?.(request)
+    if (this.directRequests.has(request)) this.answerDirectly(request, key)
+    else this.onmessage?.(request)
+  }
+
+  /**
+   * Answers `request` by `directCall`, as the SDK's server would: `{ result, jsonrpc, id }`,
+   * and nothing once it is cancelled.
+   */
+  async answerDirectly(request, key) {
+    const controller = new AbortController()
+    const controllers = this.directAborts.get(key) ?? new Set()
+    this.directAborts.set(key, controllers.add(controller))
+    let answer
+    try {
+      answer = { result: await this.directCall.call(request.params.arguments, controller.signal), jsonrpc: '2.0', id: request.id }
+    } catch (err) {
+      answer = internalErrorAnswer(request.id, err)
+    }
+    controllers.delete(controller)
+    if (controllers.size === 0 && this.directAborts.get(key) === controllers) this.directAborts.delete(key)
+    if (!controller.signal.aborted) this.enqueue(answer)
   }
 
   /** A request answered (its answer handed to stdout) or cancelled: its slot is free. */
@@ -143,6 +180,7 @@ class BoundedStdioTransport {
   forget(requestId) {
     if (requestId === undefined) return
     const key = idKey(requestId)
+    for (const controller of this.directAborts.get(key) ?? []) controller.abort()
     this.waiting = this.waiting.filter((request) => idKey(request.id) !== key)
     for (const entry of this.outbox.filter((e) => e.key === key)) {
       this.outboxBytes -= entry.bytes.length
@@ -178,6 +216,7 @@ class BoundedStdioTransport {
       this.outbox.shift()
       this.outboxBytes -= bytes.length
       this.queuedBytes += bytes.length
+      this.corkUntilNextTick()
       this.output.write(bytes, () => {
         this.queuedBytes -= bytes.length
         this.flush()
@@ -185,6 +224,17 @@ class BoundedStdioTransport {
       resolve()
       if (key !== undefined) this.release(key)
     }
+  }
+
+  /** Gathers the writes of this tick into one system call (a `writev`) made on the next. */
+  corkUntilNextTick() {
+    if (this.corked) return
+    this.corked = true
+    this.output.cork()
+    process.nextTick(() => {
+      this.corked = false
+      this.output.uncork()
+    })
   }
 
   outputFailed(err) {

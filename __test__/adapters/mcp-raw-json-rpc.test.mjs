@@ -3,12 +3,18 @@
 // late. Expected codes are JSON-RPC 2.0's; expected contents come from the bytes written.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { after, describe, test } from '../harness.mjs'
 import { TOOLKIT_DEFINITION, cutMarker, makeFixture } from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
+const require = createRequire(import.meta.url)
+const { isPlainToolCall } = require('../../bin/json-rpc-lines.js')
+const { BoundedStdioTransport } = require('../../bin/stdio-transport.js')
 
 // JSON-RPC 2.0's codes, written out here rather than taken from the SDK.
 const PARSE_ERROR = -32700
@@ -330,5 +336,125 @@ describe('agent-read-file mcp under load', () => {
     const { code } = await server.close()
     assert.equal(code, 0, server.stderr())
     for (let id = 1; id <= 40; id++) assert.equal(server.messages.find(answerTo(id))?.read, true, `call ${id}`)
+  })
+})
+
+describe('agent-read-file mcp: plain read_file calls are answered without the SDK, as the SDK answers them', () => {
+  const call = (params, extra = {}) => ({ jsonrpc: '2.0', id: 7, method: 'tools/call', params, ...extra })
+  const args = { path: 'a.ts' }
+
+  test('which calls are plain: the shapes the SDK accepts as they are, and no other', () => {
+    const plain = [
+      call({ name: 'read_file', arguments: args }),
+      call({ name: 'read_file', arguments: {} }),
+      { ...call({ name: 'read_file', arguments: args }), id: 'seven' },
+      call({ name: 'read_file', arguments: args, _meta: {} }),
+      call({ name: 'read_file', arguments: args, _meta: { progressToken: 'p1' } }),
+      call({ name: 'read_file', arguments: args, _meta: { progressToken: 3 } }),
+    ]
+    for (const message of plain) assert.equal(isPlainToolCall(message, 'read_file'), true, JSON.stringify(message))
+    const notPlain = [
+      call({ name: 'other_tool', arguments: args }),
+      call({ name: 'read_file' }), // no arguments: the SDK's input check answers
+      call({ name: 'read_file', arguments: null }),
+      call({ name: 'read_file', arguments: ['a.ts'] }),
+      call({ name: 'read_file', arguments: 'a.ts' }),
+      call({ name: 'read_file', arguments: args, task: { ttl: 1000 } }), // task-augmented
+      call({ name: 'read_file', arguments: args, _meta: { progressToken: { a: 1 } } }),
+      call({ name: 'read_file', arguments: args, _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } }),
+      call({ name: 'read_file', arguments: args, _meta: null }),
+      call({ name: 'read_file', arguments: args }, { extra: true }), // the SDK's envelope is strict
+      call({ name: 'read_file', arguments: args }, { jsonrpc: '1.0' }),
+      call({ name: 'read_file', arguments: args }, { id: 1.5 }),
+      call({ name: 'read_file', arguments: args }, { id: null }),
+      call({ name: 'read_file', arguments: args }, { method: 'tools/list' }),
+      call(null),
+      call([]),
+      JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{},"__proto__":{}}}'),
+    ]
+    for (const message of notPlain) assert.equal(isPlainToolCall(message, 'read_file'), false, JSON.stringify(message))
+  })
+
+  test('each answer is the one the SDK gives the same call (sent with a _meta key only it takes)', async () => {
+    const server = await readyServer({ args: ['--root', fx.ws, '--max-content-bytes', '128'] })
+    const calls = [
+      { path: 'small.txt' },
+      { path: 'small.txt', start_line: 2, max_lines: 1 },
+      { path: 'app.min.js' }, // a cut line
+      { path: 'missing.txt' },
+      { path: '../outside.txt' },
+      { path: 'small.txt', max_lines: 1000 },
+      { path: 'small.txt', start_line: 0 },
+      { path: 5 },
+      { file: 'small.txt' },
+    ]
+    try {
+      calls.forEach((args, i) => {
+        server.send({ id: `plain-${i}`, method: 'tools/call', params: { name: 'read_file', arguments: args } })
+        server.send({ id: `sdk-${i}`, method: 'tools/call', params: { name: 'read_file', arguments: args, _meta: { via: 'sdk' } } })
+      })
+      for (let i = 0; i < calls.length; i++) {
+        const plain = await server.next(answerTo(`plain-${i}`), `the plain answer ${i}`)
+        const sdk = await server.next(answerTo(`sdk-${i}`), `the SDK's answer ${i}`)
+        assert.deepEqual(Object.keys(plain), Object.keys(sdk))
+        assert.deepEqual(plain.result, sdk.result, JSON.stringify(calls[i]))
+      }
+      // Both ways answer: the errors are tool results the model reads, with this package's codes.
+      const missing = server.messages.find(answerTo('plain-3')).result
+      assert.equal(missing.isError, true)
+      assert.match(missing.content[0].text, /^NOT_FOUND: missing\.txt: /)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('BoundedStdioTransport: calls answered directly', () => {
+  /** A transport on in-memory streams whose direct calls run `call`; `lines()` is what it wrote. */
+  function transport(call) {
+    const input = new PassThrough()
+    const output = new PassThrough()
+    let written = ''
+    output.on('data', (chunk) => (written += chunk))
+    const direct = new BoundedStdioTransport({ input, output, directCall: { tool: 'read_file', call } })
+    const toSdk = []
+    direct.onmessage = (message) => toSdk.push(message)
+    const send = (message) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
+    const lines = () => written.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    return { direct, send, lines, toSdk }
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20))
+  const readCall = (id, extra = {}) => ({ id, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'a' }, ...extra } })
+
+  test('a plain call is answered by the function, never handed to the SDK; others are', async () => {
+    const { direct, send, lines, toSdk } = transport(async (args) => ({ content: [{ type: 'text', text: `read ${args.path}` }] }))
+    await direct.start()
+    send(readCall(1))
+    send(readCall(2, { _meta: { via: 'sdk' } }))
+    await settle()
+    assert.deepEqual(lines(), [{ result: { content: [{ type: 'text', text: 'read a' }] }, jsonrpc: '2.0', id: 1 }])
+    assert.deepEqual(toSdk.map((m) => m.id), [2])
+    await direct.close()
+  })
+
+  test('a cancelled call is aborted and not answered; a call that throws is answered -32603', async () => {
+    const signals = []
+    const events = new EventEmitter()
+    const { direct, send, lines } = transport((args, signal) => {
+      signals.push(signal)
+      if (args.path === 'throws') return Promise.reject(new Error('broken'))
+      return new Promise((resolve) => events.once('finish', () => resolve({ content: [] })))
+    })
+    await direct.start()
+    send(readCall(1))
+    send({ id: 2, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'throws' } } })
+    await settle()
+    send({ method: 'notifications/cancelled', params: { requestId: 1 } })
+    await settle()
+    assert.equal(signals[0].aborted, true)
+    events.emit('finish')
+    await settle()
+    assert.deepEqual(lines(), [{ jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'broken' } }])
+    await direct.close()
   })
 })
