@@ -68,7 +68,14 @@ pub(in crate::sandbox) fn status_beneath(root: &Root, relative: &str, from_memor
     if portable_switch() || OPENAT2_UNAVAILABLE.load(Ordering::Relaxed) {
         return Status::Unknown;
     }
-    let relative = if relative.is_empty() { "." } else { relative };
+    if relative.is_empty() {
+        // The root itself: its own handle's status, without a lookup (every read asks for
+        // it). From memory only where the root's file system answers without waiting.
+        if from_memory && root.cached_mount.is_none() {
+            return Status::Unknown;
+        }
+        return rfs::fstat(&root.dir).map_or(Status::Unknown, |stat| Status::Found(Box::new(stat)));
+    }
     let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let resolve = if from_memory {
         BENEATH | ResolveFlags::CACHED
