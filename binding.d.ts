@@ -200,7 +200,7 @@ export interface MediaOutput {
 /**
  * Reads a window of a file in the workspace: on the calling thread, in a microtask, when
  * the kernel proves the read cannot wait (path and bytes cached, a local file system, at
- * most 256 KiB, at most four calls in one run of JS), else on the libuv thread pool. Never
+ * most 256 KiB read, at most four calls in one run of JS), else on the libuv thread pool. Never
  * throws: every failure, bad arguments included, rejects with an `Error` whose `code` is a
  * `ReadFileErrorCode`. If `signal` fires before the result is delivered, rejects at once
  * with an `AbortError` (`code: 'ABORT_ERR'`).

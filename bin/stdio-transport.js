@@ -23,7 +23,8 @@ const MAX_MESSAGE_BYTES = 1024 * 1024
  * while it is made. 4 keep the runtime's thread pool (4 threads by default) busy with reads
  * that wait, and are few enough that reads the kernel has in memory are all done on the
  * event loop (the addon sends a burst of more than 4 calls to the pool whole): at 64
- * concurrent calls, 4 cost 10-20% less CPU a call than 8 (benchmark/README.md).
+ * concurrent calls, 4 cost less CPU a call than 8 (benchmark/README.md). Each answer is
+ * written as soon as it is made, so that the client parses it while the next is read.
  */
 const MAX_CALLS_IN_FLIGHT = 4
 
@@ -81,7 +82,6 @@ class BoundedStdioTransport {
     this.queuedBytes = 0 // written to `output`, not yet taken by the client
     this.started = false
     this.closed = false
-    this.corked = false
     this.onData = (chunk) => this.splitter.push(chunk)
     this.onInputError = (err) => this.fail(`cannot read stdin: ${err.code ?? err.message}`)
     this.onOutputError = (err) => this.outputFailed(err)
@@ -216,7 +216,6 @@ class BoundedStdioTransport {
       this.outbox.shift()
       this.outboxBytes -= bytes.length
       this.queuedBytes += bytes.length
-      this.corkUntilNextTick()
       this.output.write(bytes, () => {
         this.queuedBytes -= bytes.length
         this.flush()
@@ -224,17 +223,6 @@ class BoundedStdioTransport {
       resolve()
       if (key !== undefined) this.release(key)
     }
-  }
-
-  /** Gathers the writes of this tick into one system call (a `writev`) made on the next. */
-  corkUntilNextTick() {
-    if (this.corked) return
-    this.corked = true
-    this.output.cork()
-    process.nextTick(() => {
-      this.corked = false
-      this.output.uncork()
-    })
   }
 
   outputFailed(err) {
