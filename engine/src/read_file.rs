@@ -905,10 +905,7 @@ mod tests {
         // A same-size rewrite is another version: read whole, and its new hash.
         let path = tmp.path().join("0.txt");
         let request = ReadRequest::for_path("0.txt".into()).unwrap();
-        let toolkit = ReadOptions {
-            line_indexes: Some(&indexes),
-            ..bare
-        };
+        let toolkit = remembering(&indexes);
         let before = read_file(&root, &request, toolkit).unwrap();
         let mut rewritten = std::fs::read(&path).unwrap();
         rewritten[0] = b'L';
@@ -916,6 +913,15 @@ mod tests {
         let after = read_file(&root, &request, toolkit).unwrap();
         assert!(after.0.content.as_str().starts_with("Line 0"));
         assert_ne!(before.1.unwrap().hash, after.1.unwrap().hash);
+    }
+
+    /// A toolkit's options: versions recorded, and files remembered in `indexes`.
+    fn remembering(indexes: &LineIndexCache) -> ReadOptions<'_> {
+        ReadOptions {
+            versioned: true,
+            line_indexes: Some(indexes),
+            ..ReadOptions::default()
+        }
     }
 
     /// On a thread that must not wait, a file over [`MAX_CACHED_READ_BYTES`] is read only
@@ -937,11 +943,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(30));
         let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
         let indexes = LineIndexCache::default();
-        let toolkit = ReadOptions {
-            versioned: true,
-            line_indexes: Some(&indexes),
-            ..ReadOptions::default()
-        };
+        let toolkit = remembering(&indexes);
         let window = |start_line, start_column, max_lines| ReadRequest {
             start_line,
             start_column,
@@ -987,11 +989,7 @@ mod tests {
         std::fs::write(tmp.path().join("f.txt"), "a\n".repeat(40_000)).unwrap();
         let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
         let indexes = LineIndexCache::default();
-        let toolkit = ReadOptions {
-            versioned: true,
-            line_indexes: Some(&indexes),
-            ..ReadOptions::default()
-        };
+        let toolkit = remembering(&indexes);
         let request = ReadRequest::for_path("f.txt".into()).unwrap();
         read_file(&root, &request, toolkit).unwrap();
         let stat = rustix::fs::stat(tmp.path().join("f.txt")).unwrap();
