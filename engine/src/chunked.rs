@@ -11,6 +11,7 @@
 //! measured before it, sees the end where it was measured, and [`scan_unchanged`] compares
 //! the file's status before and after.
 
+use std::cell::Cell;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
@@ -67,7 +68,7 @@ pub struct CachedReads<'f> {
     file: &'f OwnedFd,
     /// The file's length as measured: a read reaches no further.
     file_len: u64,
-    allowance: std::cell::Cell<u64>,
+    allowance: Cell<u64>,
 }
 
 impl<'f> CachedReads<'f> {
@@ -76,7 +77,7 @@ impl<'f> CachedReads<'f> {
         CachedReads {
             file,
             file_len,
-            allowance: std::cell::Cell::new(allowance),
+            allowance: Cell::new(allowance),
         }
     }
 }

@@ -426,8 +426,7 @@ pub fn read_file_from_memory(
             .map(|read| noted(request, read))
             .ok_or(Stop::WouldBlock);
     }
-    let file = file_guard::read_whole_cached(opened.file, &opened.stat, max)
-        .map_err(|stop| stop.map(|err| source::guard_error(err, &request.path)))?;
+    let file = source::read_opened_from_memory(opened, &request.path, max)?;
     Ok(noted(
         request,
         window_of(request, options, (relative, file))?,

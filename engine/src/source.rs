@@ -99,9 +99,18 @@ pub fn read_whole_from_memory(
     // A file the guard would not read here is not opened here either; one over the size
     // limit is refused by the full read, in the usual order.
     let (relative, opened) = open_from_memory(root, requested, policy, MAX_CACHED_READ_BYTES)?;
-    let file = file_guard::read_whole_cached(opened.file, &opened.stat, max)
-        .map_err(|stop| stop.map(|err| guard_error(err, requested)))?;
-    Ok((relative, file))
+    Ok((relative, read_opened_from_memory(opened, requested, max)?))
+}
+
+/// The whole of `opened` (at most `max` bytes; the file `requested` names), read from the
+/// page cache alone ([`file_guard::read_whole_cached`]), else [`Stop::WouldBlock`].
+pub fn read_opened_from_memory(
+    opened: OpenedFile,
+    requested: &str,
+    max: u64,
+) -> Attempt<FileBytes> {
+    file_guard::read_whole_cached(opened.file, &opened.stat, max)
+        .map_err(|stop| stop.map(|err| guard_error(err, requested)))
 }
 
 /// [`open`], for a thread that must not wait: done only when the path and the file's
