@@ -437,6 +437,24 @@ describe('BoundedStdioTransport: calls answered directly', () => {
     await direct.close()
   })
 
+  test('4 calls are served at once, as the README says; the next starts when one is answered', async () => {
+    const started = []
+    const events = new EventEmitter()
+    const { direct, send, lines } = transport((args) => {
+      started.push(args.n)
+      return new Promise((resolve) => events.once(`finish ${args.n}`, () => resolve({ content: [] })))
+    })
+    await direct.start()
+    for (let n = 1; n <= 6; n++) send({ id: n, method: 'tools/call', params: { name: 'read_file', arguments: { n } } })
+    await settle()
+    assert.deepEqual(started, [1, 2, 3, 4])
+    events.emit('finish 2')
+    await settle()
+    assert.deepEqual(started, [1, 2, 3, 4, 5])
+    assert.deepEqual(lines().map((m) => m.id), [2])
+    await direct.close()
+  })
+
   test('a cancelled call is aborted and not answered; a call that throws is answered -32603', async () => {
     const signals = []
     const events = new EventEmitter()
