@@ -41,6 +41,14 @@ export declare class Workspace {
   /** `readFile` beneath this workspace's root. */
   readFile(input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
   /**
+   * `agent-read-file mcp`'s answer to a plain `read_file` call of `input` with JSON-RPC
+   * `id`: the response line (UTF-8, a newline at its end) the MCP SDK's server would
+   * write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
+   * for a window that may be a PDF or a notebook, or an `id` or `text` number not spelt
+   * here (answer the call through `runToolCall`). Rejects as `readFile` does.
+   */
+  mcpAnswer(input: ReadFileInput, id: string | number, text: ModelTextOptions, signal?: AbortSignal): Promise<Buffer | null>
+  /**
    * The file `input.path` names as typed parts when its content is an image, a notebook
    * or a PDF (`input.pages`: which pages or cells), recorded in the ledger; `null` when it
    * is not (read it as text).
@@ -195,6 +203,17 @@ export interface MediaOutput {
   kind: 'image' | 'notebook' | 'pdf'
   parts: Array<TextPart | ImagePart>
   meta: MediaMeta
+}
+
+/**
+ * What the model's text depends on besides the window, as `runToolCall` has it: the
+ * toolkit's `lineNumbers`, and the call's `start_line` and `start_column` when they are
+ * numbers.
+ */
+export interface ModelTextOptions {
+  lineNumbers: boolean
+  startLine?: number
+  startColumn?: number
 }
 
 /**

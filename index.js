@@ -398,7 +398,14 @@ function dedupeOf(options) {
 function modelSettingsOf(options, workspace) {
   const { resultFormat = 'text', lineNumbers = true } = renderingOptions(options, 'options')
   const memory = dedupeOf(options) ? new ReadMemory() : undefined
-  return { resultFormat, lineNumbers, memory, lastRead: (path) => workspace.lastRead(path) ?? undefined }
+  return {
+    resultFormat,
+    lineNumbers,
+    memory,
+    lastRead: (path) => workspace.lastRead(path) ?? undefined,
+    // `agent-read-file mcp`'s answer to a plain call, made in Rust (adapters/mcp-core.js).
+    mcpAnswer: (input, id, text, signal) => workspace.mcpAnswer(input, id, text, signal),
+  }
 }
 
 /**

@@ -4,6 +4,8 @@
 // when lines are left, one closing line naming the call that reads on. A failure is its
 // `CODE: path: reason` line, and for some codes a second line saying what to do instead.
 // The gutter and the header's words were chosen by counting tokens (benchmark/tokens.mjs).
+// `agent-read-file mcp` renders a text window's answer in Rust (engine/src/model_text.rs):
+// a change here is made there too; the package's tests hold the two texts equal.
 
 /**
  * A cut line's marker as the engine writes it (see `ToolkitOptions.maxContentBytes`), long

@@ -212,4 +212,4 @@ async function runToolCall(toolkit, args, options) {
   }
 }
 
-module.exports = { runToolCall, toolFailure, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions }
+module.exports = { runToolCall, toolFailure, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions, numberOf }

@@ -4,8 +4,9 @@
 // system loads them, so a server made here is an instance of the class the caller imports;
 // a server handed in may come from any copy of the SDK.
 
-const { runToolCall } = require('../tool-call.js')
+const { runToolCall, settingsOf, numberOf } = require('../tool-call.js')
 const { isMedia, withoutImageData } = require('../model-text.js')
+const { MEDIA_NAME } = require('../view.js')
 const { toolkitOf } = require('./toolkit.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
 const { version } = require('../package.json')
@@ -45,6 +46,35 @@ function toolResult({ content, parts, isError, output }) {
  */
 function readFileCall(toolkit) {
   return async (args, signal) => toolResult(await runToolCall(toolkit, args, { signal }))
+}
+
+/**
+ * `agent-read-file mcp`'s answer to a plain call of read_file (a JSON-RPC `request` whose
+ * arguments are a parsed object) by `toolkit`: the response the registered tool's server
+ * sends, as a message, or as the bytes of its line. A text window of a toolkit whose answers
+ * are its text with nothing deduplicated is answered in Rust (`Workspace.mcpAnswer`): its
+ * text and serialised answer never become JavaScript strings. Everything else (a name that
+ * claims an image, notebook or PDF, a window that may be one, a failure) by `readFileCall`.
+ */
+function readFileAnswer(toolkit) {
+  const call = readFileCall(toolkit)
+  const answer = async (request, signal) => ({ result: await call(request.params.arguments, signal), jsonrpc: '2.0', id: request.id })
+  const settings = settingsOf(toolkit)
+  if (settings.mcpAnswer === undefined || settings.memory !== undefined || settings.resultFormat !== 'text') return answer
+  return async (request, signal) => {
+    const args = request.params.arguments
+    if (!MEDIA_NAME.test(typeof args.path === 'string' ? args.path : '')) {
+      const text = { lineNumbers: settings.lineNumbers, startLine: numberOf(args, 'start_line'), startColumn: numberOf(args, 'start_column') }
+      let bytes = null
+      try {
+        bytes = await settings.mcpAnswer(args, request.id, text, signal)
+      } catch {
+        // A failure is answered as the registered tool answers it: read again, below.
+      }
+      if (bytes !== null) return bytes
+    }
+    return answer(request, signal)
+  }
 }
 
 /**
@@ -110,4 +140,4 @@ function mcpAdapter({ McpServer, z }) {
   return { createMcpServer, registerReadFile }
 }
 
-module.exports = { mcpAdapter, readFileCall }
+module.exports = { mcpAdapter, readFileCall, readFileAnswer }

@@ -86,7 +86,7 @@ function parseMcpCommandLine(argv) {
  */
 async function serve(options) {
   const { createMcpServer } = loadMcpAdapter()
-  const { readFileCall } = require('../adapters/mcp-core.js')
+  const { readFileAnswer } = require('../adapters/mcp-core.js')
   const { DEFINITION } = require('../adapters/schemas.js')
   const { BoundedStdioTransport } = require('./stdio-transport.js')
   let toolkit
@@ -104,7 +104,7 @@ async function serve(options) {
   const server = createMcpServer(toolkit)
   server.server.onclose = () => toolkit.close()
   // The model's calls of read_file skip the SDK's layers; the same function answers them.
-  const transport = new BoundedStdioTransport({ directCall: { tool: DEFINITION.name, call: readFileCall(toolkit) } })
+  const transport = new BoundedStdioTransport({ directCall: { tool: DEFINITION.name, answer: readFileAnswer(toolkit) } })
   transport.onerror = (err) => {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exitCode = 1

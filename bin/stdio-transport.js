@@ -48,10 +48,10 @@ const isResponse = (message) => !('method' in message) && 'id' in message
  * stdout by default). `onerror` is told only what ends the session: stdin or stdout failing
  * other than by a client gone. Limits default to the constants above.
  *
- * `directCall` (`{ tool, call }`) answers a `tools/call` of `tool` in the plainest shape (see
- * `isPlainToolCall`) with `call(args, signal)`, the same function the server's tool runs, and
- * the answer the SDK would send: the call never goes through the SDK's schemas and layers,
- * which cost several times the read itself. Every other message goes to the SDK.
+ * `directCall` (`{ tool, answer }`) answers a `tools/call` of `tool` in the plainest shape (see
+ * `isPlainToolCall`) with `answer(request, signal)`: the response the SDK would send, as a
+ * message or as the bytes of its line; the call never goes through the SDK's schemas and
+ * layers, which cost several times the read itself. Every other message goes to the SDK.
  */
 class BoundedStdioTransport {
   constructor({
@@ -142,8 +142,8 @@ class BoundedStdioTransport {
   }
 
   /**
-   * Answers `request` by `directCall`, as the SDK's server would: `{ result, jsonrpc, id }`,
-   * and nothing once it is cancelled.
+   * Answers `request` by `directCall`, as the SDK's server would, and not once it is
+   * cancelled; a throw is answered as the SDK answers one (-32603).
    */
   async answerDirectly(request, key) {
     const controller = new AbortController()
@@ -151,13 +151,15 @@ class BoundedStdioTransport {
     this.directAborts.set(key, controllers.add(controller))
     let answer
     try {
-      answer = { result: await this.directCall.call(request.params.arguments, controller.signal), jsonrpc: '2.0', id: request.id }
+      answer = await this.directCall.answer(request, controller.signal)
     } catch (err) {
       answer = internalErrorAnswer(request.id, err)
     }
     controllers.delete(controller)
     if (controllers.size === 0 && this.directAborts.get(key) === controllers) this.directAborts.delete(key)
-    if (!controller.signal.aborted) this.enqueue(answer)
+    if (controller.signal.aborted) return
+    if (Buffer.isBuffer(answer)) this.enqueueLine(answer, key)
+    else this.enqueue(answer)
   }
 
   /** A request answered (its answer handed to stdout) or cancelled: its slot is free. */
@@ -200,8 +202,12 @@ class BoundedStdioTransport {
 
   enqueue(message, resolve = () => {}) {
     if (this.closed) return resolve()
-    const bytes = serialise(message)
-    const key = isResponse(message) ? idKey(message.id) : undefined
+    this.enqueueLine(serialise(message), isResponse(message) ? idKey(message.id) : undefined, resolve)
+  }
+
+  /** Queues `bytes`, one message's line, the answer to the request `key` names, if any. */
+  enqueueLine(bytes, key, resolve = () => {}) {
+    if (this.closed) return resolve()
     this.outbox.push({ bytes, key, resolve })
     this.outboxBytes += bytes.length
     this.flush()

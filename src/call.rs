@@ -22,6 +22,7 @@ use agent_read_file_engine::{
 
 use crate::convert::{Fields, media_request_from_js, request_from_js, string_or_type, type_of};
 use crate::js;
+use crate::mcp_answer::McpAnswer;
 use crate::{MAX_BATCH_CONTENT_BYTES, MAX_BATCH_FILES};
 
 /// Which root a call reads beneath.
@@ -59,6 +60,8 @@ pub(crate) struct ReadCall {
     line_indexes: Option<Arc<LineIndexCache>>,
     /// Set when the caller gives up on the call (its signal fired): a long scan stops.
     stop: Option<Arc<AtomicBool>>,
+    /// A `readFile` answered as an MCP server's response line instead of an object.
+    mcp_answer: Option<Box<McpAnswer>>,
 }
 
 /// What a call asks for.
@@ -82,6 +85,9 @@ pub(crate) enum Reply {
     Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
     /// `None`: the file is not media; read it as text.
     Media(Option<MediaOutput>, Seen),
+    /// A window as an MCP server's response line; `None`: not answered that way (see
+    /// [`McpAnswer::encode`]).
+    McpAnswer(Option<Vec<u8>>, Seen),
 }
 
 impl Reply {
@@ -93,6 +99,7 @@ impl Reply {
             Reply::Version(_) => 0,
             Reply::Media(output, _) => output.as_ref().map_or(0, media_len),
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
+            Reply::McpAnswer(bytes, _) => bytes.as_ref().map_or(0, Vec::len),
         }
     }
 
@@ -111,6 +118,10 @@ impl Reply {
             Reply::Media(output, seen) => {
                 seen.record();
                 Reply::Media(output, Seen::default())
+            }
+            Reply::McpAnswer(bytes, seen) => {
+                seen.record();
+                Reply::McpAnswer(bytes, Seen::default())
             }
             version => version,
         }
@@ -166,6 +177,7 @@ impl ReadCall {
             ledger: None,
             line_indexes: None,
             stop: None,
+            mcp_answer: None,
         })
     }
 
@@ -185,6 +197,7 @@ impl ReadCall {
             ledger: None,
             line_indexes: None,
             stop: None,
+            mcp_answer: None,
         })
     }
 
@@ -203,6 +216,7 @@ impl ReadCall {
             ledger: None,
             line_indexes: None,
             stop: None,
+            mcp_answer: None,
         })
     }
 
@@ -258,6 +272,7 @@ impl ReadCall {
             ledger: None,
             line_indexes: None,
             stop: None,
+            mcp_answer: None,
         })
     }
 
@@ -299,6 +314,12 @@ impl ReadCall {
         ReadCall { ledger, ..self }
     }
 
+    /// This `readFile` call, answered as the response line of `answer`.
+    pub(crate) fn answered_as(self, answer: McpAnswer) -> ReadCall {
+        let mcp_answer = Some(Box::new(answer));
+        ReadCall { mcp_answer, ..self }
+    }
+
     pub(crate) fn with_line_indexes(self, line_indexes: Arc<LineIndexCache>) -> ReadCall {
         let line_indexes = Some(line_indexes);
         ReadCall {
@@ -330,7 +351,11 @@ impl ReadCall {
             RootArg::Open(root) => root.clone(),
         };
         let read = answered(read_file_from_memory(&root, &self.request, self.options()))?;
-        Some(read.map(|(output, version)| Reply::Output(output, Seen::new(&self.ledger, version))))
+        Some(
+            read.map(|(output, version)| {
+                self.window_reply(output, Seen::new(&self.ledger, version))
+            }),
+        )
     }
 
     /// The one code path of every call on the pool.
@@ -339,7 +364,7 @@ impl ReadCall {
         match &self.kind {
             CallKind::Read => {
                 let (output, seen) = self.read(&root, &self.request)?;
-                Ok(Reply::Output(output, seen))
+                Ok(self.window_reply(output, seen))
             }
             CallKind::Version { media: with_media } => {
                 let policy = self.rules.policy.as_ref();
@@ -376,6 +401,14 @@ impl ReadCall {
                 let (output, version) = read.unzip();
                 Ok(Reply::Media(output, Seen::new(&self.ledger, version)))
             }
+        }
+    }
+
+    /// The reply of a `readFile`: the window, or its MCP response line.
+    fn window_reply(&self, output: ReadFileOutput, seen: Seen) -> Reply {
+        match &self.mcp_answer {
+            None => Reply::Output(output, seen),
+            Some(answer) => Reply::McpAnswer(answer.encode(&output), seen),
         }
     }
 

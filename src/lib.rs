@@ -10,6 +10,7 @@
 //!   (`readFileSync` runs where called),
 //! - `toolkit.rs`: the toolkit's open root, rules, budget and ledger,
 //! - `output.rs`: result objects, `dialects.rs`: the Codex, Forge and AIntern tools,
+//! - `mcp_answer.rs`: `agent-read-file mcp`'s answer to a plain call, as bytes,
 //! - `js.rs`: every raw Node-API call, behind safe functions; `test_hooks.rs`: what only
 //!   the tests and the benchmark may reach.
 
@@ -21,6 +22,7 @@ mod call;
 mod convert;
 mod dialects;
 mod js;
+mod mcp_answer;
 mod media;
 mod output;
 mod schedule;

@@ -416,7 +416,8 @@ describe('BoundedStdioTransport: calls answered directly', () => {
     const output = new PassThrough()
     let written = ''
     output.on('data', (chunk) => (written += chunk))
-    const direct = new BoundedStdioTransport({ input, output, directCall: { tool: 'read_file', call } })
+    const answer = async (request, signal) => ({ result: await call(request.params.arguments, signal), jsonrpc: '2.0', id: request.id })
+    const direct = new BoundedStdioTransport({ input, output, directCall: { tool: 'read_file', answer } })
     const toSdk = []
     direct.onmessage = (message) => toSdk.push(message)
     const send = (message) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)

@@ -10,6 +10,7 @@
 //! - `source`: the byte pipeline every use case shares (open, policy, guard, errors),
 //! - `read_file`: the `read_file` use case, in the specification's order,
 //! - [`media`]: images, notebooks and PDFs as typed parts (a toolkit's media reads),
+//! - [`model_text`]: the text a model is given for a toolkit's text window,
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
 //! - `suggest`: the readable files a toolkit's `NOT_FOUND` names as near misses,
@@ -27,6 +28,7 @@ mod encoding;
 pub mod error;
 mod file_guard;
 pub mod media;
+pub mod model_text;
 pub mod policy;
 mod read_file;
 mod render;

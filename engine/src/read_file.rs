@@ -74,7 +74,7 @@ impl Content {
         }
     }
 
-    fn owned(text: String) -> Content {
+    pub(crate) fn owned(text: String) -> Content {
         Content {
             range: 0..text.len(),
             buffer: text.into_bytes(),

@@ -1,0 +1,121 @@
+// `agent-read-file mcp`'s answer to a plain read_file call, made in Rust (adapters/mcp-core.js
+// `readFileAnswer`, engine/src/model_text.rs): for every kind of window, byte for byte the
+// line the SDK's server writes for the registered tool's answer (`readFileCall`, whose text
+// is model-text.js's). Windows that may be media, failures and toolkits whose answers are not
+// the default text are answered by the registered tool's function.
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const { createAgentToolkit } = require('../../index.js')
+const { readFileAnswer, readFileCall } = require('../../adapters/mcp-core.js')
+
+const fx = makeFixture()
+after(() => fx.cleanup())
+const numbered = (count) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('')
+const files = {
+  'lines.txt': numbered(120),
+  'long.txt': numbered(900),
+  'empty.txt': '',
+  'no-newline.txt': 'first\nlast',
+  'crlf.txt': 'one\r\ntwo\r\n',
+  'wide.txt': `short\n${'é'.repeat(400)}\nend\n`,
+  'escapes.txt': 'tab\there "quoted" back\\slash \u001b[0m \u2028 \u{1F600}\n',
+  'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+  'pdf-like.txt': '%PDF-1.7\nnot really\n',
+  'notebook-like.json': '{\n "cells": [],\n "nbformat": 4\n}\n',
+  'a "quoted" name.txt': 'q\n',
+  'sub/deep/file.rs': 'fn main() {}\n',
+  'new\nline.txt': 'odd name\n',
+  'sep\u2028arator.txt': 'odd name\n',
+}
+for (const [name, data] of Object.entries(files)) fx.write(name, data)
+
+const ARGUMENTS = [
+  {},
+  { start_line: 2, max_lines: 3 },
+  { start_line: 51, max_lines: 3 },
+  { start_line: 999 },
+  { start_line: null, max_lines: null, start_column: null },
+  { start_column: 3 },
+  { start_line: 2, start_column: 5, max_lines: 2 },
+  { start_line: 2, start_column: 300 },
+  { max_lines: 1000 },
+  { max_lines: 1 },
+]
+const IDS = [7, 0, -3, Number.MAX_SAFE_INTEGER, 'abc', 'a "quoted" \\ \u2028 id', '']
+
+/** The line the SDK's server writes for the registered tool's answer to `args`. */
+async function registeredAnswer(toolkit, args, id) {
+  return `${JSON.stringify({ result: await readFileCall(toolkit)(args), jsonrpc: '2.0', id })}\n`
+}
+
+/** `readFileAnswer`'s answer as the line written: bytes as they are, a message serialised. */
+async function directLine(toolkit, args, id) {
+  const answer = await readFileAnswer(toolkit)({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_file', arguments: args } })
+  return { made: Buffer.isBuffer(answer), line: Buffer.isBuffer(answer) ? answer.toString('utf8') : `${JSON.stringify(answer)}\n` }
+}
+
+describe("agent-read-file mcp's answers made in Rust", () => {
+  for (const [label, options] of [
+    ['default', {}],
+    ['a content budget that cuts lines', { maxContentBytes: 200 }],
+    ['no line numbers', { lineNumbers: false }],
+  ]) {
+    test(`are the registered tool's answers byte for byte (${label})`, async () => {
+      const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, ...options })
+      let made = 0
+      let compared = 0
+      try {
+        for (const path of Object.keys(files)) {
+          for (const [index, args] of ARGUMENTS.entries()) {
+            const id = IDS[(compared + index) % IDS.length]
+            const input = { path, ...args }
+            const direct = await directLine(toolkit, input, id)
+            assert.equal(direct.line, await registeredAnswer(toolkit, input, id), JSON.stringify(input))
+            // Read from its first byte, a text that may be a PDF or a notebook is left to `view`.
+            const mayBeMedia = path.startsWith('pdf-like') || path.startsWith('notebook-like')
+            if (mayBeMedia && Object.keys(args).length === 0) assert.equal(direct.made, false, path)
+            made += direct.made ? 1 : 0
+            compared++
+          }
+        }
+      } finally {
+        toolkit.close()
+      }
+      assert.equal(compared, Object.keys(files).length * ARGUMENTS.length)
+      // Every window but some of the two files that may be media.
+      assert.ok(made >= compared - 2 * ARGUMENTS.length, `${made} of ${compared} made in Rust`)
+    })
+  }
+
+  test('a failure, a name that claims media and a deduplicating or JSON toolkit are answered as the registered tool', async () => {
+    fx.write('image.png', 'not an image\n')
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    for (const args of [{ path: 'missing.txt' }, { path: '../outside/secret.txt' }, { path: 5 }, { path: 'image.png' }]) {
+      const direct = await directLine(toolkit, args, 1)
+      assert.equal(direct.made, false, JSON.stringify(args))
+      assert.equal(direct.line, await registeredAnswer(toolkit, args, 1))
+    }
+    toolkit.close()
+    for (const options of [{ dedupeReads: true }, { resultFormat: 'json' }]) {
+      const other = createAgentToolkit({ workspaceRoot: fx.ws, ...options })
+      const first = await directLine(other, { path: 'lines.txt' }, 1)
+      const again = await directLine(other, { path: 'lines.txt' }, 1)
+      assert.equal(first.made || again.made, false, JSON.stringify(options))
+      if (options.dedupeReads) assert.match(JSON.parse(again.line).result.content[0].text, /unchanged since your last read/)
+      other.close()
+    }
+  })
+
+  test('an answer made in Rust is recorded in the ledger, as a read', async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    assert.equal(toolkit.lastRead('lines.txt'), undefined)
+    const direct = await directLine(toolkit, { path: 'lines.txt', max_lines: 2 }, 1)
+    assert.equal(direct.made, true)
+    assert.equal(toolkit.lastRead('lines.txt').byte_length, Buffer.byteLength(files['lines.txt']))
+    toolkit.close()
+  })
+})

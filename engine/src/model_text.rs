@@ -1,0 +1,391 @@
+//! The text a model is given for a toolkit's text window, as `model-text.js`'s `renderRead`
+//! writes it: one header line (the path, the lines shown of how many, the size), the lines
+//! after a line-number gutter, the toolkit's note in brackets, and, when lines are left, one
+//! closing line naming the call that reads on. `agent-read-file mcp` makes its answers' text
+//! here, so that a read's answer never becomes a JavaScript string; a test of the package
+//! holds this text equal to `renderRead`'s for every kind of window.
+
+use std::fmt::Write;
+
+use crate::read_file::{Continuation, ReadFileOutput};
+
+/// What the text of a window depends on beyond the window: the call's arguments as given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    /// Each line after its number and a tab.
+    pub line_numbers: bool,
+    /// The call's `start_line`, when it gave one: an empty window's header names it.
+    pub start_line: Option<u64>,
+    /// The call's `start_column`, when it gave one: a window from inside a line says so.
+    pub start_column: Option<u64>,
+}
+
+/// The model's text for `output` (see the module's documentation).
+pub fn render_read(output: &ReadFileOutput, options: TextOptions) -> String {
+    // A toolkit's answer with a note does not carry its continuation (the note is about
+    // `max_lines`, which a cut line's window never hits).
+    let cut = output.continuation.filter(|_| output.note.is_none());
+    let (lines, line_len) = lines_of(output.content.as_str(), cut.is_some());
+    let first = first_line(output);
+    let mut text = header(output, options);
+    for (number, line) in (first..).zip(lines) {
+        text.push('\n');
+        if options.line_numbers {
+            let _ = write!(text, "{number}\t");
+        }
+        text.push_str(line);
+    }
+    if let Some(note) = output.note {
+        let _ = write!(text, "\n[{note}]");
+    }
+    if let Some(closing) = closing_line(output, cut, line_len) {
+        text.push('\n');
+        text.push_str(&closing);
+    }
+    text.push('\n');
+    text
+}
+
+/// The lines of `content` without their `\n`, and, when `cut`, the cut line's marker taken
+/// off the end with the line's length it names (the short marker names none).
+fn lines_of(content: &str, cut: bool) -> (Vec<&str>, Option<u64>) {
+    let mut lines: Vec<&str> = match content {
+        "" => Vec::new(),
+        _ => content.split('\n').collect(),
+    };
+    if lines.last() == Some(&"") {
+        lines.pop();
+    }
+    let marker = lines
+        .last()
+        .filter(|_| cut)
+        .and_then(|last| cut_marker(last));
+    let line_len = marker.and_then(|length| {
+        lines.pop();
+        length
+    });
+    (lines, line_len)
+}
+
+/// The cut line's marker the engine writes (`window::cut_marker`, long or short): `None`
+/// when `line` is not one, else the line's length it names, if it names one.
+fn cut_marker(line: &str) -> Option<Option<u64>> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (length, call) = match inner.strip_prefix("line ") {
+        Some(long) => {
+            let rest = after_digits(long)?.strip_prefix(" continues at column ")?;
+            let rest = after_digits(rest)?.strip_prefix(" of ")?;
+            let length = rest[..rest.len() - after_digits(rest)?.len()]
+                .parse()
+                .ok()?;
+            (Some(length), after_digits(rest)?.strip_prefix(": ")?)
+        }
+        None => (None, inner),
+    };
+    let rest = after_digits(call.strip_prefix("call read_file with start_line ")?)?;
+    let rest = after_digits(rest.strip_prefix(" and start_column ")?)?;
+    rest.is_empty().then_some(length)
+}
+
+/// `text` after the ASCII digits it starts with; `None` when it starts with none.
+fn after_digits(text: &str) -> Option<&str> {
+    let end = text.bytes().take_while(u8::is_ascii_digit).count();
+    (end > 0).then(|| &text[end..])
+}
+
+/// The first line of the window: worked out from where it ends, as `renderRead` does.
+fn first_line(output: &ReadFileOutput) -> u64 {
+    let returned = u64::from(output.meta.returned_line_count);
+    match output.next_start_line {
+        None => (output.meta.line_count + 1).saturating_sub(returned),
+        Some(next) => next.saturating_sub(returned),
+    }
+}
+
+/// The path as the header shows it: as it is, or as a JSON string when it holds a control
+/// character or a line or paragraph separator.
+fn shown_path(path: &str) -> String {
+    let plain = !path
+        .chars()
+        .any(|c| c <= '\u{1f}' || matches!(c, '\u{7f}' | '\u{2028}' | '\u{2029}'));
+    match plain {
+        true => path.to_owned(),
+        false => serde_json::to_string(path).unwrap_or_else(|_| path.to_owned()),
+    }
+}
+
+/// `path lines A-B of T (S bytes)`, `line A of T` for one, the column a window starts at,
+/// or the header of a window of no lines.
+fn header(output: &ReadFileOutput, options: TextOptions) -> String {
+    let path = shown_path(&output.path);
+    let meta = &output.meta;
+    let (total, size) = (meta.line_count, meta.byte_length);
+    if meta.returned_line_count == 0 {
+        return match (total, options.start_line) {
+            (0, _) => format!("{path} has no lines ({size} bytes)"),
+            (_, None) => format!("{path} has {total} lines, none in this window ({size} bytes)"),
+            (_, Some(start)) => {
+                format!("{path} has {total} lines, none from line {start} on ({size} bytes)")
+            }
+        };
+    }
+    let column = match options.start_column {
+        Some(column) if column > 1 && meta.returned_line_count == 1 => {
+            format!(" from column {column}")
+        }
+        Some(column) if column > 1 => format!(", line {} from column {column}", first_line(output)),
+        _ => String::new(),
+    };
+    format!(
+        "{path} {} of {total}{column} ({size} bytes)",
+        line_span(output)
+    )
+}
+
+/// The lines a window holds: `line A` or `lines A-B`.
+fn line_span(output: &ReadFileOutput) -> String {
+    let first = first_line(output);
+    let last = (first + u64::from(output.meta.returned_line_count)).saturating_sub(1);
+    match first == last {
+        true => format!("line {first}"),
+        false => format!("lines {first}-{last}"),
+    }
+}
+
+/// The closing line: the call that reads on (the rest of a cut line, or the next window).
+fn closing_line(
+    output: &ReadFileOutput,
+    cut: Option<Continuation>,
+    line_len: Option<u64>,
+) -> Option<String> {
+    if let Some(Continuation {
+        start_line: line,
+        start_column: column,
+    }) = cut
+    {
+        let length = line_len.map_or(String::new(), |length| format!(" of {length}"));
+        return Some(format!(
+            "[line {line} continues at column {column}{length}; next: start_line={line} start_column={column}]"
+        ));
+    }
+    let next = output.next_start_line.filter(|_| output.truncated)?;
+    Some(format!("[next: start_line={next}]"))
+}
+
+/// Whether a text window may be a PDF or a Jupyter notebook read as text, so that a
+/// toolkit's `view` would answer it as media: it starts at the file's first line, and its
+/// first bytes name `%PDF-` or hold `"nbformat"` or `"cells"`. A superset of `view.js`'s
+/// `mayBeMedia` (which looks at fewer bytes, in order): a window this says no to is text
+/// for `view` too.
+pub fn may_be_media(output: &ReadFileOutput) -> bool {
+    let meta = &output.meta;
+    let returned = u64::from(meta.returned_line_count);
+    let from_start = match output.next_start_line {
+        None => returned == meta.line_count,
+        Some(next) => next.checked_sub(returned) == Some(1),
+    };
+    let content = output.content.as_str().as_bytes();
+    let head = |bytes: usize| &content[..content.len().min(bytes)];
+    // `mayBeMedia` reads 1,024 and 8,192 UTF-16 units: at most 3 bytes of UTF-8 each.
+    let has = |bytes, needle: &[u8]| memchr::memmem::find(head(bytes), needle).is_some();
+    from_start
+        && (has(4 * 1024, b"%PDF-")
+            || has(32 * 1024, b"\"nbformat\"")
+            || has(32 * 1024, b"\"cells\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read_file::{Content, ReadFileMeta};
+    use crate::request::MAX_LINES_CAPPED_NOTE;
+
+    /// A window of `content` from a file of `line_count` lines and `byte_length` bytes.
+    fn window(path: &str, content: &str, line_count: u64, returned: u32) -> ReadFileOutput {
+        ReadFileOutput {
+            path: path.to_owned(),
+            content: Content::owned(content.to_owned()),
+            truncated: false,
+            next_start_line: None,
+            meta: ReadFileMeta {
+                byte_length: 1234,
+                line_count,
+                returned_line_count: returned,
+                mtime_ms: 0,
+            },
+            continuation: None,
+            note: None,
+        }
+    }
+
+    /// `window`, with lines after it from `next`.
+    fn going_on(mut output: ReadFileOutput, next: u64) -> ReadFileOutput {
+        output.truncated = true;
+        output.next_start_line = Some(next);
+        output
+    }
+
+    const NUMBERED: TextOptions = TextOptions {
+        line_numbers: true,
+        start_line: None,
+        start_column: None,
+    };
+
+    fn numbered_from(start_line: u64) -> TextOptions {
+        TextOptions {
+            start_line: Some(start_line),
+            ..NUMBERED
+        }
+    }
+
+    #[test]
+    fn a_window_with_lines_left_names_the_call_that_reads_on() {
+        let output = going_on(window("f.txt", "line 51\nline 52\nline 53\n", 120, 3), 54);
+        assert_eq!(
+            render_read(&output, numbered_from(51)),
+            "f.txt lines 51-53 of 120 (1234 bytes)\n51\tline 51\n52\tline 52\n53\tline 53\n\
+             [next: start_line=54]\n"
+        );
+    }
+
+    #[test]
+    fn a_whole_file_has_no_closing_line_and_one_line_is_named_alone() {
+        let output = window("a/b.rs", "fn main() {}\n", 1, 1);
+        assert_eq!(
+            render_read(&output, NUMBERED),
+            "a/b.rs line 1 of 1 (1234 bytes)\n1\tfn main() {}\n"
+        );
+        let no_numbers = TextOptions {
+            line_numbers: false,
+            ..NUMBERED
+        };
+        assert_eq!(
+            render_read(&output, no_numbers),
+            "a/b.rs line 1 of 1 (1234 bytes)\nfn main() {}\n"
+        );
+    }
+
+    #[test]
+    fn an_empty_window_says_why_it_is_empty() {
+        assert_eq!(
+            render_read(&window("e.txt", "", 0, 0), NUMBERED),
+            "e.txt has no lines (1234 bytes)\n"
+        );
+        let past_end = window("f.txt", "", 3, 0);
+        assert_eq!(
+            render_read(&past_end, numbered_from(9)),
+            "f.txt has 3 lines, none from line 9 on (1234 bytes)\n"
+        );
+        assert_eq!(
+            render_read(&past_end, NUMBERED),
+            "f.txt has 3 lines, none in this window (1234 bytes)\n"
+        );
+    }
+
+    #[test]
+    fn a_cut_line_drops_its_marker_and_says_where_it_continues() {
+        let long = "abc\n[line 2 continues at column 4 of 10: call read_file with start_line 2 \
+                    and start_column 4]\n";
+        let short = "abc\n[call read_file with start_line 2 and start_column 4]\n";
+        let expected = |length: &str| {
+            format!(
+                "f.txt line 2 of 5 (1234 bytes)\n2\tabc\n[line 2 continues at column 4{length}; \
+                 next: start_line=2 start_column=4]\n"
+            )
+        };
+        for (content, length) in [(long, " of 10"), (short, "")] {
+            let mut output = going_on(window("f.txt", content, 5, 1), 3);
+            output.continuation = Some(Continuation {
+                start_line: 2,
+                start_column: 4,
+            });
+            assert_eq!(render_read(&output, NUMBERED), expected(length));
+        }
+    }
+
+    #[test]
+    fn a_line_like_a_marker_is_kept_unless_the_line_was_cut() {
+        let content = "[call read_file with start_line 2 and start_column 4]\n";
+        let output = window("f.txt", content, 1, 1);
+        assert_eq!(
+            render_read(&output, NUMBERED),
+            format!("f.txt line 1 of 1 (1234 bytes)\n1\t{content}")
+        );
+        for not_marker in [
+            "[call read_file with start_line 2 and start_column 4]x",
+            "[line x continues at column 4 of 10: call read_file with start_line 2 and start_column 4]",
+            "[call read_file with start_line  and start_column 4]",
+        ] {
+            assert_eq!(cut_marker(not_marker), None, "{not_marker}");
+        }
+    }
+
+    #[test]
+    fn a_window_from_a_column_names_it() {
+        let options = TextOptions {
+            start_column: Some(5),
+            ..numbered_from(2)
+        };
+        let one = going_on(window("f.txt", "efgh\n", 9, 1), 3);
+        assert_eq!(
+            render_read(&one, options),
+            "f.txt line 2 of 9 from column 5 (1234 bytes)\n2\tefgh\n[next: start_line=3]\n"
+        );
+        let two = going_on(window("f.txt", "efgh\nline 3\n", 9, 2), 4);
+        assert!(
+            render_read(&two, options)
+                .starts_with("f.txt lines 2-3 of 9, line 2 from column 5 (1234 bytes)\n")
+        );
+        let column_one = TextOptions {
+            start_column: Some(1),
+            ..options
+        };
+        assert!(render_read(&two, column_one).starts_with("f.txt lines 2-3 of 9 (1234 bytes)\n"));
+    }
+
+    #[test]
+    fn a_note_is_in_brackets_before_the_closing_line_and_hides_a_continuation() {
+        let mut output = going_on(window("f.txt", "a\nb\n", 900, 2), 3);
+        output.note = Some(MAX_LINES_CAPPED_NOTE);
+        output.continuation = Some(Continuation {
+            start_line: 2,
+            start_column: 1,
+        });
+        assert_eq!(
+            render_read(&output, NUMBERED),
+            format!(
+                "f.txt lines 1-2 of 900 (1234 bytes)\n1\ta\n2\tb\n[{MAX_LINES_CAPPED_NOTE}]\n\
+                 [next: start_line=3]\n"
+            )
+        );
+    }
+
+    #[test]
+    fn a_path_with_a_control_character_or_separator_is_shown_as_a_json_string() {
+        for (path, shown) in [
+            ("a\nb.txt", r#""a\nb.txt""#),
+            ("a\u{1b}b", r#""a\u001bb""#),
+            ("a\u{7f}\"b", "\"a\u{7f}\\\"b\""),
+            ("a\u{2028}b", "\"a\u{2028}b\""),
+            ("a \"quoted\" b", "a \"quoted\" b"),
+        ] {
+            let text = render_read(&window(path, "x\n", 1, 1), NUMBERED);
+            assert_eq!(text, format!("{shown} line 1 of 1 (1234 bytes)\n1\tx\n"));
+        }
+    }
+
+    #[test]
+    fn a_window_from_the_first_line_naming_a_pdf_or_notebook_may_be_media() {
+        let from_start = |content: &str| window("f", content, 1, 1);
+        assert!(may_be_media(&from_start("%PDF-1.7\n")));
+        assert!(may_be_media(&from_start("{\n \"cells\": []\n")));
+        assert!(may_be_media(&from_start(" {\"nbformat\": 4}\n")));
+        assert!(!may_be_media(&from_start("fn main() {}\n")));
+        let later = going_on(window("f", "%PDF-1.7\n", 9, 1), 3);
+        assert!(!may_be_media(&later));
+        let from_one = going_on(window("f", "%PDF-1.7\n", 9, 1), 2);
+        assert!(may_be_media(&from_one));
+        let far = format!("{}\"cells\"\n", "x".repeat(40 * 1024));
+        assert!(!may_be_media(&from_start(&far)));
+    }
+}
