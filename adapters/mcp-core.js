@@ -63,7 +63,9 @@ function readFileAnswer(toolkit) {
   if (settings.mcpAnswer === undefined || settings.memory !== undefined || settings.resultFormat !== 'text') return answer
   return async (request, signal) => {
     const args = request.params.arguments
-    if (!MEDIA_NAME.test(typeof args.path === 'string' ? args.path : '')) {
+    // An id with a lone surrogate would reach Rust as U+FFFD; JSON.stringify escapes it.
+    const spelt = typeof request.id !== 'string' || request.id.isWellFormed()
+    if (spelt && !MEDIA_NAME.test(typeof args.path === 'string' ? args.path : '')) {
       const text = { lineNumbers: settings.lineNumbers, startLine: numberOf(args, 'start_line'), startColumn: numberOf(args, 'start_column') }
       let bytes = null
       try {

@@ -45,7 +45,7 @@ const ARGUMENTS = [
   { max_lines: 1000 },
   { max_lines: 1 },
 ]
-const IDS = [7, 0, -3, Number.MAX_SAFE_INTEGER, 'abc', 'a "quoted" \\ \u2028 id', '']
+const IDS = [7, 0, -3, Number.MAX_SAFE_INTEGER, 'abc', 'a "quoted" \\ \u2028 id', '', 'a lone \ud800 surrogate']
 
 /** The line the SDK's server writes for the registered tool's answer to `args`. */
 async function registeredAnswer(toolkit, args, id) {
@@ -68,16 +68,22 @@ describe("agent-read-file mcp's answers made in Rust", () => {
       const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, ...options })
       let made = 0
       let compared = 0
+      let lonelyIds = 0
       try {
         for (const path of Object.keys(files)) {
-          for (const [index, args] of ARGUMENTS.entries()) {
-            const id = IDS[(compared + index) % IDS.length]
+          for (const args of ARGUMENTS) {
+            const id = IDS[compared % IDS.length]
             const input = { path, ...args }
             const direct = await directLine(toolkit, input, id)
             assert.equal(direct.line, await registeredAnswer(toolkit, input, id), JSON.stringify(input))
             // Read from its first byte, a text that may be a PDF or a notebook is left to `view`.
             const mayBeMedia = path.startsWith('pdf-like') || path.startsWith('notebook-like')
             if (mayBeMedia && Object.keys(args).length === 0) assert.equal(direct.made, false, path)
+            // An id with a lone surrogate is left to JSON.stringify, which escapes it.
+            if (typeof id === 'string' && !id.isWellFormed()) {
+              assert.equal(direct.made, false, JSON.stringify(id))
+              lonelyIds++
+            }
             made += direct.made ? 1 : 0
             compared++
           }
@@ -86,8 +92,9 @@ describe("agent-read-file mcp's answers made in Rust", () => {
         toolkit.close()
       }
       assert.equal(compared, Object.keys(files).length * ARGUMENTS.length)
-      // Every window but some of the two files that may be media.
-      assert.ok(made >= compared - 2 * ARGUMENTS.length, `${made} of ${compared} made in Rust`)
+      // Every window but those with such an id and some of the two files that may be media.
+      const least = compared - lonelyIds - 2 * ARGUMENTS.length
+      assert.ok(lonelyIds > 0 && made >= least, `${made} of ${compared} made in Rust`)
     })
   }
 
