@@ -60,11 +60,10 @@ fn lines_of(content: &str, cut: bool) -> (Vec<&str>, Option<u64>) {
         .last()
         .filter(|_| cut)
         .and_then(|last| cut_marker(last));
-    let line_len = marker.and_then(|length| {
+    if marker.is_some() {
         lines.pop();
-        length
-    });
-    (lines, line_len)
+    }
+    (lines, marker.flatten())
 }
 
 /// The cut line's marker the engine writes (`window::cut_marker`, long or short): `None`
@@ -73,24 +72,23 @@ fn cut_marker(line: &str) -> Option<Option<u64>> {
     let inner = line.strip_prefix('[')?.strip_suffix(']')?;
     let (length, call) = match inner.strip_prefix("line ") {
         Some(long) => {
-            let rest = after_digits(long)?.strip_prefix(" continues at column ")?;
-            let rest = after_digits(rest)?.strip_prefix(" of ")?;
-            let length = rest[..rest.len() - after_digits(rest)?.len()]
-                .parse()
-                .ok()?;
-            (Some(length), after_digits(rest)?.strip_prefix(": ")?)
+            let (_, rest) = split_digits(long)?;
+            let (_, rest) = split_digits(rest.strip_prefix(" continues at column ")?)?;
+            let (length, rest) = split_digits(rest.strip_prefix(" of ")?)?;
+            (Some(length.parse().ok()?), rest.strip_prefix(": ")?)
         }
         None => (None, inner),
     };
-    let rest = after_digits(call.strip_prefix("call read_file with start_line ")?)?;
-    let rest = after_digits(rest.strip_prefix(" and start_column ")?)?;
+    let (_, rest) = split_digits(call.strip_prefix("call read_file with start_line ")?)?;
+    let (_, rest) = split_digits(rest.strip_prefix(" and start_column ")?)?;
     rest.is_empty().then_some(length)
 }
 
-/// `text` after the ASCII digits it starts with; `None` when it starts with none.
-fn after_digits(text: &str) -> Option<&str> {
+/// The ASCII digits `text` starts with (at least one), and the rest; `None` when it starts
+/// with none.
+fn split_digits(text: &str) -> Option<(&str, &str)> {
     let end = text.bytes().take_while(u8::is_ascii_digit).count();
-    (end > 0).then(|| &text[end..])
+    (end > 0).then(|| text.split_at(end))
 }
 
 /// The first line of the window: worked out from where it ends, as `renderRead` does.
