@@ -39,6 +39,7 @@ enum Id {
 }
 
 impl McpAnswer {
+    /// The answer to the request `id` whose text `text` describes.
     pub(crate) fn new(id: Either<String, f64>, text: ModelTextOptions) -> McpAnswer {
         let id = match id {
             Either::A(text) => Some(Id::Text(text)),
