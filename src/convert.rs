@@ -138,6 +138,15 @@ pub(crate) fn number_arg(value: &Unknown) -> Result<NumberArg, &'static str> {
     }
 }
 
+/// The largest safe integer of JavaScript, `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// `number` as an integer when it is a safe integer of JavaScript (`Number.isSafeInteger`),
+/// else `None`.
+pub(crate) fn safe_integer(number: f64) -> Option<i64> {
+    (number.fract() == 0.0 && number.abs() <= MAX_SAFE_INTEGER).then_some(number as i64)
+}
+
 /// A JavaScript `typeof`-style name for messages (`null` and arrays named as such).
 pub(crate) fn type_of(value: &Unknown) -> &'static str {
     match value.get_type() {

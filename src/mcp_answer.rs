@@ -12,6 +12,8 @@ use serde::Serialize;
 use agent_read_file_engine::ReadFileOutput;
 use agent_read_file_engine::model_text::{self, TextOptions};
 
+use crate::convert::safe_integer;
+
 /// What the model's text depends on besides the window, as `runToolCall` has it: the
 /// toolkit's `lineNumbers`, and the call's `start_line` and `start_column` when they are
 /// numbers.
@@ -43,7 +45,7 @@ impl McpAnswer {
     pub(crate) fn new(id: Either<String, f64>, text: ModelTextOptions) -> McpAnswer {
         let id = match id {
             Either::A(text) => Some(Id::Text(text)),
-            Either::B(number) => whole_number(number).map(Id::Number),
+            Either::B(number) => safe_integer(number).map(Id::Number),
         };
         let start_line = text.start_line.map(counting_number);
         let start_column = text.start_column.map(counting_number);
@@ -86,16 +88,11 @@ impl McpAnswer {
     }
 }
 
-/// `number` as an integer `JSON.stringify` writes in digits; `None` for any other.
-fn whole_number(number: f64) -> Option<i64> {
-    const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-    (number.fract() == 0.0 && number.abs() <= MAX_SAFE_INTEGER).then_some(number as i64)
-}
-
-/// A `start_line` or `start_column` as the text names it: `Some` of a non-negative whole
-/// number, `None` for any other (a read with it fails, or it is not spelt here).
+/// A `start_line` or `start_column` as the text names it: `Some` of a non-negative safe
+/// integer (which `JSON.stringify` writes in digits), `None` for any other (a read with it
+/// fails, or it is not spelt here).
 fn counting_number(number: f64) -> Option<u64> {
-    whole_number(number).and_then(|number| u64::try_from(number).ok())
+    safe_integer(number).and_then(|number| u64::try_from(number).ok())
 }
 
 #[derive(Serialize)]

@@ -17,7 +17,7 @@ use agent_read_file_engine::{Ledger, LineIndexCache};
 
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
-use crate::convert::{Fields, requested_path, root_path, string_or_type, throwable};
+use crate::convert::{Fields, requested_path, root_path, safe_integer, string_or_type, throwable};
 use crate::mcp_answer::{McpAnswer, ModelTextOptions};
 use crate::media::MediaOptions;
 use crate::schedule;
@@ -91,23 +91,20 @@ impl ReadPolicy {
     }
 }
 
-/// The largest safe integer of JavaScript, `Number.MAX_SAFE_INTEGER`.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
 /// `maxFileBytes` as a limit in bytes: `Infinity` is no limit; anything but a positive
 /// safe integer is `INVALID_ARGUMENT`.
 fn file_size_limit(bytes: f64) -> Result<u64, ReadFileError> {
     if bytes == f64::INFINITY {
         return Ok(u64::MAX);
     }
-    if bytes.fract() != 0.0 || !(1.0..=MAX_SAFE_INTEGER).contains(&bytes) {
-        return Err(ReadFileError::new(
+    match safe_integer(bytes).and_then(|bytes| u64::try_from(bytes).ok()) {
+        Some(limit) if limit >= 1 => Ok(limit),
+        _ => Err(ReadFileError::new(
             ErrorCode::InvalidArgument,
             "maxFileBytes",
             format!("maxFileBytes must be a positive safe integer or Infinity (got {bytes})"),
-        ));
+        )),
     }
-    Ok(bytes as u64)
 }
 
 /// `readFile` under a toolkit's `policy` (`ToolCatalog.read_file.execute`).
