@@ -207,9 +207,14 @@ async function runToolCall(toolkit, args, options) {
     const content = modelTextOf(toolkit, input, output, overrides)
     return { content, parts: [{ type: 'text', text: content }], isError: false, output }
   } catch (thrown) {
-    const { code, message } = toolFailure(thrown)
-    return failure(code, message)
+    return failureOf(thrown)
   }
 }
 
-module.exports = { runToolCall, toolFailure, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions, numberOf }
+/** The failed call's result for an error `readFile` rejected with (see `toolFailure`). */
+function failureOf(thrown) {
+  const { code, message } = toolFailure(thrown)
+  return failure(code, message)
+}
+
+module.exports = { runToolCall, toolFailure, failureOf, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions, numberOf }

@@ -79,4 +79,4 @@ function mediaOptionsOf(options, owner) {
   return limits
 }
 
-module.exports = { view, mediaOptionsOf, MEDIA_NAME }
+module.exports = { view, mediaOptionsOf, MEDIA_NAME, NOT_TEXT }

@@ -4,9 +4,9 @@
 // system loads them, so a server made here is an instance of the class the caller imports;
 // a server handed in may come from any copy of the SDK.
 
-const { runToolCall, settingsOf, numberOf } = require('../tool-call.js')
+const { runToolCall, failureOf, settingsOf, numberOf } = require('../tool-call.js')
 const { isMedia, withoutImageData } = require('../model-text.js')
-const { MEDIA_NAME } = require('../view.js')
+const { MEDIA_NAME, NOT_TEXT } = require('../view.js')
 const { toolkitOf } = require('./toolkit.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
 const { version } = require('../package.json')
@@ -53,12 +53,14 @@ function readFileCall(toolkit) {
  * arguments are a parsed object) by `toolkit`: the response the registered tool's server
  * sends, as a message, or as the bytes of its line. A text window of a toolkit whose answers
  * are its text with nothing deduplicated is answered in Rust (`Workspace.mcpAnswer`): its
- * text and serialised answer never become JavaScript strings. Everything else (a name that
- * claims an image, notebook or PDF, a window that may be one, a failure) by `readFileCall`.
+ * text and serialised answer never become JavaScript strings; a failure of that read is
+ * answered as `runToolCall` answers it. Everything else (a name that claims an image,
+ * notebook or PDF, a window that may be one, a file a media read may answer) by `readFileCall`.
  */
 function readFileAnswer(toolkit) {
   const call = readFileCall(toolkit)
-  const answer = async (request, signal) => ({ result: await call(request.params.arguments, signal), jsonrpc: '2.0', id: request.id })
+  const response = (request, result) => ({ result, jsonrpc: '2.0', id: request.id })
+  const answer = async (request, signal) => response(request, await call(request.params.arguments, signal))
   const settings = settingsOf(toolkit)
   if (settings.mcpAnswer === undefined || settings.memory !== undefined || settings.resultFormat !== 'text') return answer
   return async (request, signal) => {
@@ -70,8 +72,9 @@ function readFileAnswer(toolkit) {
       let bytes = null
       try {
         bytes = await settings.mcpAnswer(args, request.id, text, signal)
-      } catch {
-        // A failure is answered as the registered tool answers it: read again, below.
+      } catch (error) {
+        // As `view` does: a binary file or one over the text limit is asked of the media read.
+        if (!NOT_TEXT.has(error?.code)) return response(request, toolResult(failureOf(error)))
       }
       if (bytes !== null) return bytes
     }

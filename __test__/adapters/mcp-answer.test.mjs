@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { after, describe, test } from '../harness.mjs'
-import { makeFixture } from '../helpers.mjs'
+import { makeFixture, testHooks } from '../helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { createAgentToolkit } = require('../../index.js')
@@ -115,6 +115,18 @@ describe("agent-read-file mcp's answers made in Rust", () => {
       if (options.dedupeReads) assert.match(JSON.parse(again.line).result.content[0].text, /unchanged since your last read/)
       other.close()
     }
+  })
+
+  test('a failure is answered from its one read, not read again', async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    const reads = () => Object.values(testHooks().readPathCounts()).reduce((a, b) => a + b)
+    for (const path of ['missing.txt', 'sub/deep/missing.rs']) {
+      const before = reads()
+      const direct = await directLine(toolkit, { path }, 1)
+      assert.equal(reads() - before, 1, path)
+      assert.match(JSON.parse(direct.line).result.content[0].text, /^NOT_FOUND: /)
+    }
+    toolkit.close()
   })
 
   test('an answer made in Rust is recorded in the ledger, as a read', async () => {
