@@ -23,6 +23,11 @@ function openaiResponsesTool({ strict = false } = {}) {
   return { type: 'function', name, description, parameters: schema(strict), strict }
 }
 
+/** The image parts of `result` (`runToolCall`'s): none for a failure. */
+function imagesOf(result) {
+  return result.isError ? [] : result.parts.filter((part) => part.type === 'image')
+}
+
 /** A data URL of an image part. */
 function dataUrl(part) {
   return `data:${part.mimeType};base64,${part.data}`
@@ -34,7 +39,7 @@ function dataUrl(part) {
  * has images, a list of `input_text` and `input_image` items (the images as data URLs).
  */
 function openaiResponsesOutput(callId, result) {
-  const images = result.isError ? [] : result.parts.filter((part) => part.type === 'image')
+  const images = imagesOf(result)
   if (images.length === 0) return { type: 'function_call_output', call_id: callId, output: result.content }
   const output = result.parts.map((part) =>
     part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: dataUrl(part), detail: 'auto' },
@@ -49,7 +54,7 @@ function openaiResponsesOutput(callId, result) {
  */
 function openaiChatMessages(toolCallId, result) {
   const messages = [{ role: 'tool', tool_call_id: toolCallId, content: result.content }]
-  const images = result.isError ? [] : result.parts.filter((part) => part.type === 'image')
+  const images = imagesOf(result)
   if (images.length > 0) {
     const intro = { type: 'text', text: `The image${images.length === 1 ? '' : 's'} of the read_file result above:` }
     const parts = images.map((part) => ({ type: 'image_url', image_url: { url: dataUrl(part) } }))
