@@ -1,9 +1,12 @@
-// Benchmark: the MCP answer at the SDK's cost (issue 20, section 6). Three stdio servers,
+// Benchmark: the MCP answer at the SDK's cost (issue 20, section 6). Four stdio servers,
 // each spawned as a child process and driven by the SDK's own Client and
 // StdioClientTransport from this one process:
 //
 //   - the floor: a trivial server on the same SDK answering a fixed text
 //     (mcp-floor-server.mjs, no output schema);
+//   - the floor for the same answer: that server answering read_file's tool result for the
+//     window, made once at start, under read_file's output schema (`--answer`): what the SDK
+//     costs to carry the answer's shape (the text and `structuredContent`), without a read;
 //   - `agent-read-file mcp`, `read_file`;
 //   - the reference filesystem server (@modelcontextprotocol/server-filesystem, a
 //     devDependency), `read_text_file` with `head`.
@@ -87,6 +90,13 @@ const SERVERS = [
     linesOf: (result) => result.content[0].text,
   },
   {
+    name: 'SDK floor, same answer',
+    key: 'floorAnswer',
+    args: [FLOOR, `--answer=${root}`, ...CASES.map((c) => `${c.key}=${path.join(root, c.file)}:${c.lines}`)],
+    call: (c) => ({ name: 'fixed_text', arguments: { name: c.key } }),
+    linesOf: (result) => result.structuredContent.content,
+  },
+  {
     name: 'agent-read-file mcp',
     key: 'addon',
     args: [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), CLI, 'mcp', '--root', root],
@@ -125,11 +135,18 @@ async function connect(server) {
   return client
 }
 
-/** Fails unless `server` answers `c` with the case's lines. */
+/** Fails unless `server` answers `c` with the case's lines; returns its result. */
 async function checkAnswer(server, c) {
   const result = await server.client.callTool(server.call(c))
   if (result.isError) throw new Error(`${server.name}, ${c.name}: ${result.content[0]?.text}`)
   if (server.linesOf(result) !== c.expected) throw new Error(`${server.name}, ${c.name}: not the same lines`)
+  return result
+}
+
+/** Fails unless the floor for the same answer answers `c` as `agent-read-file mcp` does. */
+async function checkSameAnswer(c) {
+  const [copy, ours] = await Promise.all(['floorAnswer', 'addon'].map((key) => checkAnswer(SERVERS.find((s) => s.key === key), c)))
+  if (JSON.stringify(copy) !== JSON.stringify(ours)) throw new Error(`${c.name}: the floor's answer is not read_file's`)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -199,7 +216,8 @@ process.on('warning', (warning) => {
 progress(`MCP benchmark (${runtime}): starting ${SERVERS.length} servers…`)
 for (const server of SERVERS) server.client = await connect(server)
 for (const server of SERVERS) for (const c of CASES) await checkAnswer(server, c)
-progress('every server answers the same lines; warming up…')
+for (const c of CASES) await checkSameAnswer(c)
+progress("every server answers the same lines, the second floor read_file's very result; warming up…")
 await measure(WARMUP_ROUNDS)
 const samples = new Map()
 for (const server of SERVERS) for (const c of CASES) samples.set(`${server.key}/${c.key}`, { sequential: [], concurrent: [], cpuMs: 0 })
@@ -218,15 +236,18 @@ for (const c of CASES) {
   for (const mode of MODES) {
     const cell = (key) => summarize(samples.get(`${key}/${c.key}`)[mode])
     const floor = cell('floor')
+    const floorAnswer = cell('floorAnswer')
     const addon = cell('addon')
     const reference = cell('reference')
     rows.push({
       case: c.name,
       mode: mode === 'sequential' ? 'sequential' : `${CONCURRENCY} concurrent`,
       floor,
+      floor_same_answer: floorAnswer,
       addon,
       reference,
       addon_over_floor: addon.ms / floor.ms,
+      addon_over_floor_same_answer: addon.ms / floorAnswer.ms,
       server_cpu_us_per_call: Object.fromEntries(SERVERS.map((server) => [server.key, serverCpuPerCall(server, c)])),
       reference_over_addon: reference.ms / addon.ms,
     })
@@ -248,14 +269,15 @@ if (JSON_OUTPUT) {
   const verdict = (pass) => (pass === null ? '' : pass ? 'PASS' : 'MISS')
   const out = [
     `MCP read over stdio, SDK Client (${runtime}, ${os.cpus().length} cores, ${ROUNDS} rounds): ms per call (median), IQR as % of it`,
+    "(same answer: the SDK's server answering read_file's tool result made once at start, under its output schema)",
     '',
-    `${'case'.padEnd(27)} ${'mode'.padEnd(13)} ${'SDK floor'.padStart(12)} ${'agent-read-file'.padStart(15)} ${'server-fs'.padStart(12)}  ${'ours/floor'.padStart(10)}  ${'ref/ours'.padStart(8)}`,
+    `${'case'.padEnd(27)} ${'mode'.padEnd(13)} ${'SDK floor'.padStart(12)} ${'same answer'.padStart(12)} ${'agent-read-file'.padStart(15)} ${'server-fs'.padStart(12)}  ${'ours/floor'.padStart(10)}  ${'ours/same'.padStart(9)}  ${'ref/ours'.padStart(8)}`,
   ]
   for (const row of rows) {
     const { floor, reference } = row.pass
     out.push(
-      `${row.case.padEnd(27)} ${row.mode.padEnd(13)} ${cellText(row.floor).padStart(12)} ${cellText(row.addon).padStart(15)} ${cellText(row.reference).padStart(12)}  ` +
-        `${`${row.addon_over_floor.toFixed(2)}x`.padStart(10)}  ${`${row.reference_over_addon.toFixed(2)}x`.padStart(8)}  ` +
+      `${row.case.padEnd(27)} ${row.mode.padEnd(13)} ${cellText(row.floor).padStart(12)} ${cellText(row.floor_same_answer).padStart(12)} ${cellText(row.addon).padStart(15)} ${cellText(row.reference).padStart(12)}  ` +
+        `${`${row.addon_over_floor.toFixed(2)}x`.padStart(10)}  ${`${row.addon_over_floor_same_answer.toFixed(2)}x`.padStart(9)}  ${`${row.reference_over_addon.toFixed(2)}x`.padStart(8)}  ` +
         `${floor === null ? '' : `floor <= 1.2x: ${verdict(floor)}; `}ref >= 2x: ${verdict(reference)}`,
     )
   }
