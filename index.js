@@ -19,7 +19,7 @@ const { dialects } = require('./dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
 const { ReadMemory } = require('./read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
-const { argumentsInput, readOption, stringList, rejectingThrows } = require('./options.js')
+const { argumentsInput, readOption, integerOption, stringList, rejectingThrows } = require('./options.js')
 const { view, mediaOptionsOf } = require('./view.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
@@ -311,14 +311,7 @@ const MIN_CONTENT_BYTES = 128
  * `undefined`, or an integer from 128 to 2^32 - 1.
  */
 function budgetOf(options, owner, name = 'maxContentBytes') {
-  const budget = readOption(options, name, owner)
-  if (budget === undefined) return undefined
-  if (!Number.isInteger(budget) || budget < MIN_CONTENT_BYTES || budget > 0xffffffff) {
-    const got = typeof budget === 'number' ? String(budget) : budget === null ? 'null' : typeof budget
-    const reason = `${owner}.${name} must be an integer from ${MIN_CONTENT_BYTES} to 4294967295 (got ${got})`
-    throw codedError('INVALID_ARGUMENT', name, reason)
-  }
-  return budget
+  return integerOption(options, name, owner, [MIN_CONTENT_BYTES, 0xffffffff])
 }
 
 /**

@@ -18,6 +18,20 @@ function readOption(object, name, owner, path = name) {
   return readProperty(object, name, `${owner}.${name}`, path)
 }
 
+/**
+ * `object[name]`, read once as `readOption` reads it: `undefined`, or an integer from `min`
+ * to `max`; anything else is INVALID_ARGUMENT at `path`, saying what `<owner>.<name>` must be.
+ */
+function integerOption(object, name, owner, [min, max], path = name) {
+  const value = readOption(object, name, owner, path)
+  if (value === undefined) return undefined
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const got = typeof value === 'number' ? String(value) : value === null ? 'null' : typeof value
+    throw codedError('INVALID_ARGUMENT', path, `${owner}.${name} must be an integer from ${min} to ${max} (got ${got})`)
+  }
+  return value
+}
+
 /** `object[key]`, read once; INVALID_ARGUMENT at `path`, naming `label`, if reading throws. */
 function readProperty(object, key, label, path) {
   try {
@@ -97,4 +111,4 @@ function rejectingThrows(start) {
   }
 }
 
-module.exports = { readOption, stringList, rejectingThrows, argumentsInput }
+module.exports = { readOption, integerOption, stringList, rejectingThrows, argumentsInput }

@@ -6,7 +6,7 @@
 // or notebook, or a name that claims one of the kinds) is asked of the media read.
 
 const { codedError } = require('./errors.js')
-const { readOption } = require('./options.js')
+const { readOption, integerOption } = require('./options.js')
 
 /** Names whose content is checked as the kind they claim, never read as text first. */
 const MEDIA_NAME = /\.(?:png|jpe?g|gif|webp|pdf|ipynb)$/i
@@ -67,14 +67,9 @@ function mediaOptionsOf(options, owner) {
     throw codedError('INVALID_ARGUMENT', 'media', `${owner}.media must be an object of limits like { maxImageEdge: 1568 } (got ${got})`)
   }
   const limits = {}
-  for (const [name, [min, max]] of Object.entries(MEDIA_LIMITS)) {
-    const value = readOption(media, name, `${owner}.media`, 'media')
-    if (value === undefined) continue
-    if (!Number.isInteger(value) || value < min || value > max) {
-      const got = typeof value === 'number' ? String(value) : value === null ? 'null' : typeof value
-      throw codedError('INVALID_ARGUMENT', 'media', `${owner}.media.${name} must be an integer from ${min} to ${max} (got ${got})`)
-    }
-    limits[name] = value
+  for (const [name, bounds] of Object.entries(MEDIA_LIMITS)) {
+    const value = integerOption(media, name, `${owner}.media`, bounds, 'media')
+    if (value !== undefined) limits[name] = value
   }
   return limits
 }
