@@ -21,6 +21,7 @@ const { ReadMemory } = require('./read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption, integerOption, stringList, rejectingThrows } = require('./options.js')
 const { view, mediaOptionsOf } = require('./view.js')
+const { MAX_PDF_PAGES } = require('./model-text.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -63,9 +64,6 @@ const CUT_LINE_SENTENCE = 'A line too long to return whole is cut, and a marker 
 
 /** What a toolkit's tool says it reads beside text files. */
 const MEDIA_SENTENCE = 'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
-
-/** The most pages of a PDF one read returns (the engine's MAX_PAGES_PER_CALL). */
-const MAX_PDF_PAGES = 20
 
 /** The most lines one read returns (the engine's MAX_MAX_LINES). */
 const MAX_LINES = 500

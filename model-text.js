@@ -127,6 +127,9 @@ function renderUnchanged(output) {
 /** The format names of the image types read. */
 const IMAGE_FORMATS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' }
 
+/** The most pages of a PDF one read returns (the engine's MAX_PAGES_PER_CALL). */
+const MAX_PDF_PAGES = 20
+
 /** What a range of a media answer counts, by kind: one, and more than one. */
 const RANGE_UNITS = { pdf: ['page', 'pages'], notebook: ['cell', 'cells'] }
 
@@ -158,7 +161,7 @@ function mediaClosing(output) {
   if (left > 0) lines.push(`[note: ${left} image output${left === 1 ? '' : 's'} not shown; read fewer cells at a time to see them]`)
   const shown = output.meta.shown
   if (shown && shown.last < shown.total) {
-    const next = output.kind === 'pdf' ? `${shown.last + 1}-${Math.min(shown.last + 20, shown.total)}` : `${shown.last + 1}-`
+    const next = output.kind === 'pdf' ? `${shown.last + 1}-${Math.min(shown.last + MAX_PDF_PAGES, shown.total)}` : `${shown.last + 1}-`
     lines.push(`[next: pages="${next}"]`)
   }
   return lines
@@ -227,6 +230,7 @@ function withoutImageData(output) {
 }
 
 module.exports = {
+  MAX_PDF_PAGES,
   renderRead,
   renderFailure,
   renderUnchanged,
