@@ -69,13 +69,7 @@ pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileByte
     let file = File::from(handle);
     let file_len = u64::try_from(stat.st_size).unwrap_or(0);
     let (bytes, offset) = match span {
-        Span::Whole { max } => {
-            check_size(file_len, max)?;
-            let bytes = read_range(&file, 0, file_len, max.saturating_add(1))?;
-            // The file may have grown since it was measured: the bytes read are what counts.
-            check_size(bytes.len() as u64, max)?;
-            (bytes, 0)
-        }
+        Span::Whole { max } => (read_whole(&file, file_len, max)?, 0),
         Span::Head { max } => (read_range(&file, 0, file_len.min(max), max)?, 0),
         Span::Tail { max } => {
             let offset = file_len.saturating_sub(max);
@@ -96,6 +90,16 @@ pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileByte
         binary,
         mtime_ms: mtime_ms(stat),
     })
+}
+
+/// All of `file`, measured at `file_len` bytes, if it is at most `max` bytes: refused before
+/// it is read when it measured more, or once a byte more than `max` was read when it grew.
+pub fn read_whole(file: &File, file_len: u64, max: u64) -> Result<Vec<u8>, GuardError> {
+    check_size(file_len, max)?;
+    let bytes = read_range(file, 0, file_len, max.saturating_add(1))?;
+    // The file may have grown since it was measured: the bytes read are what counts.
+    check_size(bytes.len() as u64, max)?;
+    Ok(bytes)
 }
 
 /// The largest file read by [`read_whole_cached`]: a larger one is read where waiting is

@@ -14,8 +14,9 @@ pub mod pdf;
 use std::fs::File;
 
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::{self, BINARY_SCAN_BYTES};
+use crate::file_guard::{self, BINARY_SCAN_BYTES, GuardError};
 use crate::policy::Policy;
+use crate::render;
 use crate::sandbox::Root;
 use crate::source;
 use crate::version::FileVersion;
@@ -258,16 +259,11 @@ impl<'a> MediaFile<'a> {
     /// All its bytes, or `Err(len)` when it is over `max` bytes (refused before it is read,
     /// or, when it grew since it was measured, once a byte more than `max` was read).
     fn read_within(&self, max: u64) -> Result<Result<Vec<u8>, u64>, ReadFileError> {
-        if self.len() > max {
-            return Ok(Err(self.len()));
+        match file_guard::read_whole(&self.file, self.len(), max) {
+            Ok(bytes) => Ok(Ok(bytes)),
+            Err(GuardError::TooLarge { len, .. }) => Ok(Err(len)),
+            Err(GuardError::Io(err)) => Err(self.guard_error(err)),
         }
-        let bytes = file_guard::read_range(&self.file, 0, self.len(), max.saturating_add(1))
-            .map_err(|err| self.guard_error(err))?;
-        Ok(if bytes.len() as u64 > max {
-            Err(bytes.len() as u64)
-        } else {
-            Ok(bytes)
-        })
     }
 
     fn version(&self, bytes: &[u8]) -> FileVersion {
@@ -441,10 +437,7 @@ fn cut_to(text: &mut String, max: usize) {
         "\n[cut: {} bytes of this page left out]\n",
         text.len() - max
     );
-    let mut end = max.saturating_sub(marker.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = render::cut_at_char_boundary(text, max.saturating_sub(marker.len())).len();
     text.truncate(end);
     text.push_str(&marker);
 }
