@@ -105,26 +105,15 @@ impl Reply {
 
     /// The reply is being delivered: what its reads saw goes into the ledger now, so that
     /// `lastRead` never names a read whose caller gave up on it (its signal fired first).
-    pub(crate) fn delivered(self) -> Reply {
-        match self {
-            Reply::Output(output, seen) => {
-                seen.record();
-                Reply::Output(output, Seen::default())
-            }
-            Reply::Many(results, seen) => {
-                seen.record();
-                Reply::Many(results, Seen::default())
-            }
-            Reply::Media(output, seen) => {
-                seen.record();
-                Reply::Media(output, Seen::default())
-            }
-            Reply::McpAnswer(bytes, seen) => {
-                seen.record();
-                Reply::McpAnswer(bytes, Seen::default())
-            }
-            version => version,
+    pub(crate) fn delivered(mut self) -> Reply {
+        match &mut self {
+            Reply::Output(_, seen)
+            | Reply::Many(_, seen)
+            | Reply::Media(_, seen)
+            | Reply::McpAnswer(_, seen) => std::mem::take(seen).record(),
+            Reply::Version(_) => {}
         }
+        self
     }
 }
 
