@@ -9,8 +9,8 @@ use napi::bindgen_prelude::Either;
 use napi_derive::napi;
 use serde::Serialize;
 
-use agent_read_file_engine::ReadFileOutput;
 use agent_read_file_engine::model_text::{self, TextOptions};
+use agent_read_file_engine::{Continuation, ReadFileMeta, ReadFileOutput};
 
 use crate::convert::safe_integer;
 
@@ -124,47 +124,23 @@ struct StructuredOutput<'a> {
     content: &'a str,
     truncated: bool,
     next_start_line: Option<u64>,
-    meta: Meta,
+    meta: ReadFileMeta,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     continuation: Option<Continuation>,
 }
 
-#[derive(Serialize)]
-struct Meta {
-    byte_length: u64,
-    line_count: u64,
-    returned_line_count: u32,
-    mtime_ms: i64,
-}
-
-#[derive(Serialize)]
-struct Continuation {
-    start_line: u64,
-    start_column: u64,
-}
-
 impl<'a> StructuredOutput<'a> {
     fn of(output: &'a ReadFileOutput) -> StructuredOutput<'a> {
-        let meta = output.meta;
-        let continuation = output.continuation.filter(|_| output.note.is_none());
         StructuredOutput {
             path: &output.path,
             content: output.content.as_str(),
             truncated: output.truncated,
             next_start_line: output.next_start_line,
-            meta: Meta {
-                byte_length: meta.byte_length,
-                line_count: meta.line_count,
-                returned_line_count: meta.returned_line_count,
-                mtime_ms: meta.mtime_ms,
-            },
+            meta: output.meta,
             note: output.note,
-            continuation: continuation.map(|at| Continuation {
-                start_line: at.start_line,
-                start_column: at.start_column,
-            }),
+            continuation: output.continuation.filter(|_| output.note.is_none()),
         }
     }
 }

@@ -44,7 +44,8 @@ pub use attempt::{Attempt, Stop, answered};
 pub use chunked::{LINE_INDEX_CAPACITY, LineIndexCache};
 pub use file_guard::{MAX_CACHED_READ_BYTES, Span};
 pub use read_file::{
-    Content, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file, read_file_from_memory,
+    Content, Continuation, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file,
+    read_file_from_memory,
 };
 pub use source::{Reader, open_error};
 pub use version::{FileVersion, LEDGER_CAPACITY, Ledger, file_version, file_version_within};

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::attempt::{Attempt, Stop};
 use rustix::fs::Stat;
+use serde::Serialize;
 
 use crate::chunked::{
     self, CHUNK_BYTES, CachedReads, LineIndexCache, ReadAt, ScanPace, Scanned, WindowAsk,
@@ -39,15 +40,15 @@ pub struct ReadFileOutput {
 }
 
 /// The arguments of the call that reads on from where a cut line was cut.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Continuation {
     pub start_line: u64,
     /// The 1-based column (byte of the line as stored) the rest of the line starts at.
     pub start_column: u64,
 }
 
-/// The contract's `ReadFileOutput.meta`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The contract's `ReadFileOutput.meta` (serialised with the contract's keys, in its order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ReadFileMeta {
     pub byte_length: u64,
     pub line_count: u64,
