@@ -44,10 +44,10 @@ export declare class Workspace {
    * `agent-read-file mcp`'s answer to a plain `read_file` call of `input` with JSON-RPC
    * `id`: the response line (UTF-8, a newline at its end) the MCP SDK's server would
    * write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
-   * for a window that may be a PDF or a notebook, or an `id` or `text` number not spelt
-   * here (answer the call through `runToolCall`). Rejects as `readFile` does.
+   * for a window that may be a PDF or a notebook, or an `id` or `options` number not
+   * spelt here (answer the call through `runToolCall`). Rejects as `readFile` does.
    */
-  mcpAnswer(input: ReadFileInput, id: string | number, text: ModelTextOptions, signal?: AbortSignal): Promise<Buffer | null>
+  mcpAnswer(input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal): Promise<Buffer | null>
   /**
    * The file `input.path` names as typed parts when its content is an image, a notebook
    * or a PDF (`input.pages`: which pages or cells), recorded in the ledger; `null` when it
@@ -166,6 +166,19 @@ export declare const MAX_BATCH_FILES: number
 /** The largest file `read_file` returns, in bytes (1048576: 1 MiB). */
 export declare const MAX_FILE_BYTES: number
 
+/**
+ * What the answer depends on besides the window: what the model's text depends on, as
+ * `runToolCall` has it (the toolkit's `lineNumbers`, and the call's `start_line` and
+ * `start_column` when they are numbers), and whether the server sends the output as
+ * `structuredContent` too.
+ */
+export interface McpAnswerOptions {
+  lineNumbers: boolean
+  startLine?: number
+  startColumn?: number
+  structuredContent: boolean
+}
+
 /** What the file is and what of it is shown, beside the parts. */
 export interface MediaMeta {
   /** The file's size on disk, in bytes. */
@@ -203,17 +216,6 @@ export interface MediaOutput {
   kind: 'image' | 'notebook' | 'pdf'
   parts: Array<TextPart | ImagePart>
   meta: MediaMeta
-}
-
-/**
- * What the model's text depends on besides the window, as `runToolCall` has it: the
- * toolkit's `lineNumbers`, and the call's `start_line` and `start_column` when they are
- * numbers.
- */
-export interface ModelTextOptions {
-  lineNumbers: boolean
-  startLine?: number
-  startColumn?: number
 }
 
 /**

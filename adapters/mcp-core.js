@@ -8,6 +8,8 @@ const { runToolCall, failureOf, settingsOf, numberOf } = require('../tool-call.j
 const { isMedia, withoutImageData } = require('../model-text.js')
 const { MEDIA_NAME, NOT_TEXT } = require('../view.js')
 const { toolkitOf } = require('./toolkit.js')
+const { readOption } = require('../options.js')
+const { codedError } = require('../errors.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
 const { version } = require('../package.json')
 
@@ -30,22 +32,41 @@ function contentItem(part) {
 }
 
 /**
- * An MCP tool result from `runToolCall`'s: its parts as content items, and the output as
- * `structuredContent` too (a media answer's without its image data, so that each image is
- * sent once).
+ * Whether the server sends a result's output as `structuredContent` too (`options` of
+ * `createMcpServer` or `registerReadFile`; default true). Anything but a boolean or
+ * `undefined` is INVALID_ARGUMENT.
  */
-function toolResult({ content, parts, isError, output }) {
+function structuredContentOf(options) {
+  if (options === undefined || options === null) return true
+  const structured = readOption(options, 'structuredContent', 'options')
+  if (structured === undefined) return true
+  if (typeof structured !== 'boolean') {
+    const got = structured === null ? 'null' : typeof structured
+    throw codedError('INVALID_ARGUMENT', 'structuredContent', `options.structuredContent must be a boolean (got ${got})`)
+  }
+  return structured
+}
+
+/**
+ * An MCP tool result from `runToolCall`'s: its parts as content items, and, when `structured`,
+ * the output as `structuredContent` too (a media answer's without its image data, so that
+ * each image is sent once).
+ */
+function toolResult({ content, parts, isError, output }, structured) {
   if (isError) return { content: [{ type: 'text', text: content }], isError: true }
-  return { content: parts.map(contentItem), structuredContent: isMedia(output) ? withoutImageData(output) : output }
+  const result = { content: parts.map(contentItem) }
+  if (structured) result.structuredContent = isMedia(output) ? withoutImageData(output) : output
+  return result
 }
 
 /**
  * The read_file tool's function for `toolkit`: the model's arguments and an abort signal in,
- * the MCP tool result out (it never throws). The registered tool runs it, and so does
- * `agent-read-file mcp` for a call it answers without the SDK's layers.
+ * the MCP tool result out (it never throws), with `structuredContent` when `structured`. The
+ * registered tool runs it, and so does `agent-read-file mcp` for a call it answers without
+ * the SDK's layers.
  */
-function readFileCall(toolkit) {
-  return async (args, signal) => toolResult(await runToolCall(toolkit, args, { signal }))
+function readFileCall(toolkit, structured = true) {
+  return async (args, signal) => toolResult(await runToolCall(toolkit, args, { signal }), structured)
 }
 
 /**
@@ -57,8 +78,8 @@ function readFileCall(toolkit) {
  * answered as `runToolCall` answers it. Everything else (a name that claims an image,
  * notebook or PDF, a window that may be one, a file a media read may answer) by `readFileCall`.
  */
-function readFileAnswer(toolkit) {
-  const call = readFileCall(toolkit)
+function readFileAnswer(toolkit, structured = true) {
+  const call = readFileCall(toolkit, structured)
   const response = (request, result) => ({ result, jsonrpc: '2.0', id: request.id })
   const answer = async (request, signal) => response(request, await call(request.params.arguments, signal))
   const settings = settingsOf(toolkit)
@@ -68,13 +89,18 @@ function readFileAnswer(toolkit) {
     // An id with a lone surrogate would reach Rust as U+FFFD; JSON.stringify escapes it.
     const spelt = typeof request.id !== 'string' || request.id.isWellFormed()
     if (spelt && !MEDIA_NAME.test(typeof args.path === 'string' ? args.path : '')) {
-      const text = { lineNumbers: settings.lineNumbers, startLine: numberOf(args, 'start_line'), startColumn: numberOf(args, 'start_column') }
+      const options = {
+        lineNumbers: settings.lineNumbers,
+        startLine: numberOf(args, 'start_line'),
+        startColumn: numberOf(args, 'start_column'),
+        structuredContent: structured,
+      }
       let bytes = null
       try {
-        bytes = await settings.mcpAnswer(args, request.id, text, signal)
+        bytes = await settings.mcpAnswer(args, request.id, options, signal)
       } catch (error) {
         // As `view` does: a binary file or one over the text limit is asked of the media read.
-        if (!NOT_TEXT.has(error?.code)) return response(request, toolResult(failureOf(error)))
+        if (!NOT_TEXT.has(error?.code)) return response(request, toolResult(failureOf(error), structured))
       }
       if (bytes !== null) return bytes
     }
@@ -97,19 +123,18 @@ function isMcpServer(server) {
 
 /** `createMcpServer` and `registerReadFile` over the SDK's `McpServer` and `zod` given. */
 function mcpAdapter({ McpServer, z }) {
-  function register(server, toolkit) {
-    const call = readFileCall(toolkit)
-    return server.registerTool(
-      DEFINITION.name,
-      {
-        title: 'Read file',
-        description: DEFINITION.description,
-        inputSchema: listedAs(z, parameters()),
-        outputSchema: listedAs(z, outputSchema()),
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      (args, extra) => call(args, extra?.signal),
-    )
+  // Without `structuredContent`, no output schema: MCP asks a tool that has one for
+  // `structuredContent` in every result.
+  function register(server, toolkit, structured) {
+    const call = readFileCall(toolkit, structured)
+    const config = {
+      title: 'Read file',
+      description: DEFINITION.description,
+      inputSchema: listedAs(z, parameters()),
+      ...(structured && { outputSchema: listedAs(z, outputSchema()) }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }
+    return server.registerTool(DEFINITION.name, config, (args, extra) => call(args, extra?.signal))
   }
 
   /**
@@ -117,21 +142,23 @@ function mcpAdapter({ McpServer, z }) {
    * Given options, the toolkit made from them lives until it is garbage-collected; given a
    * toolkit, its lifetime stays the caller's.
    */
-  function registerReadFile(server, toolkitOrOptions) {
+  function registerReadFile(server, toolkitOrOptions, options) {
     if (!isMcpServer(server)) {
       throw new TypeError('registerReadFile: server must be an McpServer of @modelcontextprotocol/sdk')
     }
-    return register(server, toolkitOf(toolkitOrOptions).toolkit)
+    const structured = structuredContentOf(options)
+    return register(server, toolkitOf(toolkitOrOptions).toolkit, structured)
   }
 
   /**
    * An `McpServer` (named `agent-read-file`) with read_file registered. A toolkit made from
    * options is closed when the server closes.
    */
-  function createMcpServer(toolkitOrOptions) {
+  function createMcpServer(toolkitOrOptions, options) {
+    const structured = structuredContentOf(options)
     const { toolkit, owned } = toolkitOf(toolkitOrOptions)
     const server = new McpServer({ name: 'agent-read-file', version })
-    register(server, toolkit)
+    register(server, toolkit, structured)
     if (owned) {
       const closed = server.server.onclose
       server.server.onclose = () => {

@@ -10,16 +10,35 @@ import type { AgentToolkit, ToolkitOptions } from '../index'
  * output schema for `ToolkitReadFileOutput` (`continuation` included). A read answers the
  * output as `structuredContent` (for programs) and, as its text, what a model is given
  * (`ToolkitOptions.resultFormat`: the toolkit's text by default, or the output as JSON); a
- * client that forwards both to a model should forward the text only. A failed read is an `isError: true` result
- * whose text is the error's message, starting with its code (`NOT_FOUND: src/a.ts: …`). The
- * client's cancellation aborts the read. A toolkit made from `options` is closed when the
- * server closes; a toolkit given stays the caller's to close.
+ * client that forwards both to a model should forward the text only (see
+ * {@link McpToolOptions.structuredContent} for clients that do not). A failed read is an
+ * `isError: true` result whose text is the error's message, starting with its code
+ * (`NOT_FOUND: src/a.ts: …`). The client's cancellation aborts the read. A toolkit made from
+ * `options` is closed when the server closes; a toolkit given stays the caller's to close.
+ * A malformed `options` is an `INVALID_ARGUMENT` error, thrown.
  */
-export declare function createMcpServer(toolkitOrOptions: ToolkitOptions | AgentToolkit): McpServer
+export declare function createMcpServer(toolkitOrOptions: ToolkitOptions | AgentToolkit, options?: McpToolOptions): McpServer
 
 /**
  * Adds read_file, as `createMcpServer` has it, to a server of your own (other tools
  * registered with `registerTool` stay as they are); returns the SDK's handle to it. Throws a
  * `TypeError` when `server` is not an `McpServer`.
  */
-export declare function registerReadFile(server: McpServer, toolkitOrOptions: ToolkitOptions | AgentToolkit): RegisteredTool
+export declare function registerReadFile(
+  server: McpServer,
+  toolkitOrOptions: ToolkitOptions | AgentToolkit,
+  options?: McpToolOptions,
+): RegisteredTool
+
+/** How the read_file tool answers over MCP. */
+export interface McpToolOptions {
+  /**
+   * Whether a read's result carries the output as `structuredContent` too, under the tool's
+   * output schema (default `true`). `false`: the model's text (and images) alone, and no
+   * output schema listed. For clients that give the model `structuredContent` when a result
+   * has it: Claude Code gives the model that JSON and drops the text (no line numbers, more
+   * tokens; anthropics/claude-code#79944), GitHub Copilot gives it both
+   * (github/copilot-cli#4515). It also halves the bytes a read sends.
+   */
+  structuredContent?: boolean
+}

@@ -18,7 +18,8 @@ const {
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
-                           [--no-default-deny] [--ignore-file NAME]... [--no-ignore-files]`
+                           [--no-default-deny] [--ignore-file NAME]... [--no-ignore-files]
+                           [--no-structured-content]`
 
 const MCP_HELP = `${MCP_USAGE}
 
@@ -38,6 +39,9 @@ options:
   --max-content-bytes N   the most bytes of content one result carries (128 to 4294967295)
   --max-file-bytes N      the largest file read, in bytes, or Infinity (default: 1048576,
                           as the specification); a larger file is scanned, never read whole
+  --no-structured-content answer the model's text only: no structuredContent and no output
+                          schema (for clients that give the model structuredContent when a
+                          result has it, as Claude Code and GitHub Copilot do)
   -h, --help              this help
 
 An MCP client's configuration:
@@ -55,6 +59,7 @@ function parseMcpCommandLine(argv) {
     'no-ignore-files': { type: 'boolean' },
     'max-content-bytes': { type: 'string' },
     'max-file-bytes': { type: 'string' },
+    'no-structured-content': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) return { action: 'help' }
@@ -77,14 +82,15 @@ function parseMcpCommandLine(argv) {
   }
   if (budget !== undefined) options.maxContentBytes = budget
   if (limit !== undefined) options.maxFileBytes = limit
-  return { action: 'serve', options }
+  return { action: 'serve', options, structuredContent: !values['no-structured-content'] }
 }
 
 /**
- * Serves until stdin ends; a root or rule that cannot be used is `CODE: message`, exit 1, and
- * so is stdin or stdout failing, other than by the client closing them (exit 0).
+ * Serves the toolkit of `options` (its results with `structuredContent` or not) until stdin
+ * ends; a root or rule that cannot be used is `CODE: message`, exit 1, and so is stdin or
+ * stdout failing, other than by the client closing them (exit 0).
  */
-async function serve(options) {
+async function serve(options, structuredContent) {
   const { createMcpServer } = loadMcpAdapter()
   const { readFileAnswer } = require('../adapters/mcp-core.js')
   const { DEFINITION } = require('../adapters/schemas.js')
@@ -101,10 +107,11 @@ async function serve(options) {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exit(1)
   }
-  const server = createMcpServer(toolkit)
+  const server = createMcpServer(toolkit, { structuredContent })
   server.server.onclose = () => toolkit.close()
   // The model's calls of read_file skip the SDK's layers; the same function answers them.
-  const transport = new BoundedStdioTransport({ directCall: { tool: DEFINITION.name, answer: readFileAnswer(toolkit) } })
+  const answer = readFileAnswer(toolkit, structuredContent)
+  const transport = new BoundedStdioTransport({ directCall: { tool: DEFINITION.name, answer } })
   transport.onerror = (err) => {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exitCode = 1
@@ -129,7 +136,7 @@ function mcpCommand(argv) {
     endQuietlyOnClosedStdout()
     return print(`${MCP_HELP}\n`)
   }
-  return serve(command.options)
+  return serve(command.options, command.structuredContent)
 }
 
 module.exports = { mcpCommand, MCP_USAGE }

@@ -1,7 +1,8 @@
 //! `agent-read-file mcp`'s answer to a plain `read_file` call, made here as the bytes of one
 //! JSON-RPC line: the response the MCP SDK's server writes for the toolkit's tool result
 //! (`adapters/mcp-core.js`): `{ result: { content: [text], structuredContent: output },
-//! jsonrpc, id }`, keys in that order, the text rendered by the engine (`model_text`). The
+//! jsonrpc, id }`, keys in that order (`structuredContent` only when the server sends it),
+//! the text rendered by the engine (`model_text`). The
 //! answer never becomes a JavaScript string or object: rendering and serialising it in
 //! JavaScript cost more than the read.
 
@@ -14,22 +15,26 @@ use agent_read_file_engine::{Continuation, ReadFileMeta, ReadFileOutput};
 
 use crate::convert::safe_integer;
 
-/// What the model's text depends on besides the window, as `runToolCall` has it: the
-/// toolkit's `lineNumbers`, and the call's `start_line` and `start_column` when they are
-/// numbers.
+/// What the answer depends on besides the window: what the model's text depends on, as
+/// `runToolCall` has it (the toolkit's `lineNumbers`, and the call's `start_line` and
+/// `start_column` when they are numbers), and whether the server sends the output as
+/// `structuredContent` too.
 #[napi(object)]
-pub struct ModelTextOptions {
+pub struct McpAnswerOptions {
     pub line_numbers: bool,
     pub start_line: Option<f64>,
     pub start_column: Option<f64>,
+    pub structured_content: bool,
 }
 
-/// How a call's window is answered: the request's id and the text's options. `None` in
-/// either: not answered here (an id or a number the bytes would not spell as
-/// `JSON.stringify` does); the caller answers the call its own way.
+/// How a call's window is answered: the request's id, the text's options, and whether the
+/// output goes as `structuredContent` too. `None` in `id` or `text`: not answered here (an
+/// id or a number the bytes would not spell as `JSON.stringify` does); the caller answers
+/// the call its own way.
 pub(crate) struct McpAnswer {
     id: Option<Id>,
     text: Option<TextOptions>,
+    structured_content: bool,
 }
 
 /// A JSON-RPC request id: a string or an integer.
@@ -41,23 +46,28 @@ enum Id {
 }
 
 impl McpAnswer {
-    /// The answer to the request `id` whose text `text` describes.
-    pub(crate) fn new(id: Either<String, f64>, text: ModelTextOptions) -> McpAnswer {
+    /// The answer to the request `id` that `options` describe.
+    pub(crate) fn new(id: Either<String, f64>, options: McpAnswerOptions) -> McpAnswer {
         let id = match id {
             Either::A(text) => Some(Id::Text(text)),
             Either::B(number) => safe_integer(number).map(Id::Number),
         };
-        let start_line = text.start_line.map(counting_number);
-        let start_column = text.start_column.map(counting_number);
+        let start_line = options.start_line.map(counting_number);
+        let start_column = options.start_column.map(counting_number);
         let text = match (start_line, start_column) {
             (Some(None), _) | (_, Some(None)) => None,
             (start_line, start_column) => Some(TextOptions {
-                line_numbers: text.line_numbers,
+                line_numbers: options.line_numbers,
                 start_line: start_line.flatten(),
                 start_column: start_column.flatten(),
             }),
         };
-        McpAnswer { id, text }
+        let structured_content = options.structured_content;
+        McpAnswer {
+            id,
+            text,
+            structured_content,
+        }
     }
 
     /// The response line for `output`, or `None` when this window is not answered here: it
@@ -69,18 +79,21 @@ impl McpAnswer {
             return None;
         }
         let text = model_text::render_read(output, options);
+        let structured = self
+            .structured_content
+            .then(|| StructuredOutput::of(output));
+        let size = text.len() + structured.as_ref().map_or(0, |typed| typed.content.len()) + 512;
         let response = Response {
             result: ToolResult {
                 content: [TextContent {
                     kind: "text",
                     text: &text,
                 }],
-                structured_content: StructuredOutput::of(output),
+                structured_content: structured,
             },
             jsonrpc: "2.0",
             id,
         };
-        let size = text.len() + output.content.as_str().len() + 512;
         let mut bytes = Vec::with_capacity(size);
         serde_json::to_writer(&mut bytes, &response).ok()?;
         bytes.push(b'\n');
@@ -105,8 +118,8 @@ struct Response<'a> {
 #[derive(Serialize)]
 struct ToolResult<'a> {
     content: [TextContent<'a>; 1],
-    #[serde(rename = "structuredContent")]
-    structured_content: StructuredOutput<'a>,
+    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+    structured_content: Option<StructuredOutput<'a>>,
 }
 
 #[derive(Serialize)]

@@ -18,7 +18,7 @@ use agent_read_file_engine::{Ledger, LineIndexCache};
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
 use crate::convert::{Fields, requested_path, root_path, safe_integer, string_or_type, throwable};
-use crate::mcp_answer::{McpAnswer, ModelTextOptions};
+use crate::mcp_answer::{McpAnswer, McpAnswerOptions};
 use crate::media::MediaOptions;
 use crate::schedule;
 
@@ -162,10 +162,10 @@ impl Workspace {
     /// `agent-read-file mcp`'s answer to a plain `read_file` call of `input` with JSON-RPC
     /// `id`: the response line (UTF-8, a newline at its end) the MCP SDK's server would
     /// write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
-    /// for a window that may be a PDF or a notebook, or an `id` or `text` number not spelt
-    /// here (answer the call through `runToolCall`). Rejects as `readFile` does.
+    /// for a window that may be a PDF or a notebook, or an `id` or `options` number not
+    /// spelt here (answer the call through `runToolCall`). Rejects as `readFile` does.
     #[napi(
-        ts_args_type = "input: ReadFileInput, id: string | number, text: ModelTextOptions, signal?: AbortSignal",
+        ts_args_type = "input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal",
         ts_return_type = "Promise<Buffer | null>"
     )]
     pub fn mcp_answer<'env>(
@@ -173,10 +173,10 @@ impl Workspace {
         env: &'env Env,
         input: Unknown,
         id: Either<String, f64>,
-        text: ModelTextOptions,
+        options: McpAnswerOptions,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        let answer = McpAnswer::new(id, text);
+        let answer = McpAnswer::new(id, options);
         schedule::enqueue(
             env,
             self.call(input).map(|call| call.answered_as(answer)),

@@ -48,21 +48,24 @@ const ARGUMENTS = [
 const IDS = [7, 0, -3, Number.MAX_SAFE_INTEGER, 'abc', 'a "quoted" \\ \u2028 id', '', 'a lone \ud800 surrogate']
 
 /** The line the SDK's server writes for the registered tool's answer to `args`. */
-async function registeredAnswer(toolkit, args, id) {
-  return `${JSON.stringify({ result: await readFileCall(toolkit)(args), jsonrpc: '2.0', id })}\n`
+async function registeredAnswer(toolkit, args, id, structured = true) {
+  return `${JSON.stringify({ result: await readFileCall(toolkit, structured)(args), jsonrpc: '2.0', id })}\n`
 }
 
 /** `readFileAnswer`'s answer as the line written: bytes as they are, a message serialised. */
-async function directLine(toolkit, args, id) {
-  const answer = await readFileAnswer(toolkit)({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_file', arguments: args } })
+async function directLine(toolkit, args, id, structured = true) {
+  const request = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_file', arguments: args } }
+  const answer = await readFileAnswer(toolkit, structured)(request)
   return { made: Buffer.isBuffer(answer), line: Buffer.isBuffer(answer) ? answer.toString('utf8') : `${JSON.stringify(answer)}\n` }
 }
 
 describe("agent-read-file mcp's answers made in Rust", () => {
-  for (const [label, options] of [
+  for (const [label, options, structured = true] of [
     ['default', {}],
     ['a content budget that cuts lines', { maxContentBytes: 200 }],
     ['no line numbers', { lineNumbers: false }],
+    ['no structuredContent', {}, false],
+    ['no structuredContent, a content budget that cuts lines', { maxContentBytes: 200 }, false],
   ]) {
     test(`are the registered tool's answers byte for byte (${label})`, async () => {
       const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, ...options })
@@ -74,8 +77,10 @@ describe("agent-read-file mcp's answers made in Rust", () => {
           for (const args of ARGUMENTS) {
             const id = IDS[compared % IDS.length]
             const input = { path, ...args }
-            const direct = await directLine(toolkit, input, id)
-            assert.equal(direct.line, await registeredAnswer(toolkit, input, id), JSON.stringify(input))
+            const direct = await directLine(toolkit, input, id, structured)
+            const registered = await registeredAnswer(toolkit, input, id, structured)
+            assert.equal(direct.line, registered, JSON.stringify(input))
+            assert.equal('structuredContent' in JSON.parse(registered).result, structured, JSON.stringify(input))
             // Read from its first byte, a text that may be a PDF or a notebook is left to `view`.
             const mayBeMedia = path.startsWith('pdf-like') || path.startsWith('notebook-like')
             if (mayBeMedia && Object.keys(args).length === 0) assert.equal(direct.made, false, path)

@@ -219,6 +219,32 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
   })
 })
 
+describe('agent-read-file mcp --no-structured-content: the model\'s text only', () => {
+  let server
+  before(async () => {
+    server = await stdioClient(['--root', fx.ws, '--no-structured-content'])
+  })
+  after(() => server?.client.close())
+
+  test('tools/list has no output schema; a read is its text alone, whole window or cut', async () => {
+    const { tools } = await server.client.listTools()
+    assert.deepEqual(
+      tools.map((tool) => [tool.name, tool.outputSchema]),
+      [['read_file', undefined]],
+    )
+    const read = await call(server.client, { path: 'src/long.txt', start_line: 449 })
+    assert.deepEqual(Object.keys(read), ['content'])
+    assert.equal(textOf(read), expectedModelText(longFile, 'src/long.txt', 449))
+    const cut = await call(server.client, { path: 'dist/app.min.js', start_column: 200 })
+    assert.deepEqual(Object.keys(cut), ['content'])
+    assert.equal(textOf(cut), `dist/app.min.js line 1 of 1 from column 200 (301 bytes)\n1\t${'x'.repeat(101)}\n`)
+    assert.equal(
+      assertFailed(await call(server.client, { path: '.env' }), 'POLICY_DENIED').split('\n')[0],
+      'POLICY_DENIED: .env: .env is denied by ".env" (DEFAULT_DENY)',
+    )
+  })
+})
+
 describe('agent-read-file mcp: options', () => {
   test('--deny adds to the default rules, --allow re-admits, --no-default-deny drops them', async () => {
     const denying = await stdioClient(['--root', fx.ws, '--deny', 'src/*.ts', '--allow', '.env'])
@@ -500,6 +526,41 @@ describe('agent-read-file/mcp in process', () => {
     assertRead(await call(client, { path: 'src/main.ts' }), mainFile, 'src/main.ts')
     assertFailed(await call(client, { path: '.env' }), 'POLICY_DENIED')
     await client.close()
+  })
+
+  test('structuredContent: false: no output schema, the text alone, from createMcpServer and registerReadFile', async () => {
+    const mine = new McpServer({ name: 'mine', version: '1.0.0' })
+    registerReadFile(mine, { workspaceRoot: fx.ws }, { structuredContent: false })
+    for (const server of [createMcpServer({ workspaceRoot: fx.ws }, { structuredContent: false }), mine]) {
+      const client = await inProcessClient(server)
+      assert.equal((await client.listTools()).tools[0].outputSchema, undefined)
+      const result = await call(client, { path: 'src/main.ts' })
+      assert.deepEqual(result, { content: [{ type: 'text', text: expectedModelText(mainFile, 'src/main.ts') }] })
+      await client.close()
+    }
+    // Said outright, or left out: structuredContent and its schema, as by default.
+    for (const options of [{ structuredContent: true }, {}, undefined]) {
+      const client = await inProcessClient(createMcpServer({ workspaceRoot: fx.ws }, options))
+      assert.equal((await client.listTools()).tools[0].outputSchema.type, 'object')
+      assertRead(await call(client, { path: 'src/main.ts' }), mainFile, 'src/main.ts')
+      await client.close()
+    }
+  })
+
+  test('a structuredContent that is not a boolean is INVALID_ARGUMENT, thrown before any toolkit is made', () => {
+    const invalid = (got) => ({
+      code: 'INVALID_ARGUMENT',
+      message: `INVALID_ARGUMENT: structuredContent: options.structuredContent must be a boolean (got ${got})`,
+    })
+    assert.throws(() => createMcpServer({ workspaceRoot: fx.ws }, { structuredContent: 'no' }), invalid('string'))
+    assert.throws(() => createMcpServer({ workspaceRoot: fx.ws }, { structuredContent: null }), invalid('null'))
+    assert.throws(() => registerReadFile(new McpServer({ name: 'm', version: '1' }), { workspaceRoot: fx.ws }, { structuredContent: 0 }), invalid('number'))
+    const throwing = {
+      get structuredContent() {
+        throw new Error('trap')
+      },
+    }
+    assert.throws(() => createMcpServer({ workspaceRoot: '/nonexistent/nowhere' }, throwing), { code: 'INVALID_ARGUMENT', message: /options\.structuredContent could not be read/ })
   })
 
   test('the CommonJS entry makes a server of the CommonJS SDK', () => {

@@ -104,6 +104,24 @@ describe('MCP: an image is an image content item', () => {
       await client.close()
     }
   })
+
+  test('over stdio with --no-structured-content: the header and the image, nothing else', async () => {
+    const args = [CLI, 'mcp', '--root', fx.ws, '--no-structured-content']
+    const transport = new StdioClientTransport({ command: process.execPath, args, env: runtimeEnvironment() })
+    const client = new Client({ name: 'media-test', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const result = await client.callTool({ name: 'read_file', arguments: { path: 'shot.png' } })
+      assert.deepEqual(result, {
+        content: [
+          { type: 'text', text: header },
+          { type: 'image', data, mimeType: 'image/png' },
+        ],
+      })
+    } finally {
+      await client.close()
+    }
+  })
 })
 
 // What each major's prompt carries for the image, as its own types name it.

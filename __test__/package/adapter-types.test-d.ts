@@ -92,6 +92,10 @@ import { createMcpServer, registerReadFile } from '../../adapters/mcp.js'
 const mcpServer: McpServer = createMcpServer({ workspaceRoot: '/w', defaultDeny: false, ignoreFiles: ['.aiignore'], maxContentBytes: 4096 })
 const ownServer = new McpServer({ name: 'mine', version: '1.0.0' })
 const registered: RegisteredTool = registerReadFile(ownServer, createAgentToolkit({ workspaceRoot: '/w' }))
+const textOnly: McpServer = createMcpServer({ workspaceRoot: '/w' }, { structuredContent: false })
+// @ts-expect-error structuredContent is a boolean
+createMcpServer({ workspaceRoot: '/w' }, { structuredContent: 'no' })
+void textOnly
 registered.disable()
 // (The ES module entry returns the SDK's ES module `McpServer`: adapter-types-esm.test-d.mts.)
 void mcpServer
