@@ -19,7 +19,7 @@ const { dialects } = require('./dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
 const { ReadMemory } = require('./read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
-const { argumentsInput, readOption, integerOption, stringList, rejectingThrows } = require('./options.js')
+const { argumentsInput, readOption, integerOption, booleanOption, stringList, rejectingThrows } = require('./options.js')
 const { view, mediaOptionsOf } = require('./view.js')
 const { MAX_PDF_PAGES } = require('./model-text.js')
 
@@ -373,13 +373,7 @@ const ToolCatalog = deepFreeze({
 
 /** `dedupeReads` of the options: a boolean, `false` when absent; else INVALID_ARGUMENT. */
 function dedupeOf(options) {
-  const dedupe = readOption(options, 'dedupeReads', 'options')
-  if (dedupe === undefined) return false
-  if (typeof dedupe !== 'boolean') {
-    const got = dedupe === null ? 'null' : typeof dedupe
-    throw codedError('INVALID_ARGUMENT', 'dedupeReads', `options.dedupeReads must be a boolean (got ${got})`)
-  }
-  return dedupe
+  return booleanOption(options, 'dedupeReads', 'options') ?? false
 }
 
 /**

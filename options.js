@@ -32,6 +32,19 @@ function integerOption(object, name, owner, [min, max], path = name) {
   return value
 }
 
+/**
+ * `object[name]`, read once as `readOption` reads it: `undefined`, or a boolean; anything else
+ * is INVALID_ARGUMENT at `name`, saying that `<owner>.<name>` must be a boolean.
+ */
+function booleanOption(object, name, owner) {
+  const value = readOption(object, name, owner)
+  if (value !== undefined && typeof value !== 'boolean') {
+    const got = value === null ? 'null' : typeof value
+    throw codedError('INVALID_ARGUMENT', name, `${owner}.${name} must be a boolean (got ${got})`)
+  }
+  return value
+}
+
 /** `object[key]`, read once; INVALID_ARGUMENT at `path`, naming `label`, if reading throws. */
 function readProperty(object, key, label, path) {
   try {
@@ -111,4 +124,4 @@ function rejectingThrows(start) {
   }
 }
 
-module.exports = { readOption, integerOption, stringList, rejectingThrows, argumentsInput }
+module.exports = { readOption, integerOption, booleanOption, stringList, rejectingThrows, argumentsInput }

@@ -3,7 +3,7 @@
 // harness hands back. It never throws, so a harness needs no try/catch of its own.
 
 const { isToolkitError, codedError } = require('./errors.js')
-const { argumentsInput, readOption } = require('./options.js')
+const { argumentsInput, readOption, booleanOption } = require('./options.js')
 const model = require('./model-text.js')
 
 const { renderRead, renderFailure, renderUnchanged, isCut, firstLineOf } = model
@@ -38,12 +38,7 @@ function renderingOptions(options, owner) {
     const got = typeof resultFormat === 'string' ? JSON.stringify(resultFormat) : resultFormat === null ? 'null' : typeof resultFormat
     throw codedError('INVALID_ARGUMENT', 'resultFormat', `${owner}.resultFormat must be 'text' or 'json' (got ${got})`)
   }
-  const lineNumbers = readOption(options, 'lineNumbers', owner)
-  if (lineNumbers !== undefined && typeof lineNumbers !== 'boolean') {
-    const got = lineNumbers === null ? 'null' : typeof lineNumbers
-    throw codedError('INVALID_ARGUMENT', 'lineNumbers', `${owner}.lineNumbers must be a boolean (got ${got})`)
-  }
-  return { resultFormat, lineNumbers }
+  return { resultFormat, lineNumbers: booleanOption(options, 'lineNumbers', owner) }
 }
 
 /** `input[key]` when it is a number, else `undefined`; never throws. */

@@ -8,8 +8,7 @@ const { runToolCall, failureOf, settingsOf, numberOf } = require('../tool-call.j
 const { isMedia, withoutImageData } = require('../model-text.js')
 const { MEDIA_NAME, NOT_TEXT } = require('../view.js')
 const { toolkitOf } = require('./toolkit.js')
-const { readOption } = require('../options.js')
-const { codedError } = require('../errors.js')
+const { booleanOption } = require('../options.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
 const { version } = require('../package.json')
 
@@ -38,13 +37,7 @@ function contentItem(part) {
  */
 function structuredContentOf(options) {
   if (options === undefined || options === null) return true
-  const structured = readOption(options, 'structuredContent', 'options')
-  if (structured === undefined) return true
-  if (typeof structured !== 'boolean') {
-    const got = structured === null ? 'null' : typeof structured
-    throw codedError('INVALID_ARGUMENT', 'structuredContent', `options.structuredContent must be a boolean (got ${got})`)
-  }
-  return structured
+  return booleanOption(options, 'structuredContent', 'options') ?? true
 }
 
 /**

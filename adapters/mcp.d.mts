@@ -6,6 +6,9 @@
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { AgentToolkit, ToolkitOptions } from '../index.js'
+import type { McpToolOptions } from './mcp.js'
+
+export type { McpToolOptions }
 
 /**
  * An `McpServer` named `agent-read-file` with read_file registered: the toolkit definition's
@@ -32,16 +35,3 @@ export declare function registerReadFile(
   toolkitOrOptions: ToolkitOptions | AgentToolkit,
   options?: McpToolOptions,
 ): RegisteredTool
-
-/** How the read_file tool answers over MCP. */
-export interface McpToolOptions {
-  /**
-   * Whether a read's result carries the output as `structuredContent` too, under the tool's
-   * output schema (default `true`). `false`: the model's text (and images) alone, and no
-   * output schema listed. For clients that give the model `structuredContent` when a result
-   * has it: Claude Code gives the model that JSON and drops the text (no line numbers, more
-   * tokens; anthropics/claude-code#79944), GitHub Copilot gives it both
-   * (github/copilot-cli#4515). It also halves the bytes a read sends.
-   */
-  structuredContent?: boolean
-}
