@@ -28,7 +28,8 @@ export declare function createMcpServer(toolkitOrOptions: ToolkitOptions | Agent
 /**
  * Adds read_file, as `createMcpServer` has it, to a server of your own (other tools
  * registered with `registerTool` stay as they are); returns the SDK's handle to it. Throws a
- * `TypeError` when `server` is not an `McpServer`.
+ * `TypeError` when `server` is not an `McpServer`, and `INVALID_ARGUMENT` for a malformed
+ * `options`.
  */
 export declare function registerReadFile(
   server: McpServer,

@@ -2,9 +2,8 @@
 //! JSON-RPC line: the response the MCP SDK's server writes for the toolkit's tool result
 //! (`adapters/mcp-core.js`): `{ result: { content: [text], structuredContent: output },
 //! jsonrpc, id }`, keys in that order (`structuredContent` only when the server sends it),
-//! the text rendered by the engine (`model_text`). The
-//! answer never becomes a JavaScript string or object: rendering and serialising it in
-//! JavaScript cost more than the read.
+//! the text rendered by the engine (`model_text`). The answer never becomes a JavaScript
+//! string or object: rendering and serialising it in JavaScript cost more than the read.
 
 use napi::bindgen_prelude::Either;
 use napi_derive::napi;
@@ -62,11 +61,10 @@ impl McpAnswer {
                 start_column: start_column.flatten(),
             }),
         };
-        let structured_content = options.structured_content;
         McpAnswer {
             id,
             text,
-            structured_content,
+            structured_content: options.structured_content,
         }
     }
 
