@@ -389,7 +389,7 @@ function modelSettingsOf(options, workspace) {
     memory,
     lastRead: (path) => workspace.lastRead(path) ?? undefined,
     // `agent-read-file mcp`'s answer to a plain call, made in Rust (adapters/mcp-core.js).
-    mcpAnswer: (input, id, text, signal) => workspace.mcpAnswer(input, id, text, signal),
+    mcpAnswer: (input, id, options, signal) => workspace.mcpAnswer(input, id, options, signal),
   }
 }
 

@@ -150,6 +150,21 @@ pub(crate) fn no_rules() -> Arc<Rules> {
 }
 
 impl ReadCall {
+    /// A call of `kind` for `request` beneath `root`, with no rules, ledger, remembered
+    /// files, stop flag or MCP answer yet (`with_rules` and the like, `answered_as`, add them).
+    fn new(root: RootArg, request: ReadRequest, kind: CallKind) -> ReadCall {
+        ReadCall {
+            root,
+            request,
+            rules: no_rules(),
+            kind,
+            ledger: None,
+            line_indexes: None,
+            stop: None,
+            mcp_answer: None,
+        }
+    }
+
     /// A `readFile` call of `input`, whose `fields` are read.
     pub(crate) fn from_js(
         root: Result<RootArg, ReadFileError>,
@@ -158,16 +173,7 @@ impl ReadCall {
     ) -> Result<ReadCall, ReadFileError> {
         let request = request_from_js(&input, fields)?;
         let root = root.map_err(|error| error.for_path(&request.path))?;
-        Ok(ReadCall {
-            root,
-            request,
-            rules: no_rules(),
-            kind: CallKind::Read,
-            ledger: None,
-            line_indexes: None,
-            stop: None,
-            mcp_answer: None,
-        })
+        Ok(ReadCall::new(root, request, CallKind::Read))
     }
 
     /// A `fileVersion` call: `path` is the path string itself.
@@ -178,16 +184,11 @@ impl ReadCall {
         let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
         let request = ReadRequest::for_path(path)?;
         let root = root.map_err(|error| error.for_path(&request.path))?;
-        Ok(ReadCall {
+        Ok(ReadCall::new(
             root,
             request,
-            rules: no_rules(),
-            kind: CallKind::Version { media: false },
-            ledger: None,
-            line_indexes: None,
-            stop: None,
-            mcp_answer: None,
-        })
+            CallKind::Version { media: false },
+        ))
     }
 
     /// A media read (`view`) of `input`: its `path` and `pages`.
@@ -197,16 +198,7 @@ impl ReadCall {
     ) -> Result<ReadCall, ReadFileError> {
         let (request, pages) = media_request_from_js(&input)?;
         let root = root.map_err(|error| error.for_path(&request.path))?;
-        Ok(ReadCall {
-            root,
-            request,
-            rules: no_rules(),
-            kind: CallKind::Media(pages),
-            ledger: None,
-            line_indexes: None,
-            stop: None,
-            mcp_answer: None,
-        })
+        Ok(ReadCall::new(root, request, CallKind::Media(pages)))
     }
 
     /// A `readFiles` call: `inputs` an array of at most [`MAX_BATCH_FILES`] inputs, each
@@ -253,16 +245,7 @@ impl ReadCall {
             start_column: 1,
             max_lines_capped: false,
         };
-        Ok(ReadCall {
-            root,
-            request,
-            rules: no_rules(),
-            kind: CallKind::Many(requests),
-            ledger: None,
-            line_indexes: None,
-            stop: None,
-            mcp_answer: None,
-        })
+        Ok(ReadCall::new(root, request, CallKind::Many(requests)))
     }
 
     /// This version call, answering for an image, notebook or PDF over the text size limit
