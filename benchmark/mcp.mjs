@@ -151,7 +151,8 @@ const serverOf = (key) => SERVERS.find((server) => server.key === key)
 async function checkAnswer(server, c) {
   const result = await server.client.callTool(server.call(c))
   if (result.isError) throw new Error(`${server.name}, ${c.name}: ${result.content[0]?.text}`)
-  if (server.linesOf(result) !== null && server.linesOf(result) !== c.expected) throw new Error(`${server.name}, ${c.name}: not the same lines`)
+  const lines = server.linesOf(result)
+  if (lines !== null && lines !== c.expected) throw new Error(`${server.name}, ${c.name}: not the same lines`)
   return result
 }
 
