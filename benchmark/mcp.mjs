@@ -87,14 +87,15 @@ const SERVERS = [
   {
     name: 'SDK floor',
     key: 'floor',
-    args: [FLOOR, ...CASES.map((c) => `${c.key}=${path.join(root, c.file)}:${c.lines}`)],
+    args: [FLOOR, `--root=${root}`, ...CASES.map((c) => `${c.key}=${path.join(root, c.file)}:${c.lines}`)],
     call: (c) => ({ name: 'fixed_text', arguments: { name: c.key } }),
-    linesOf: (result) => result.content[0].text,
+    // Its text is checked against the text-only server's (checkTextOnly).
+    linesOf: () => null,
   },
   {
     name: 'SDK floor, same answer',
     key: 'floorAnswer',
-    args: [FLOOR, `--answer=${root}`, ...CASES.map((c) => `${c.key}=${path.join(root, c.file)}:${c.lines}`)],
+    args: [FLOOR, `--root=${root}`, '--structured', ...CASES.map((c) => `${c.key}=${path.join(root, c.file)}:${c.lines}`)],
     call: (c) => ({ name: 'fixed_text', arguments: { name: c.key } }),
     linesOf: (result) => result.structuredContent.content,
   },
@@ -156,10 +157,14 @@ async function checkAnswer(server, c) {
   return result
 }
 
-/** Fails unless the text-only server answers `c` with the default's text, and nothing else. */
+/**
+ * Fails unless the text-only server answers `c` with the default's text, and nothing else,
+ * and the floor with that very text.
+ */
 async function checkTextOnly(c) {
-  const [text, ours] = await Promise.all(['addonText', 'addon'].map((key) => checkAnswer(serverOf(key), c)))
+  const [text, ours, floor] = await Promise.all(['addonText', 'addon', 'floor'].map((key) => checkAnswer(serverOf(key), c)))
   if (JSON.stringify(text) !== JSON.stringify({ content: ours.content })) throw new Error(`${c.name}: the text-only answer is not the text alone`)
+  if (JSON.stringify(floor) !== JSON.stringify(text)) throw new Error(`${c.name}: the floor's text is not read_file's`)
 }
 
 /** Fails unless the floor for the same answer answers `c` as `agent-read-file mcp` does. */

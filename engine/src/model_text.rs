@@ -25,13 +25,20 @@ pub fn render_read(output: &ReadFileOutput, options: TextOptions) -> String {
     // A toolkit's answer with a note does not carry its continuation (the note is about
     // `max_lines`, which a cut line's window never hits).
     let cut = output.continuation.filter(|_| output.note.is_none());
-    let (lines, line_len) = lines_of(output.content.as_str(), cut.is_some());
+    let (body, line_len) = body_of(output.content.as_str(), cut.is_some());
     let first = first_line(output);
     let mut text = header(output, options);
-    for (number, line) in (first..).zip(lines) {
+    let lines = u64::from(output.meta.returned_line_count);
+    // Room for every line, its gutter (a number as wide as the last one, and a tab) and
+    // the closing line, so that the text is written without being moved.
+    let gutter = itoa::Buffer::new().format(first + lines).len() + 1;
+    text.reserve(body.map_or(0, str::len) + (lines as usize + 1) * (gutter + 1) + 128);
+    let mut number = itoa::Buffer::new();
+    for (line_number, line) in (first..).zip(body.into_iter().flat_map(|body| body.split('\n'))) {
         text.push('\n');
         if options.line_numbers {
-            let _ = write!(text, "{number}\t");
+            text.push_str(number.format(line_number));
+            text.push('\t');
         }
         text.push_str(line);
     }
@@ -46,24 +53,22 @@ pub fn render_read(output: &ReadFileOutput, options: TextOptions) -> String {
     text
 }
 
-/// The lines of `content` without their `\n`, and, when `cut`, the cut line's marker taken
-/// off the end with the line's length it names (the short marker names none).
-fn lines_of(content: &str, cut: bool) -> (Vec<&str>, Option<u64>) {
-    let mut lines: Vec<&str> = match content {
-        "" => Vec::new(),
-        _ => content.split('\n').collect(),
+/// The lines of `content` as one text, without the `\n` that ends the last (`None` when it
+/// holds none), and, when `cut`, the cut line's marker taken off the end with the line's
+/// length it names (the short marker names none).
+fn body_of(content: &str, cut: bool) -> (Option<&str>, Option<u64>) {
+    if content.is_empty() {
+        return (None, None);
+    }
+    let body = content.strip_suffix('\n').unwrap_or(content);
+    let (rest, last) = match body.rsplit_once('\n') {
+        Some((rest, last)) => (Some(rest), last),
+        None => (None, body),
     };
-    if lines.last() == Some(&"") {
-        lines.pop();
+    match cut.then(|| cut_marker(last)).flatten() {
+        Some(length) => (rest, length),
+        None => (Some(body), None),
     }
-    let marker = lines
-        .last()
-        .filter(|_| cut)
-        .and_then(|last| cut_marker(last));
-    if marker.is_some() {
-        lines.pop();
-    }
-    (lines, marker.flatten())
 }
 
 /// The cut line's marker the engine writes (`window::cut_marker`, long or short): `None`
