@@ -5,14 +5,17 @@
 //! the text rendered by the engine (`model_text`). The answer never becomes a JavaScript
 //! string or object: rendering and serialising it in JavaScript cost more than the read.
 
+mod json;
+
 use napi::bindgen_prelude::Either;
 use napi_derive::napi;
 use serde::Serialize;
 
+use agent_read_file_engine::ReadFileOutput;
 use agent_read_file_engine::model_text::{self, TextOptions};
-use agent_read_file_engine::{Continuation, ReadFileMeta, ReadFileOutput};
 
 use crate::convert::safe_integer;
+use json::Object;
 
 /// What the answer depends on besides the window: what the model's text depends on, as
 /// `runToolCall` has it (the toolkit's `lineNumbers`, and the call's `start_line` and
@@ -77,26 +80,57 @@ impl McpAnswer {
             return None;
         }
         let text = model_text::render_read(output, options);
-        let structured = self
-            .structured_content
-            .then(|| StructuredOutput::of(output));
-        let size = text.len() + structured.as_ref().map_or(0, |typed| typed.content.len()) + 512;
-        let response = Response {
-            result: ToolResult {
-                content: [TextContent {
-                    kind: "text",
-                    text: &text,
-                }],
-                structured_content: structured,
-            },
-            jsonrpc: "2.0",
-            id,
-        };
-        let mut bytes = Vec::with_capacity(size);
-        serde_json::to_writer(&mut bytes, &response).ok()?;
-        bytes.push(b'\n');
-        Some(bytes)
+        let structured = self.structured_content.then_some(output);
+        let size = text.len() + structured.map_or(0, |output| output.content.as_str().len()) + 512;
+        let mut line = Vec::with_capacity(size);
+        write_response(&mut line, &text, structured, id).ok()?;
+        line.push(b'\n');
+        Some(line)
     }
+}
+
+/// `{ result: { content: [text], structuredContent: output }, jsonrpc, id }`, keys in that
+/// order, `structuredContent` only when there is an output to send.
+fn write_response(
+    line: &mut Vec<u8>,
+    text: &str,
+    structured: Option<&ReadFileOutput>,
+    id: &Id,
+) -> serde_json::Result<()> {
+    let mut response = Object::new(line);
+    {
+        let mut result = response.object("result");
+        result
+            .one_object_array("content")
+            .string("type", "text")
+            .string("text", text);
+        if let Some(output) = structured {
+            write_structured_output(&mut result.object("structuredContent"), output)?;
+        }
+    }
+    response.string("jsonrpc", "2.0").value("id", id)?;
+    Ok(())
+}
+
+/// The toolkit's `ReadFileOutput` as `src/output/read-file-output.js` makes it: the
+/// specification's keys, then the `note` or else the `continuation` when there is one.
+fn write_structured_output(object: &mut Object, output: &ReadFileOutput) -> serde_json::Result<()> {
+    object
+        .string("path", &output.path)
+        .string("content", output.content.as_str())
+        .value("truncated", &output.truncated)?
+        .value("next_start_line", &output.next_start_line)?
+        .value("meta", &output.meta)?;
+    match (output.note, output.continuation) {
+        (Some(note), _) => {
+            object.string("note", note);
+        }
+        (None, Some(continuation)) => {
+            object.value("continuation", &continuation)?;
+        }
+        (None, None) => {}
+    }
+    Ok(())
 }
 
 /// A `start_line` or `start_column` as the text names it: `Some` of a non-negative safe
@@ -104,54 +138,4 @@ impl McpAnswer {
 /// fails, or it is not spelt here).
 fn counting_number(number: f64) -> Option<u64> {
     safe_integer(number).and_then(|number| u64::try_from(number).ok())
-}
-
-#[derive(Serialize)]
-struct Response<'a> {
-    result: ToolResult<'a>,
-    jsonrpc: &'static str,
-    id: &'a Id,
-}
-
-#[derive(Serialize)]
-struct ToolResult<'a> {
-    content: [TextContent<'a>; 1],
-    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
-    structured_content: Option<StructuredOutput<'a>>,
-}
-
-#[derive(Serialize)]
-struct TextContent<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    text: &'a str,
-}
-
-/// The toolkit's `ReadFileOutput` as `src/output/read-file-output.js` makes it: the
-/// specification's keys, then the `note` or else the `continuation` when there is one.
-#[derive(Serialize)]
-struct StructuredOutput<'a> {
-    path: &'a str,
-    content: &'a str,
-    truncated: bool,
-    next_start_line: Option<u64>,
-    meta: ReadFileMeta,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    continuation: Option<Continuation>,
-}
-
-impl<'a> StructuredOutput<'a> {
-    fn of(output: &'a ReadFileOutput) -> StructuredOutput<'a> {
-        StructuredOutput {
-            path: &output.path,
-            content: output.content.as_str(),
-            truncated: output.truncated,
-            next_start_line: output.next_start_line,
-            meta: output.meta,
-            note: output.note,
-            continuation: output.continuation.filter(|_| output.note.is_none()),
-        }
-    }
 }
