@@ -456,6 +456,35 @@ describe('BoundedStdioTransport: calls answered directly', () => {
     await direct.close()
   })
 
+  test("an answered call's signal serves a later call; an aborted one never does", async () => {
+    const signals = []
+    const events = new EventEmitter()
+    const { direct, send, lines } = transport((args, signal) => {
+      signals.push(signal)
+      if (args.path === 'slow') return new Promise((resolve) => events.once('finish', () => resolve({ content: [] })))
+      return Promise.resolve({ content: [] })
+    })
+    await direct.start()
+    send(readCall(1))
+    await settle()
+    send(readCall(2))
+    await settle()
+    assert.equal(signals[1], signals[0])
+    send({ id: 3, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'slow' } } })
+    await settle()
+    send({ method: 'notifications/cancelled', params: { requestId: 3 } })
+    await settle()
+    events.emit('finish')
+    await settle()
+    send(readCall(4))
+    send(readCall(5))
+    await settle()
+    assert.equal(signals[2].aborted, true)
+    assert.deepEqual(signals.slice(3).map((signal) => [signal.aborted, signal === signals[2]]), [[false, false], [false, false]])
+    assert.deepEqual(lines().map((m) => m.id), [1, 2, 4, 5])
+    await direct.close()
+  })
+
   test('a cancelled call is aborted and not answered; a call that throws is answered -32603', async () => {
     const signals = []
     const events = new EventEmitter()

@@ -5,6 +5,7 @@
 // RWF_NOWAIT before the read, by Python's os module, independently of the addon.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { getEventListeners } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -268,6 +269,18 @@ print('dropped')`,
     assert.deepEqual([after.inline - before.inline, after.pool - before.pool], [0, 0])
     // An already-aborted signal rejects as before.
     await assert.rejects(readFile(fx.ws, { path: 'src/small.ts' }, AbortSignal.abort()), { code: 'ABORT_ERR' })
+  })
+
+  test('no abort listener is left on a signal once its calls settle, on either path', async () => {
+    // `agent-read-file mcp` hands a settled call's signal to the next call (stdio-transport.js).
+    const { signal } = new AbortController()
+    const before = readPathCounts()
+    await readFile(fx.ws, { path: 'src/small.ts' }, signal)
+    // More calls in one run of JS than are read here: the pool reads them all.
+    await Promise.all(Array.from({ length: 6 }, () => readFile(fx.ws, { path: 'src/small.ts' }, signal)))
+    const after = readPathCounts()
+    assert.ok(after.pool - before.pool >= 6, `${after.pool - before.pool} calls on the pool`)
+    assert.deepEqual(getEventListeners(signal, 'abort'), [])
   })
 
   test("a dialect's call is answered here when its whole file is in memory", async () => {
