@@ -133,6 +133,16 @@ fn status_beneath(_root: &Root, _relative: &str, _from_memory: bool) -> Status {
     Status::Unknown
 }
 
+#[cfg(target_os = "linux")]
+fn directory_status(root: &Root, relative: &str, from_memory: bool) -> Status {
+    linux::directory_status(root, relative, from_memory)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn directory_status(_root: &Root, _relative: &str, _from_memory: bool) -> Status {
+    Status::Unknown
+}
+
 /// A regular file beneath the root, opened for reading.
 #[derive(Debug)]
 pub struct OpenedFile {
@@ -258,6 +268,21 @@ impl Root {
     pub fn status_beneath(&self, relative: &Path, from_memory: bool) -> Status {
         match relative.to_str() {
             Some(relative) => status_beneath(self, relative, from_memory),
+            None => Status::Unknown,
+        }
+    }
+
+    /// The status of the directory `relative` names (from [`Root::relative_path`]; empty for
+    /// the root), for telling whether entries were added to it or taken from it since its
+    /// status was last taken: looked up by name, a symlink on the way followed. That is
+    /// enough for that question, asked while a file beneath it is open: the status is only
+    /// ever compared whole, identity (device and inode) included, with one taken before, so
+    /// a status taken through a symlink matches only when it is the very same directory,
+    /// unchanged; and the open file keeps the directories above it in the kernel's memory,
+    /// so the look-up does not wait. Linux only; elsewhere always [`Status::Unknown`].
+    pub fn directory_status(&self, relative: &Path, from_memory: bool) -> Status {
+        match relative.to_str() {
+            Some(relative) => directory_status(self, relative, from_memory),
             None => Status::Unknown,
         }
     }

@@ -305,7 +305,7 @@ impl IgnoreFiles {
     /// directory is unchanged since (no entry added, removed or renamed), else all.
     fn listed_names(&self, root: &Root, directory: &Path, from_memory: bool) -> Listed {
         let all = || (0..self.names.len()).collect();
-        let Status::Found(status) = root.status_beneath(directory, from_memory) else {
+        let Status::Found(status) = root.directory_status(directory, from_memory) else {
             return Listed {
                 names: all(),
                 remember: None,

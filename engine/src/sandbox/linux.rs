@@ -91,6 +91,31 @@ pub(in crate::sandbox) fn status_beneath(root: &Root, relative: &str, from_memor
     }
 }
 
+/// [`Root::directory_status`] on Linux: one `fstatat` by name, without a handle (a third of
+/// `status_beneath`'s cost here). Only a path of plain names is looked up this way; any other
+/// is [`status_beneath`]'s.
+pub(in crate::sandbox) fn directory_status(
+    root: &Root,
+    relative: &str,
+    from_memory: bool,
+) -> Status {
+    let plain = Path::new(relative)
+        .components()
+        .all(|part| matches!(part, std::path::Component::Normal(_)));
+    if relative.is_empty()
+        || !plain
+        || portable_switch()
+        || OPENAT2_UNAVAILABLE.load(Ordering::Relaxed)
+    {
+        return status_beneath(root, relative, from_memory);
+    }
+    match rfs::statat(&root.dir, relative, rfs::AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) => Status::Found(Box::new(stat)),
+        Err(Errno::NOENT | Errno::NOTDIR) => Status::Absent,
+        Err(_) => Status::Unknown,
+    }
+}
+
 /// Linux's sandbox.
 pub(super) struct Linux;
 
@@ -295,6 +320,31 @@ mod tests {
         ] {
             assert!(!switch_is_on(off), "{off:?}");
         }
+    }
+
+    #[test]
+    fn a_directory_status_is_the_status_of_what_the_name_names() {
+        use std::os::unix::fs::MetadataExt;
+        let fx = fixture();
+        let identity = |relative: &str| match fx.root.directory_status(Path::new(relative), true) {
+            Status::Found(stat) => Some((stat.st_dev, stat.st_ino)),
+            Status::Absent => None,
+            Status::Unknown => panic!("{relative}: not told"),
+        };
+        let of = |path: PathBuf| {
+            let meta = fs::symlink_metadata(path).unwrap();
+            Some((meta.dev(), meta.ino()))
+        };
+        let ws = fx.base.join("ws");
+        assert_eq!(identity(""), of(ws.clone()));
+        assert_eq!(identity("src"), of(ws.join("src")));
+        assert_eq!(identity("src/deep"), of(ws.join("src/deep")));
+        // A symlink last is its own status; one on the way is followed (see the doc).
+        assert_eq!(identity("dir-in"), of(ws.join("dir-in")));
+        assert_eq!(identity("dir-out"), of(ws.join("dir-out")));
+        assert_eq!(identity("dir-in/deep-none"), None);
+        assert_eq!(identity("none"), None);
+        assert_eq!(identity("a.txt/none"), None);
     }
 
     /// The regular file `relative` resolved to its `O_PATH` handle, as the fast path does.
