@@ -42,12 +42,12 @@ export declare class Workspace {
   readFile(input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
   /**
    * `agent-read-file mcp`'s answer to a plain `read_file` call of `input` with JSON-RPC
-   * `id`: the response line (UTF-8, a newline at its end) the MCP SDK's server would
+   * `id`: the response line (a newline at its end) the MCP SDK's server would
    * write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
    * for a window that may be a PDF or a notebook, or an `id` or `options` number not
    * spelt here (answer the call through `runToolCall`). Rejects as `readFile` does.
    */
-  mcpAnswer(input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal): Promise<Buffer | null>
+  mcpAnswer(input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal): Promise<string | null>
   /**
    * The file `input.path` names as typed parts when its content is an image, a notebook
    * or a PDF (`input.pages`: which pages or cells), recorded in the ledger; `null` when it

@@ -65,9 +65,9 @@ function readFileCall(toolkit, structured = true) {
 /**
  * `agent-read-file mcp`'s answer to a plain call of read_file (a JSON-RPC `request` whose
  * arguments are a parsed object) by `toolkit`: the response the registered tool's server
- * sends, as a message, or as the bytes of its line. A text window of a toolkit whose answers
+ * sends, as a message, or as its line (a string). A text window of a toolkit whose answers
  * are its text with nothing deduplicated is answered in Rust (`Workspace.mcpAnswer`): its
- * text and serialised answer never become JavaScript strings; a failure of that read is
+ * text never becomes a JavaScript string, only the line does; a failure of that read is
  * answered as `runToolCall` answers it. Everything else (a name that claims an image,
  * notebook or PDF, a window that may be one, a file a media read may answer) by `readFileCall`.
  */
@@ -88,14 +88,14 @@ function readFileAnswer(toolkit, structured = true) {
         startColumn: numberOf(args, 'start_column'),
         structuredContent: structured,
       }
-      let bytes = null
+      let line = null
       try {
-        bytes = await settings.mcpAnswer(args, request.id, options, signal)
+        line = await settings.mcpAnswer(args, request.id, options, signal)
       } catch (error) {
         // As `view` does: a binary file or one over the text limit is asked of the media read.
         if (!NOT_TEXT.has(error?.code)) return response(request, toolResult(failureOf(error), structured))
       }
-      if (bytes !== null) return bytes
+      if (line !== null) return line
     }
     return answer(request, signal)
   }

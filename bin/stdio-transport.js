@@ -50,7 +50,7 @@ const isResponse = (message) => !('method' in message) && 'id' in message
  *
  * `directCall` (`{ tool, answer }`) answers a `tools/call` of `tool` in the plainest shape (see
  * `isPlainToolCall`) with `answer(request, signal)`: the response the SDK would send, as a
- * message or as the bytes of its line; the call never goes through the SDK's schemas and
+ * message or as its line (a string); the call never goes through the SDK's schemas and
  * layers, which cost several times the read itself. Every other message goes to the SDK.
  */
 class BoundedStdioTransport {
@@ -82,7 +82,7 @@ class BoundedStdioTransport {
     this.spareControllers = []
     this.inFlightCount = 0
     this.waiting = [] // requests read while MAX_CALLS_IN_FLIGHT were being served
-    this.outbox = [] // { bytes, key, resolve }: serialised messages not yet written
+    this.outbox = [] // { line, size, key, resolve }: serialised messages not yet written
     this.outboxBytes = 0
     this.queuedBytes = 0 // written to `output`, not yet taken by the client
     this.started = false
@@ -164,7 +164,7 @@ class BoundedStdioTransport {
     if (controllers.size === 0 && this.directAborts.get(key) === controllers) this.directAborts.delete(key)
     if (controller.signal.aborted) return
     this.spareControllers.push(controller)
-    if (Buffer.isBuffer(answer)) this.enqueueLine(answer, key)
+    if (typeof answer === 'string') this.enqueueLine(answer, key)
     else this.enqueue(answer)
   }
 
@@ -191,7 +191,7 @@ class BoundedStdioTransport {
     for (const controller of this.directAborts.get(key) ?? []) controller.abort()
     this.waiting = this.waiting.filter((request) => idKey(request.id) !== key)
     for (const entry of this.outbox.filter((e) => e.key === key)) {
-      this.outboxBytes -= entry.bytes.length
+      this.outboxBytes -= entry.size
       entry.resolve()
     }
     this.outbox = this.outbox.filter((entry) => entry.key !== key)
@@ -211,11 +211,15 @@ class BoundedStdioTransport {
     this.enqueueLine(serialise(message), isResponse(message) ? idKey(message.id) : undefined, resolve)
   }
 
-  /** Queues `bytes`, one message's line, the answer to the request `key` names, if any. */
-  enqueueLine(bytes, key, resolve = () => {}) {
+  /**
+   * Queues `line`, one message's line (bytes, or a string written as UTF-8), the answer to
+   * the request `key` names, if any.
+   */
+  enqueueLine(line, key, resolve = () => {}) {
     if (this.closed) return resolve()
-    this.outbox.push({ bytes, key, resolve })
-    this.outboxBytes += bytes.length
+    const size = typeof line === 'string' ? Buffer.byteLength(line) : line.length
+    this.outbox.push({ line, size, key, resolve })
+    this.outboxBytes += size
     this.flush()
     this.applyBackpressure()
   }
@@ -223,13 +227,13 @@ class BoundedStdioTransport {
   /** Writes what waits in the outbox while stdout's queue has room for it. */
   flush() {
     while (this.outbox.length > 0 && !this.closed) {
-      const { bytes, key, resolve } = this.outbox[0]
-      if (this.queuedBytes > 0 && this.queuedBytes + bytes.length > this.limits.maxQueuedOutputBytes) return
+      const { line, size, key, resolve } = this.outbox[0]
+      if (this.queuedBytes > 0 && this.queuedBytes + size > this.limits.maxQueuedOutputBytes) return
       this.outbox.shift()
-      this.outboxBytes -= bytes.length
-      this.queuedBytes += bytes.length
-      this.output.write(bytes, () => {
-        this.queuedBytes -= bytes.length
+      this.outboxBytes -= size
+      this.queuedBytes += size
+      this.output.write(line, () => {
+        this.queuedBytes -= size
         this.flush()
       })
       resolve()

@@ -87,7 +87,7 @@ pub(crate) enum Reply {
     Media(Option<MediaOutput>, Seen),
     /// A window as an MCP server's response line; `None`: not answered that way (see
     /// [`McpAnswer::encode`]).
-    McpAnswer(Option<Vec<u8>>, Seen),
+    McpAnswer(Option<String>, Seen),
 }
 
 impl Reply {
@@ -99,7 +99,7 @@ impl Reply {
             Reply::Version(_) => 0,
             Reply::Media(output, _) => output.as_ref().map_or(0, media_len),
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
-            Reply::McpAnswer(bytes, _) => bytes.as_ref().map_or(0, Vec::len),
+            Reply::McpAnswer(line, _) => line.as_ref().map_or(0, String::len),
         }
     }
 

@@ -1,9 +1,10 @@
-//! `agent-read-file mcp`'s answer to a plain `read_file` call, made here as the bytes of one
-//! JSON-RPC line: the response the MCP SDK's server writes for the toolkit's tool result
+//! `agent-read-file mcp`'s answer to a plain `read_file` call, made here as one JSON-RPC
+//! line: the response the MCP SDK's server writes for the toolkit's tool result
 //! (`adapters/mcp-core.js`): `{ result: { content: [text], structuredContent: output },
 //! jsonrpc, id }`, keys in that order (`structuredContent` only when the server sends it),
-//! the text rendered by the engine (`model_text`). The answer never becomes a JavaScript
-//! string or object: rendering and serialising it in JavaScript cost more than the read.
+//! the text rendered by the engine (`model_text`). Only the line becomes a JavaScript
+//! string, never the text or an object: rendering and serialising the answer in JavaScript
+//! cost more than the read.
 
 mod json;
 
@@ -74,7 +75,7 @@ impl McpAnswer {
     /// The response line for `output`, or `None` when this window is not answered here: it
     /// may be a PDF or a notebook (the toolkit's `view` answers those as media), or the
     /// request's numbers are not spelt the same here.
-    pub(crate) fn encode(&self, output: &ReadFileOutput) -> Option<Vec<u8>> {
+    pub(crate) fn encode(&self, output: &ReadFileOutput) -> Option<String> {
         let (id, options) = (self.id.as_ref()?, self.text?);
         if model_text::may_be_media(output) {
             return None;
@@ -82,9 +83,9 @@ impl McpAnswer {
         let text = model_text::render_read(output, options);
         let structured = self.structured_content.then_some(output);
         let size = text.len() + structured.map_or(0, |output| output.content.as_str().len()) + 512;
-        let mut line = Vec::with_capacity(size);
+        let mut line = String::with_capacity(size);
         write_response(&mut line, &text, structured, id).ok()?;
-        line.push(b'\n');
+        line.push('\n');
         Some(line)
     }
 }
@@ -92,7 +93,7 @@ impl McpAnswer {
 /// `{ result: { content: [text], structuredContent: output }, jsonrpc, id }`, keys in that
 /// order, `structuredContent` only when there is an output to send.
 fn write_response(
-    line: &mut Vec<u8>,
+    line: &mut String,
     text: &str,
     structured: Option<&ReadFileOutput>,
     id: &Id,

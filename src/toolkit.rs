@@ -160,13 +160,13 @@ impl Workspace {
     }
 
     /// `agent-read-file mcp`'s answer to a plain `read_file` call of `input` with JSON-RPC
-    /// `id`: the response line (UTF-8, a newline at its end) the MCP SDK's server would
+    /// `id`: the response line (a newline at its end) the MCP SDK's server would
     /// write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
     /// for a window that may be a PDF or a notebook, or an `id` or `options` number not
     /// spelt here (answer the call through `runToolCall`). Rejects as `readFile` does.
     #[napi(
         ts_args_type = "input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal",
-        ts_return_type = "Promise<Buffer | null>"
+        ts_return_type = "Promise<string | null>"
     )]
     pub fn mcp_answer<'env>(
         &self,

@@ -52,11 +52,11 @@ async function registeredAnswer(toolkit, args, id, structured = true) {
   return `${JSON.stringify({ result: await readFileCall(toolkit, structured)(args), jsonrpc: '2.0', id })}\n`
 }
 
-/** `readFileAnswer`'s answer as the line written: bytes as they are, a message serialised. */
+/** `readFileAnswer`'s answer as the line written: a line as it is, a message serialised. */
 async function directLine(toolkit, args, id, structured = true) {
   const request = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_file', arguments: args } }
   const answer = await readFileAnswer(toolkit, structured)(request)
-  return { made: Buffer.isBuffer(answer), line: Buffer.isBuffer(answer) ? answer.toString('utf8') : `${JSON.stringify(answer)}\n` }
+  return { made: typeof answer === 'string', line: typeof answer === 'string' ? answer : `${JSON.stringify(answer)}\n` }
 }
 
 describe("agent-read-file mcp's answers made in Rust", () => {

@@ -1,4 +1,6 @@
-//! The answer's JSON, written key by key into its line. `serde_json` escapes a string one
+//! The answer's JSON, written key by key into its line (a `String`, which becomes a
+//! JavaScript string: a `Buffer` per answer made V8 count external memory and run full
+//! collections). `serde_json` escapes a string one
 //! byte at a time, which for a window's text (twice, with `structuredContent`) cost more than
 //! the rest of the answer; here the runs with nothing to escape are found eight bytes at a
 //! time and copied whole. Small values (the id, `meta`, a continuation) go through
@@ -9,20 +11,20 @@ use serde::Serialize;
 /// A JSON object being written, its keys in the order given; it is closed when it is
 /// dropped.
 pub(super) struct Object<'a> {
-    out: &'a mut Vec<u8>,
+    out: &'a mut String,
     empty: bool,
     /// What closes it: `}`, or `}]` for the one object of an array.
-    close: &'static [u8],
+    close: &'static str,
 }
 
 impl<'a> Object<'a> {
     /// An object written at the end of `out`.
-    pub(super) fn new(out: &'a mut Vec<u8>) -> Object<'a> {
-        Object::opened(out, b"}")
+    pub(super) fn new(out: &'a mut String) -> Object<'a> {
+        Object::opened(out, "}")
     }
 
-    fn opened(out: &'a mut Vec<u8>, close: &'static [u8]) -> Object<'a> {
-        out.push(b'{');
+    fn opened(out: &'a mut String, close: &'static str) -> Object<'a> {
+        out.push('{');
         Object {
             out,
             empty: true,
@@ -44,52 +46,52 @@ impl<'a> Object<'a> {
         value: &impl Serialize,
     ) -> serde_json::Result<&mut Self> {
         self.key(key);
-        serde_json::to_writer(&mut *self.out, value)?;
+        self.out.push_str(&serde_json::to_string(value)?);
         Ok(self)
     }
 
     /// `"key":` and an object, written until it is dropped.
     pub(super) fn object(&mut self, key: &str) -> Object<'_> {
         self.key(key);
-        Object::opened(self.out, b"}")
+        Object::opened(self.out, "}")
     }
 
     /// `"key":` and an array of one object, written until it is dropped.
     pub(super) fn one_object_array(&mut self, key: &str) -> Object<'_> {
         self.key(key);
-        self.out.push(b'[');
-        Object::opened(self.out, b"}]")
+        self.out.push('[');
+        Object::opened(self.out, "}]")
     }
 
     fn key(&mut self, key: &str) {
         if !self.empty {
-            self.out.push(b',');
+            self.out.push(',');
         }
         self.empty = false;
         push_string(self.out, key);
-        self.out.push(b':');
+        self.out.push(':');
     }
 }
 
 impl Drop for Object<'_> {
     fn drop(&mut self) {
-        self.out.extend_from_slice(self.close);
+        self.out.push_str(self.close);
     }
 }
 
 /// Appends `text` as a JSON string.
-pub(super) fn push_string(out: &mut Vec<u8>, text: &str) {
-    let bytes = text.as_bytes();
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
-    let mut rest = bytes;
-    while let Some(at) = first_to_escape(rest) {
-        out.extend_from_slice(&rest[..at]);
-        push_escape(out, rest[at]);
+pub(super) fn push_string(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let mut rest = text;
+    // Each byte escaped is ASCII: the text around it is split between characters.
+    while let Some(at) = first_to_escape(rest.as_bytes()) {
+        out.push_str(&rest[..at]);
+        push_escape(out, rest.as_bytes()[at]);
         rest = &rest[at + 1..];
     }
-    out.extend_from_slice(rest);
-    out.push(b'"');
+    out.push_str(rest);
+    out.push('"');
 }
 
 const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
@@ -125,23 +127,26 @@ fn needs_escape(byte: u8) -> bool {
 }
 
 /// `\` and what escapes `byte`: its short form, else `u00XX`.
-fn push_escape(out: &mut Vec<u8>, byte: u8) {
+fn push_escape(out: &mut String, byte: u8) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let short = match byte {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        0x08 => b'b',
-        0x0c => b'f',
-        b'\n' => b'n',
-        b'\r' => b'r',
-        b'\t' => b't',
+        b'"' => '"',
+        b'\\' => '\\',
+        0x08 => 'b',
+        0x0c => 'f',
+        b'\n' => 'n',
+        b'\r' => 'r',
+        b'\t' => 't',
         _ => {
-            let hex = |nibble: u8| HEX[usize::from(nibble)];
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hex(byte >> 4), hex(byte & 0xf)]);
+            let hex = |nibble: u8| char::from(HEX[usize::from(nibble)]);
+            out.push_str("\\u00");
+            out.push(hex(byte >> 4));
+            out.push(hex(byte & 0xf));
             return;
         }
     };
-    out.extend_from_slice(&[b'\\', short]);
+    out.push('\\');
+    out.push(short);
 }
 
 #[cfg(test)]
@@ -149,9 +154,9 @@ mod tests {
     use super::*;
 
     fn escaped(text: &str) -> String {
-        let mut out = Vec::new();
+        let mut out = String::new();
         push_string(&mut out, text);
-        String::from_utf8(out).unwrap()
+        out
     }
 
     #[test]
@@ -189,7 +194,7 @@ mod tests {
 
     #[test]
     fn objects_close_in_order() {
-        let mut out = Vec::new();
+        let mut out = String::new();
         {
             let mut outer = Object::new(&mut out);
             {
@@ -202,9 +207,6 @@ mod tests {
             }
             outer.string("b", "c");
         }
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            r#"{"a":{"list":[{"k":"v","l":"w"}],"n":1},"b":"c"}"#
-        );
+        assert_eq!(out, r#"{"a":{"list":[{"k":"v","l":"w"}],"n":1},"b":"c"}"#);
     }
 }

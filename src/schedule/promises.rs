@@ -15,8 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use napi::bindgen_prelude::{
-    BufferSlice, FnArgs, FromNapiValue, Function, JsObjectValue, Null, Object, ObjectRef,
-    ToNapiValue,
+    FnArgs, FromNapiValue, Function, JsObjectValue, Null, Object, ObjectRef, ToNapiValue,
 };
 use napi::{Env, JsValue, Unknown};
 
@@ -241,8 +240,8 @@ fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Res
         Reply::Media(output, _) => output
             .map(crate::media::MediaOutput::from)
             .into_unknown(env),
-        Reply::McpAnswer(bytes, _) => match bytes {
-            Some(bytes) => BufferSlice::copy_from(env, bytes)?.into_unknown(env),
+        Reply::McpAnswer(line, _) => match line {
+            Some(line) => env.create_string(&line)?.into_unknown(env),
             None => Null.into_unknown(env),
         },
     }
