@@ -18,7 +18,10 @@
 
 mod ignore_files;
 
+use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
@@ -49,7 +52,23 @@ pub struct Policy {
     deny: Gitignore,
     allow: Gitignore,
     ignore_files: IgnoreFiles,
+    /// What the toolkit's own rules said of the paths judged lately.
+    verdicts: Mutex<HashMap<OsString, RulesVerdict>>,
 }
+
+/// What the toolkit's own rules (the defaults, `deny` and `allow`) say of one path. It
+/// depends on the path alone, and matching a path against the default list cost more than
+/// the rest of a cached read's check: it is worked out once per path.
+#[derive(Clone, Debug)]
+struct RulesVerdict {
+    /// The denial, unless `allow` re-admits the path.
+    denial: Option<Denial>,
+    /// Whether `allow` re-admits the path (then no ignore file is asked either).
+    allowed: bool,
+}
+
+/// The most paths whose verdict is kept; then they are all let go.
+const REMEMBERED_VERDICTS: usize = 1024;
 
 /// Why a file is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +134,7 @@ impl Policy {
             deny: compile("deny", rules.deny, DENY_CASE_INSENSITIVE, deny_source)?,
             allow: compile("allow", rules.allow, ALLOW_CASE_INSENSITIVE, allow_source)?,
             ignore_files: IgnoreFiles::new(rules.ignore_files)?,
+            verdicts: Mutex::default(),
         })
     }
 
@@ -129,15 +149,35 @@ impl Policy {
     /// file's workspace-relative path) and `allow` does not re-admit it. The ignore files
     /// are not asked: see [`check`].
     pub fn denial(&self, relative: &Path) -> Option<Denial> {
-        let denial = listed_denial(&self.default_deny, relative)
-            .or_else(|| listed_denial(&self.deny, relative))?;
-        (!self.allowed(relative)).then_some(denial)
+        self.verdict(relative).denial
     }
 
-    fn allowed(&self, relative: &Path) -> bool {
-        self.allow
+    /// What the toolkit's own rules say of `relative`, from the remembered verdicts when
+    /// it was judged lately.
+    fn verdict(&self, relative: &Path) -> RulesVerdict {
+        if let Some(verdict) = self.remembered().get(relative.as_os_str()) {
+            return verdict.clone();
+        }
+        let allowed = self
+            .allow
             .matched_path_or_any_parents(relative, false)
-            .is_ignore()
+            .is_ignore();
+        let denial = listed_denial(&self.default_deny, relative)
+            .or_else(|| listed_denial(&self.deny, relative))
+            .filter(|_| !allowed);
+        let verdict = RulesVerdict { denial, allowed };
+        let mut verdicts = self.remembered();
+        if verdicts.len() >= REMEMBERED_VERDICTS {
+            verdicts.clear();
+        }
+        verdicts.insert(relative.as_os_str().to_owned(), verdict.clone());
+        verdict
+    }
+
+    fn remembered(&self) -> std::sync::MutexGuard<'_, HashMap<OsString, RulesVerdict>> {
+        self.verdicts
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
     }
 
     /// The denial of the file opened by `relative`, the workspace's ignore files read
@@ -148,10 +188,11 @@ impl Policy {
         relative: &Path,
         access: Access,
     ) -> Result<Option<Denial>, WouldWait> {
-        if let Some(denial) = self.denial(relative) {
+        let verdict = self.verdict(relative);
+        if let Some(denial) = verdict.denial {
             return Ok(Some(denial));
         }
-        if self.ignore_files.is_empty() || self.allowed(relative) {
+        if self.ignore_files.is_empty() || verdict.allowed {
             return Ok(None);
         }
         self.ignore_files.denial(root, relative, access)
