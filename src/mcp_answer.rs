@@ -80,21 +80,22 @@ impl McpAnswer {
         if model_text::may_be_media(output) {
             return None;
         }
-        let text = model_text::render_read(output, options);
         let structured = self.structured_content.then_some(output);
-        let size = text.len() + structured.map_or(0, |output| output.content.as_str().len()) + 512;
+        let size = structured.map_or(0, |output| output.content.as_str().len()) + 512;
         let mut line = String::with_capacity(size);
-        write_response(&mut line, &text, structured, id).ok()?;
+        write_response(&mut line, output, options, structured, id).ok()?;
         line.push('\n');
         Some(line)
     }
 }
 
 /// `{ result: { content: [text], structuredContent: output }, jsonrpc, id }`, keys in that
-/// order, `structuredContent` only when there is an output to send.
+/// order, the text rendered from `output` with `options` straight into the line,
+/// `structuredContent` only when there is an output to send.
 fn write_response(
     line: &mut String,
-    text: &str,
+    output: &ReadFileOutput,
+    options: TextOptions,
     structured: Option<&ReadFileOutput>,
     id: &Id,
 ) -> serde_json::Result<()> {
@@ -104,7 +105,9 @@ fn write_response(
         result
             .one_object_array("content")
             .string("type", "text")
-            .string("text", text);
+            .string_from("text", |text| {
+                model_text::render_read_into(output, options, text)
+            });
         if let Some(output) = structured {
             write_structured_output(&mut result.object("structuredContent"), output)?;
         }

@@ -5,8 +5,6 @@
 //! here, so that a read's answer never becomes a JavaScript string; a test of the package
 //! holds this text equal to `renderRead`'s for every kind of window.
 
-use std::fmt::Write;
-
 use crate::read_file::{Continuation, ReadFileOutput};
 
 /// What the text of a window depends on beyond the window: the call's arguments as given.
@@ -20,37 +18,66 @@ pub struct TextOptions {
     pub start_column: Option<u64>,
 }
 
+/// Where the model's text goes, piece by piece in order: a `String` takes each piece as it
+/// is; a serialiser may escape them on the way (the MCP answer writes the text as a JSON
+/// string at once, never as a text of its own first).
+pub trait TextSink {
+    /// Makes room for about `additional` more bytes.
+    fn reserve(&mut self, additional: usize);
+    /// Appends `piece` of the text.
+    fn push_text(&mut self, piece: &str);
+}
+
+impl TextSink for String {
+    fn reserve(&mut self, additional: usize) {
+        String::reserve(self, additional);
+    }
+
+    fn push_text(&mut self, piece: &str) {
+        self.push_str(piece);
+    }
+}
+
 /// The model's text for `output` (see the module's documentation).
 pub fn render_read(output: &ReadFileOutput, options: TextOptions) -> String {
+    let mut text = String::new();
+    render_read_into(output, options, &mut text);
+    text
+}
+
+/// [`render_read`]'s text, written into `sink`.
+pub fn render_read_into(output: &ReadFileOutput, options: TextOptions, sink: &mut impl TextSink) {
     // A toolkit's answer with a note does not carry its continuation (the note is about
     // `max_lines`, which a cut line's window never hits).
     let cut = output.continuation.filter(|_| output.note.is_none());
     let (body, line_len) = body_of(output.content.as_str(), cut.is_some());
     let first = first_line(output);
-    let mut text = header(output, options);
+    let header = header(output, options);
     let lines = u64::from(output.meta.returned_line_count);
     // Room for every line, its gutter (a number as wide as the last one, and a tab) and
     // the closing line, so that the text is written without being moved.
     let gutter = itoa::Buffer::new().format(first + lines).len() + 1;
-    text.reserve(body.map_or(0, str::len) + (lines as usize + 1) * (gutter + 1) + 128);
+    sink.reserve(
+        header.len() + body.map_or(0, str::len) + (lines as usize + 1) * (gutter + 1) + 128,
+    );
+    sink.push_text(&header);
     let mut number = itoa::Buffer::new();
     for (line_number, line) in (first..).zip(body.into_iter().flat_map(|body| body.split('\n'))) {
-        text.push('\n');
+        sink.push_text("\n");
         if options.line_numbers {
-            text.push_str(number.format(line_number));
-            text.push('\t');
+            sink.push_text(number.format(line_number));
+            sink.push_text("\t");
         }
-        text.push_str(line);
+        sink.push_text(line);
     }
     if let Some(note) = output.note {
-        let _ = write!(text, "\n[{note}]");
+        sink.push_text(&format!("\n[{note}]"));
     }
     if let Some(closing) = closing_line(output, cut, line_len) {
-        text.push('\n');
-        text.push_str(&closing);
+        sink.push_text("\n");
+        sink.push_text(&closing);
     }
-    text.push('\n');
-    text
+    sink.push_text("\n");
 }
 
 /// The lines of `content` as one text, without the `\n` that ends the last (`None` when it

@@ -6,6 +6,7 @@
 //! time and copied whole. Small values (the id, `meta`, a continuation) go through
 //! `serde_json`. The escapes are `JSON.stringify`'s for a well-formed string.
 
+use agent_read_file_engine::model_text::TextSink;
 use serde::Serialize;
 
 /// A JSON object being written, its keys in the order given; it is closed when it is
@@ -36,6 +37,15 @@ impl<'a> Object<'a> {
     pub(super) fn string(&mut self, key: &str, value: &str) -> &mut Self {
         self.key(key);
         push_string(self.out, value);
+        self
+    }
+
+    /// `"key":` and a string that `write` gives piece by piece, escaped on the way.
+    pub(super) fn string_from(&mut self, key: &str, write: impl FnOnce(&mut Escaped)) -> &mut Self {
+        self.key(key);
+        self.out.push('"');
+        write(&mut Escaped(self.out));
+        self.out.push('"');
         self
     }
 
@@ -79,10 +89,29 @@ impl Drop for Object<'_> {
     }
 }
 
+/// A JSON string's contents being written: each piece of text escaped as it comes.
+pub(super) struct Escaped<'a>(&'a mut String);
+
+impl TextSink for Escaped<'_> {
+    fn reserve(&mut self, additional: usize) {
+        self.0.reserve(additional);
+    }
+
+    fn push_text(&mut self, piece: &str) {
+        push_escaped(self.0, piece);
+    }
+}
+
 /// Appends `text` as a JSON string.
 pub(super) fn push_string(out: &mut String, text: &str) {
     out.reserve(text.len() + 2);
     out.push('"');
+    push_escaped(out, text);
+    out.push('"');
+}
+
+/// Appends `text` escaped, as inside a JSON string.
+fn push_escaped(out: &mut String, text: &str) {
     let mut rest = text;
     // Each byte escaped is ASCII: the text around it is split between characters.
     while let Some(at) = first_to_escape(rest.as_bytes()) {
@@ -91,7 +120,6 @@ pub(super) fn push_string(out: &mut String, text: &str) {
         rest = &rest[at + 1..];
     }
     out.push_str(rest);
-    out.push('"');
 }
 
 const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
