@@ -45,7 +45,9 @@ export declare class Workspace {
    * `id`: the response line (a newline at its end) the MCP SDK's server would
    * write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
    * for a window that may be a PDF or a notebook, or an `id` or `options` number not
-   * spelt here (answer the call through `runToolCall`). Rejects as `readFile` does.
+   * spelt here (answer the call through `runToolCall`). Rejects as `readFile` does. Read
+   * during the call when the kernel has the file in memory (its promise is settled when
+   * it is returned), else as `readFile` reads.
    */
   mcpAnswer(input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal): Promise<string | null>
   /**

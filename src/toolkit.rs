@@ -163,7 +163,9 @@ impl Workspace {
     /// `id`: the response line (a newline at its end) the MCP SDK's server would
     /// write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
     /// for a window that may be a PDF or a notebook, or an `id` or `options` number not
-    /// spelt here (answer the call through `runToolCall`). Rejects as `readFile` does.
+    /// spelt here (answer the call through `runToolCall`). Rejects as `readFile` does. Read
+    /// during the call when the kernel has the file in memory (its promise is settled when
+    /// it is returned), else as `readFile` reads.
     #[napi(
         ts_args_type = "input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal",
         ts_return_type = "Promise<string | null>"
@@ -177,7 +179,7 @@ impl Workspace {
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
         let answer = McpAnswer::new(id, options);
-        schedule::enqueue(
+        schedule::answer_now_or_enqueue(
             env,
             self.call(input).map(|call| call.answered_as(answer)),
             signal,

@@ -10,6 +10,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pkg from '../../index.js'
+import { readFileAnswer } from '../../adapters/mcp-core.js'
+import { settingsOf } from '../../tool-call.js'
 import { after, describe, test } from '../harness.mjs'
 import { expectedOutput, makeFixture, testHooks } from '../helpers.mjs'
 
@@ -269,6 +271,29 @@ print('dropped')`,
     assert.deepEqual([after.inline - before.inline, after.pool - before.pool], [0, 0])
     // An already-aborted signal rejects as before.
     await assert.rejects(readFile(fx.ws, { path: 'src/small.ts' }, AbortSignal.abort()), { code: 'ABORT_ERR' })
+  })
+
+  test("agent-read-file mcp's answer is read at the call when it can be, else as readFile is", async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    const answer = readFileAnswer(toolkit, false)
+    const request = (id, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_file', arguments: args } })
+    await answer(request(1, { path: PROBED })) // the root and the path are cached now
+    await new Promise((resolve) => setTimeout(resolve, 5)) // past the streak gap
+    const before = readPathCounts()
+    const pending = answer(request(2, { path: PROBED }))
+    const atTheCall = readPathCounts()
+    expectPath({ inline: atTheCall.inline - before.inline, pool: atTheCall.pool - before.pool }, 1)
+    assert.match(await pending, /^\{"result":\{"content":\[\{"type":"text","text":"src\/small.ts lines 1-100 of 100 /)
+    // A signal that fired, or is not one, is answered as readFile answers it.
+    const { mcpAnswer } = settingsOf(toolkit)
+    const options = { lineNumbers: true, structuredContent: false }
+    await assert.rejects(mcpAnswer({ path: PROBED }, 3, options, AbortSignal.abort()), { code: 'ABORT_ERR' })
+    await assert.rejects(mcpAnswer({ path: PROBED }, 4, options, 'stop'), { code: 'INVALID_ARGUMENT', message: /signal must be an AbortSignal/ })
+    // A window of a file over 256 KiB that the toolkit does not know yet is the pool's.
+    const first = await counted(() => answer(request(5, { path: 'big.txt', max_lines: 2 })))
+    assert.deepEqual([first.inline, first.pool], [0, 1])
+    assert.match(first.value, /"text":"big.txt lines 1-2 of 150001 \(/)
+    toolkit.close()
   })
 
   test('no abort listener is left on a signal once its calls settle, on either path', async () => {

@@ -102,6 +102,35 @@ pub(crate) fn enqueue<'env>(
     Ok(promise.to_unknown())
 }
 
+/// Starts a call that is answered at once when it can be: read here, now, when the kernel
+/// has it in memory and the streak of reads here allows, its promise returned settled; else
+/// as [`enqueue`] starts it. For `agent-read-file mcp`'s answers: its transport serves a few
+/// calls at a time and awaits each, so waiting for the run of JS to end (to see a burst)
+/// would only add a promise, a microtask and the signal's upkeep to every call.
+pub(crate) fn answer_now_or_enqueue<'env>(
+    env: &'env Env,
+    call: Result<ReadCall, ReadFileError>,
+    signal: Option<Unknown>,
+) -> napi::Result<Unknown<'env>> {
+    // A signal that fired, or is not one, is for `enqueue` to answer.
+    let unfired = signal
+        .as_ref()
+        .filter(|signal| is_given(signal))
+        .is_none_or(|signal| is_aborted(signal) == Some(false));
+    if let Ok(ready) = &call
+        && unfired
+        && ready.may_run_from_memory()
+        && let Some(answer) = try_now(env, || ready.run_from_memory())
+    {
+        let state = EnvState::of(env)?;
+        let (deferred, promise) = js::promise(env)?;
+        let outcome = Outcome::Done(answer.map(Reply::delivered));
+        promises::settle(env, &state.makers, deferred, outcome);
+        return Ok(promise.to_unknown());
+    }
+    enqueue(env, call, signal)
+}
+
 /// Why a call is settled before it starts.
 enum SettledAtOnce {
     /// Its arguments are invalid, or its signal is no `AbortSignal`.
