@@ -10,7 +10,6 @@ mod json;
 
 use napi::bindgen_prelude::Either;
 use napi_derive::napi;
-use serde::Serialize;
 
 use agent_read_file_engine::ReadFileOutput;
 use agent_read_file_engine::model_text::{self, TextOptions};
@@ -41,8 +40,6 @@ pub(crate) struct McpAnswer {
 }
 
 /// A JSON-RPC request id: a string or an integer.
-#[derive(Serialize)]
-#[serde(untagged)]
 enum Id {
     Text(String),
     Number(i64),
@@ -112,7 +109,11 @@ fn write_response(
             write_structured_output(&mut result.object("structuredContent"), output)?;
         }
     }
-    response.string("jsonrpc", "2.0").value("id", id)?;
+    response.string("jsonrpc", "2.0");
+    match id {
+        Id::Text(text) => response.string("id", text),
+        Id::Number(number) => response.integer("id", *number),
+    };
     Ok(())
 }
 

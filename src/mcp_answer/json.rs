@@ -49,6 +49,13 @@ impl<'a> Object<'a> {
         self
     }
 
+    /// `"key":value` for an integer.
+    pub(super) fn integer(&mut self, key: &str, value: i64) -> &mut Self {
+        self.key(key);
+        self.out.push_str(itoa::Buffer::new().format(value));
+        self
+    }
+
     /// `"key":` and `value` as `serde_json` writes it.
     pub(super) fn value(
         &mut self,
