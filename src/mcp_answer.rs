@@ -77,8 +77,12 @@ impl McpAnswer {
         if model_text::may_be_media(output) {
             return None;
         }
-        let structured = self.structured_content.then_some(output);
-        let size = structured.map_or(0, |output| output.content.as_str().len()) + 512;
+        let structured = self.structured_content;
+        let size = if structured {
+            output.content.as_str().len()
+        } else {
+            0
+        } + 512;
         let mut line = String::with_capacity(size);
         write_response(&mut line, output, options, structured, id).ok()?;
         line.push('\n');
@@ -88,12 +92,12 @@ impl McpAnswer {
 
 /// `{ result: { content: [text], structuredContent: output }, jsonrpc, id }`, keys in that
 /// order, the text rendered from `output` with `options` straight into the line,
-/// `structuredContent` only when there is an output to send.
+/// `structuredContent` only when `structured`.
 fn write_response(
     line: &mut String,
     output: &ReadFileOutput,
     options: TextOptions,
-    structured: Option<&ReadFileOutput>,
+    structured: bool,
     id: &Id,
 ) -> serde_json::Result<()> {
     let mut response = Object::new(line);
@@ -105,7 +109,7 @@ fn write_response(
             .string_from("text", |text| {
                 model_text::render_read_into(output, options, text)
             });
-        if let Some(output) = structured {
+        if structured {
             write_structured_output(&mut result.object("structuredContent"), output)?;
         }
     }

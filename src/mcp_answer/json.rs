@@ -1,10 +1,10 @@
-//! The answer's JSON, written key by key into its line (a `String`, which becomes a
-//! JavaScript string: a `Buffer` per answer made V8 count external memory and run full
-//! collections). `serde_json` escapes a string one
-//! byte at a time, which for a window's text (twice, with `structuredContent`) cost more than
-//! the rest of the answer; here the runs with nothing to escape are found eight bytes at a
-//! time and copied whole. Small values (the id, `meta`, a continuation) go through
-//! `serde_json`. The escapes are `JSON.stringify`'s for a well-formed string.
+//! The answer's JSON, written key by key into its line: a `String`, which becomes a
+//! JavaScript string (a `Buffer` per answer made V8 count external memory and run full
+//! collections). `serde_json` escapes a string one byte at a time, which for a window's text
+//! (twice, with `structuredContent`) cost more than the rest of the answer; here the runs with
+//! nothing to escape are found eight bytes at a time and copied whole, and the model's text is
+//! escaped as it is rendered. `meta`, a continuation and the like go through `serde_json`. The
+//! escapes are `JSON.stringify`'s for a well-formed string.
 
 use agent_read_file_engine::model_text::TextSink;
 use serde::Serialize;
@@ -110,7 +110,7 @@ impl TextSink for Escaped<'_> {
 }
 
 /// Appends `text` as a JSON string.
-pub(super) fn push_string(out: &mut String, text: &str) {
+fn push_string(out: &mut String, text: &str) {
     out.reserve(text.len() + 2);
     out.push('"');
     push_escaped(out, text);
