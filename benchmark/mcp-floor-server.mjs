@@ -52,7 +52,7 @@ async function readFileAnswers(root, windows, structured) {
 const args = process.argv.slice(2)
 const root = args.find((arg) => arg.startsWith('--root='))?.slice('--root='.length)
 if (root === undefined) throw new Error('expected --root=ROOT')
-const windows = windowsOf(args.filter((arg) => arg.startsWith('--') === false))
+const windows = windowsOf(args.filter((arg) => !arg.startsWith('--')))
 const { answers, outputSchema } = await readFileAnswers(root, windows, args.includes('--structured'))
 const server = new McpServer({ name: 'sdk-floor', version: '1.0.0' })
 const config = { description: 'A fixed answer.', inputSchema: { name: z.string() }, ...(outputSchema && { outputSchema }) }
