@@ -78,12 +78,14 @@ impl McpAnswer {
             return None;
         }
         let structured = self.structured_content;
-        let size = if structured {
+        // The text makes room for itself as it is rendered; `structuredContent` repeats the
+        // window.
+        let repeated = if structured {
             output.content.as_str().len()
         } else {
             0
-        } + 512;
-        let mut line = String::with_capacity(size);
+        };
+        let mut line = String::with_capacity(repeated + 512);
         write_response(&mut line, output, options, structured, id).ok()?;
         line.push('\n');
         Some(line)

@@ -81,6 +81,25 @@ pub(crate) fn enqueue<'env>(
     call: Result<ReadCall, ReadFileError>,
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
+    enqueue_to(env, call, signal, Route::AsItMay)
+}
+
+/// Where a call [`enqueue_to`] starts may be read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// On the JS thread when it may be, else on the pool.
+    AsItMay,
+    /// On the pool: it was just tried on the JS thread, and not read there.
+    Pool,
+}
+
+/// [`enqueue`], to `route`.
+fn enqueue_to<'env>(
+    env: &'env Env,
+    call: Result<ReadCall, ReadFileError>,
+    signal: Option<Unknown>,
+    route: Route,
+) -> napi::Result<Unknown<'env>> {
     let state = EnvState::of(env)?;
     let (deferred, promise) = js::promise(env)?;
     match checked(call, signal) {
@@ -96,7 +115,7 @@ pub(crate) fn enqueue<'env>(
             let id = state
                 .promises
                 .add(env, deferred, watched, &call.request.path);
-            start(env, state, Queued { id, call });
+            start(env, state, Queued { id, call }, route);
         }
     }
     Ok(promise.to_unknown())
@@ -117,18 +136,25 @@ pub(crate) fn answer_now_or_enqueue<'env>(
         .as_ref()
         .filter(|signal| is_given(signal))
         .is_none_or(|signal| is_aborted(signal) == Some(false));
-    if let Ok(ready) = &call
-        && unfired
-        && ready.may_run_from_memory()
-        && let Some(answer) = try_now(env, || ready.run_from_memory())
-    {
-        let state = EnvState::of(env)?;
-        let (deferred, promise) = js::promise(env)?;
-        let outcome = Outcome::Done(answer.map(Reply::delivered));
-        promises::settle(env, &state.makers, deferred, outcome);
-        return Ok(promise.to_unknown());
+    let ready = call
+        .as_ref()
+        .ok()
+        .filter(|ready| ready.may_run_from_memory());
+    let Some(ready) = ready.filter(|_| unfired) else {
+        return enqueue(env, call, signal);
+    };
+    match try_now(env, || ready.run_from_memory()) {
+        Some(answer) => {
+            let state = EnvState::of(env)?;
+            let (deferred, promise) = js::promise(env)?;
+            let outcome = Outcome::Done(answer.map(Reply::delivered));
+            promises::settle(env, &state.makers, deferred, outcome);
+            Ok(promise.to_unknown())
+        }
+        // It would wait, or the streak is over (the microtask would find it over too): it
+        // is not tried here again.
+        None => enqueue_to(env, call, signal, Route::Pool),
     }
-    enqueue(env, call, signal)
 }
 
 /// Why a call is settled before it starts.
@@ -170,9 +196,9 @@ fn checked(
 }
 
 /// Sends `queued` on its way: to the JS thread's microtask when it may be read from
-/// memory, else to the pool.
-fn start(env: &Env, state: &EnvState, queued: Queued) {
-    let for_pool = if queued.call.may_run_from_memory() {
+/// memory and `route` allows, else to the pool.
+fn start(env: &Env, state: &EnvState, queued: Queued, route: Route) {
+    let for_pool = if route == Route::AsItMay && queued.call.may_run_from_memory() {
         state.js_thread.collect(env, queued, on_run_end)
     } else {
         Some(queued)
