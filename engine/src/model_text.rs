@@ -26,6 +26,20 @@ pub trait TextSink {
     fn reserve(&mut self, additional: usize);
     /// Appends `piece` of the text.
     fn push_text(&mut self, piece: &str);
+
+    /// Appends each line of `body` (its lines joined by `\n`) after a `\n`, numbered from
+    /// `first` (the number and a tab before the line) when `numbered`.
+    fn push_lines(&mut self, body: &str, first: u64, numbered: bool) {
+        let mut number = itoa::Buffer::new();
+        for (line_number, line) in (first..).zip(body.split('\n')) {
+            self.push_text("\n");
+            if numbered {
+                self.push_text(number.format(line_number));
+                self.push_text("\t");
+            }
+            self.push_text(line);
+        }
+    }
 }
 
 impl TextSink for String {
@@ -61,14 +75,8 @@ pub fn render_read_into(output: &ReadFileOutput, options: TextOptions, sink: &mu
         header.len() + body.map_or(0, str::len) + (lines as usize + 1) * (gutter + 1) + 128,
     );
     sink.push_text(&header);
-    let mut number = itoa::Buffer::new();
-    for (line_number, line) in (first..).zip(body.into_iter().flat_map(|body| body.split('\n'))) {
-        sink.push_text("\n");
-        if options.line_numbers {
-            sink.push_text(number.format(line_number));
-            sink.push_text("\t");
-        }
-        sink.push_text(line);
+    if let Some(body) = body {
+        sink.push_lines(body, first, options.line_numbers);
     }
     if let Some(note) = output.note {
         sink.push_text(&format!("\n[{note}]"));
@@ -204,9 +212,9 @@ fn closing_line(
 
 /// Whether a text window may be a PDF or a Jupyter notebook read as text, so that a
 /// toolkit's `view` would answer it as media: it starts at the file's first line, and its
-/// first bytes name `%PDF-` or hold `"nbformat"` or `"cells"`. A superset of `view.js`'s
-/// `mayBeMedia` (which looks at fewer bytes, in order): a window this says no to is text
-/// for `view` too.
+/// first bytes name `%PDF-`, or open a JSON object holding `"nbformat"` or `"cells"`. A
+/// superset of `view.js`'s `mayBeMedia` (which looks at fewer bytes, in order, and skips
+/// only white space before the `{`): a window this says no to is text for `view` too.
 pub fn may_be_media(output: &ReadFileOutput) -> bool {
     let meta = &output.meta;
     let returned = u64::from(meta.returned_line_count);
@@ -220,8 +228,15 @@ pub fn may_be_media(output: &ReadFileOutput) -> bool {
     let has = |bytes, needle: &[u8]| memchr::memmem::find(head(bytes), needle).is_some();
     from_start
         && (has(4 * 1024, b"%PDF-")
-            || has(32 * 1024, b"\"nbformat\"")
-            || has(32 * 1024, b"\"cells\""))
+            || (opens_object(head(32 * 1024))
+                && (has(32 * 1024, b"\"nbformat\"") || has(32 * 1024, b"\"cells\""))))
+}
+
+/// Whether `text` starts with `{` after what JavaScript's `\s` may match: ASCII white space
+/// (vertical tab included) and, not told apart here, any character outside ASCII.
+fn opens_object(text: &[u8]) -> bool {
+    let maybe_space = |byte: &&u8| byte.is_ascii_whitespace() || **byte == 0x0b || **byte >= 0x80;
+    text.iter().find(|byte| !maybe_space(byte)) == Some(&b'{')
 }
 
 #[cfg(test)]
@@ -417,5 +432,10 @@ mod tests {
         assert!(may_be_media(&from_one));
         let far = format!("{}\"cells\"\n", "x".repeat(40 * 1024));
         assert!(!may_be_media(&from_start(&far)));
+        // `view.js` looks for a notebook's fields only in a text that opens a JSON object.
+        assert!(!may_be_media(&from_start("let x = {\"cells\": []}\n")));
+        assert!(may_be_media(&from_start(
+            "\u{feff}\u{3000}\u{b}{\"cells\": []}\n"
+        )));
     }
 }

@@ -107,6 +107,35 @@ impl TextSink for Escaped<'_> {
     fn push_text(&mut self, piece: &str) {
         push_escaped(self.0, piece);
     }
+
+    /// The lines escaped in one pass: each `\n` found among the bytes to escape starts the
+    /// next line's gutter, so that the body is neither split first nor scanned twice.
+    fn push_lines(&mut self, body: &str, first: u64, numbered: bool) {
+        let out = &mut *self.0;
+        let mut number = itoa::Buffer::new();
+        let mut gutter = |out: &mut String, line_number: u64| {
+            out.push_str("\\n");
+            if numbered {
+                out.push_str(number.format(line_number));
+                out.push_str("\\t");
+            }
+        };
+        let mut line_number = first;
+        gutter(out, line_number);
+        let mut rest = body;
+        while let Some(at) = first_to_escape(rest.as_bytes()) {
+            out.push_str(&rest[..at]);
+            match rest.as_bytes()[at] {
+                b'\n' => {
+                    line_number += 1;
+                    gutter(out, line_number);
+                }
+                byte => push_escape(out, byte),
+            }
+            rest = &rest[at + 1..];
+        }
+        out.push_str(rest);
+    }
 }
 
 /// Appends `text` as a JSON string.
@@ -224,6 +253,29 @@ mod tests {
                 serde_json::to_string(&sample).unwrap(),
                 "{sample:?}"
             );
+        }
+    }
+
+    #[test]
+    fn lines_are_escaped_as_their_text_is() {
+        let bodies = [
+            "",
+            "one line",
+            "a\nb",
+            "\n\n",
+            "  const a = \"x\\y\";\n\tindented \u{1b}[0m\r\n\u{2028} é \u{1F600}\nlast",
+            "a line longer than one word of eight bytes\nand \"another\" one, also long\n",
+        ];
+        for body in bodies {
+            for (first, numbered) in [(1, true), (9, true), (99_999, true), (1, false)] {
+                let mut text = String::new();
+                text.push_lines(body, first, numbered);
+                let mut out = String::new();
+                Escaped(&mut out).push_lines(body, first, numbered);
+                let string = escaped(&text);
+                let contents = &string[1..string.len() - 1];
+                assert_eq!(out, contents, "{body:?} {first}");
+            }
         }
     }
 
