@@ -24,6 +24,12 @@
 // per call (user + system, from /proc): on a shared machine it moves less than latency does,
 // and it counts what the server spends whichever process waits. `--profile-dir` runs `agent-read-file mcp` with
 // `node --cpu-prof` writing its profile there.
+//
+// `agent-read-file mcp` obeys the workspace's ignore files, and trusts a directory's listing of
+// them once the directory's last change is 3 s old (SECURITY.md). The fixtures are made first
+// and timed once settled, as a workspace is between edits; `--changing` instead changes the
+// workspace's directories before every server's turn, so that every read looks for every
+// ignore file's name again: the cost of reading where files were just made or renamed.
 
 import fs from 'node:fs'
 import os from 'node:os'
@@ -46,6 +52,9 @@ const WARMUP_ROUNDS = 5
 const SEQUENTIAL_CALLS = 20 // calls awaited one after another, per server, case and round
 const CONCURRENCY = 64
 const PROFILE_DIR = option('profile-dir')
+const CHANGING = argv.includes('--changing')
+/** How long after its last change a directory's listing of ignore files is trusted, and a margin. */
+const SETTLE_MS = 3000 + 1000
 
 const isBun = typeof globalThis.Bun !== 'undefined'
 const runtime = isBun ? `Bun ${globalThis.Bun.version}` : `Node ${process.versions.node}`
@@ -78,6 +87,16 @@ const CASES = [
 for (const c of CASES) {
   fs.writeFileSync(path.join(root, c.file), c.text)
   c.expected = c.text.split('\n').slice(0, c.lines).join('\n') + '\n'
+}
+const fixturesMadeAt = performance.now()
+
+/** Makes and removes a file in each of the fixtures' directories: their mtime and ctime move. */
+function changeDirectories() {
+  for (const directory of [root, path.join(root, 'src')]) {
+    const scratch = path.join(directory, '.bench-scratch')
+    fs.writeFileSync(scratch, '')
+    fs.rmSync(scratch)
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -217,6 +236,7 @@ async function measure(rounds, samples) {
       for (let i = 0; i < SERVERS.length; i++) {
         const server = SERVERS[(round + i) % SERVERS.length]
         const cell = samples?.get(`${server.key}/${c.key}`)
+        if (CHANGING) changeDirectories()
         const cpuBefore = cpuMs(server.pid)
         const sequential = await sequentialCalls(server, c)
         const concurrent = await concurrentBatch(server, c)
@@ -244,6 +264,7 @@ for (const c of CASES) await checkSameAnswer(c)
 for (const c of CASES) await checkTextOnly(c)
 progress("every server answers the same lines; the floors, read_file's answers as they are, text only and default; warming up…")
 await measure(WARMUP_ROUNDS)
+if (!CHANGING) await new Promise((resolve) => setTimeout(resolve, Math.max(0, fixturesMadeAt + SETTLE_MS - performance.now())))
 const samples = new Map()
 for (const server of SERVERS) for (const c of CASES) samples.set(`${server.key}/${c.key}`, { sequential: [], concurrent: [], cpuMs: 0 })
 progress(`${ROUNDS} rounds…`)
@@ -294,12 +315,15 @@ const targets = (row) => ({
 for (const row of rows) row.pass = targets(row)
 
 if (JSON_OUTPUT) {
-  process.stdout.write(`${JSON.stringify({ runtime, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length, rounds: ROUNDS, rows }, null, 2)}\n`)
+  process.stdout.write(`${JSON.stringify({ runtime, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length, rounds: ROUNDS, changing: CHANGING, rows }, null, 2)}\n`)
 } else {
   const cellText = ({ ms, iqrPct }) => `${ms.toFixed(3).padStart(7)} ${`${iqrPct.toFixed(0)}%`.padStart(4)}`
   const verdict = (pass) => (pass ? 'PASS' : 'MISS')
   const out = [
     `MCP read over stdio, SDK Client (${runtime}, ${os.cpus().length} cores, ${ROUNDS} rounds): ms per call (median), IQR as % of it`,
+    CHANGING
+      ? "(--changing: the workspace's directories changed before every server's turn, so every read looks for every ignore file)"
+      : "(the workspace's directories unchanged for over 3 s, as between edits: their listing of ignore files is trusted)",
     "(SDK, same text: the SDK's server answering the text-only answer, made once at start; same answer: the same",
     " server answering the default answer under read_file's output schema; text only: agent-read-file mcp",
     ' --no-structured-content)',
