@@ -406,8 +406,13 @@ impl<S: ReadAt + ?Sized> IndexedText<'_, S> {
         }
     }
 
-    /// The text from offset `from` to `to` (a few bytes).
+    /// The text from offset `from` to `to` (a few bytes): from the piece held when it holds
+    /// them (a window's first line ends in it, but for a long line), else read.
     fn bytes(&mut self, from: u64, to: u64) -> Result<Vec<u8>, ScanError> {
+        let (held_at, held_len) = self.held;
+        if held_at <= from && to <= held_at + held_len as u64 {
+            return Ok(self.buffer[(from - held_at) as usize..(to - held_at) as usize].to_vec());
+        }
         let mut bytes = vec![0u8; (to - from) as usize];
         read_exactly(self.source, &mut bytes, self.index.text_start() + from)?;
         Ok(bytes)
@@ -776,7 +781,7 @@ mod tests {
     #[test]
     fn a_scan_stops_at_the_next_chunk_once_its_caller_says_so() {
         let stop = AtomicBool::new(false);
-        let source = Counted(b"line\n".repeat(10_000), std::cell::Cell::new(0));
+        let source = Counted::new(b"line\n".repeat(10_000));
         let pace = ScanPace {
             chunk: 4096,
             stop: Some(&stop),
@@ -911,13 +916,20 @@ mod tests {
         }
     }
 
-    /// Bytes in memory that count what is read of them.
-    struct Counted(Vec<u8>, std::cell::Cell<u64>);
+    /// Bytes in memory that count what is read of them, and the reads.
+    struct Counted(Vec<u8>, std::cell::Cell<u64>, std::cell::Cell<u32>);
+
+    impl Counted {
+        fn new(bytes: Vec<u8>) -> Counted {
+            Counted(bytes, std::cell::Cell::new(0), std::cell::Cell::new(0))
+        }
+    }
 
     impl ReadAt for Counted {
         fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
             let read = self.0.read_at(buffer, offset)?;
             self.1.set(self.1.get() + read as u64);
+            self.2.set(self.2.get() + 1);
             Ok(read)
         }
     }
@@ -934,7 +946,7 @@ mod tests {
     #[test]
     fn with_its_index_a_page_reads_about_two_spacings_beside_its_window() {
         let text: String = (0..100_000).map(|i| format!("{i:07}\n")).collect();
-        let source = Counted(text.into_bytes(), std::cell::Cell::new(0));
+        let source = Counted::new(text.into_bytes());
         let index = index_file_spaced(&source, 800_000, pace(4096), 1024).unwrap();
         assert_eq!(source.1.replace(0), 800_000 + 8192);
         assert_eq!(index.heap_bytes(), 782 * 8);
@@ -954,12 +966,34 @@ mod tests {
     }
 
     #[test]
+    fn a_window_of_short_lines_is_read_in_one_piece() {
+        for ending in ["\n", "\r\n"] {
+            let text: String = (0..10_000)
+                .map(|i| format!("line {i:05}{ending}"))
+                .collect();
+            let source = Counted::new(text.into_bytes());
+            let len = source.0.len() as u64;
+            let index = index_file_spaced(&source, len, pace(4096), 1024).unwrap();
+            source.2.set(0);
+            for start_line in [1, 2, 5_000] {
+                let page = window_from_index(&source, &index, ask(start_line, 1, usize::MAX));
+                let kept = page.unwrap().kept;
+                let lines: Vec<&str> = std::str::from_utf8(&kept).unwrap().lines().collect();
+                assert_eq!(lines[0], format!("line {:05}", start_line - 1));
+                assert_eq!(lines.len(), 10);
+                // The first line's end, `\r` or not, is told from the piece read.
+                assert_eq!(source.2.replace(0), 1, "{ending:?} from line {start_line}");
+            }
+        }
+    }
+
+    #[test]
     fn a_page_deep_inside_a_long_line_reads_about_two_spacings_beside_its_window() {
         // One 8 MB line, then a short one.
         let mut bytes = b"0123456789".repeat(800_000);
         bytes.extend_from_slice(b"\nend\n");
         let len = bytes.len() as u64;
-        let source = Counted(bytes, std::cell::Cell::new(0));
+        let source = Counted::new(bytes);
         let index = index_file_spaced(&source, len, pace(65_536), 16_384).unwrap();
         source.1.set(0);
         let page = window_from_index(&source, &index, ask(1, 7_000_001, 100)).unwrap();
