@@ -225,3 +225,55 @@ describe('an idle cached root is closed', () => {
     assert.equal(rootHeld(), false, 'the root is still open after 15 s')
   }, 30_000)
 })
+
+describe('descriptors kept for reading a file again', () => {
+  /** The descriptors of this process open on files in the directory `real`. */
+  const heldIn = (real) =>
+    fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${real}/`)
+      } catch {
+        return false
+      }
+    }).length
+
+  test('a toolkit keeps at most 16 files open between reads, and none once closed', async () => {
+    const root = path.join(fx.base, 'kept')
+    fs.mkdirSync(root)
+    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(root, `f${i}.txt`), `file ${i}\n`)
+    await sleep(60) // past a timestamp tick: only a file whose last change is settled is kept
+    const real = fs.realpathSync(root)
+    const toolkit = pkg.createAgentToolkit({ workspaceRoot: root })
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 40; i++) {
+        assert.equal(toolkit.readFileSync({ path: `f${i}.txt` }).content, `file ${i}\n`)
+        assert.equal((await toolkit.readFile({ path: `f${i}.txt` })).content, `file ${i}\n`)
+      }
+    }
+    const held = heldIn(real)
+    assert.ok(held >= 1 && held <= 16, `${held} files held open`)
+    toolkit.close()
+    assert.equal(heldIn(real), 0)
+  })
+
+  test('a name given to another file, or a file rewritten, is read as it is now', async () => {
+    const root = path.join(fx.base, 'kept-changed')
+    fs.mkdirSync(root)
+    const file = path.join(root, 'a.txt')
+    fs.writeFileSync(file, 'first\n')
+    await sleep(60)
+    const toolkit = pkg.createAgentToolkit({ workspaceRoot: root })
+    for (let i = 0; i < 3; i++) assert.equal(toolkit.readFileSync({ path: 'a.txt' }).content, 'first\n')
+    fs.writeFileSync(path.join(root, 'b.txt'), 'other\n')
+    fs.renameSync(path.join(root, 'b.txt'), file)
+    assert.equal(toolkit.readFileSync({ path: 'a.txt' }).content, 'other\n')
+    assert.equal((await toolkit.readFile({ path: 'a.txt' })).content, 'other\n')
+    await sleep(60)
+    assert.equal(toolkit.readFileSync({ path: 'a.txt' }).content, 'other\n')
+    fs.writeFileSync(file, 'again\n') // the same inode, the same size
+    assert.equal(toolkit.readFileSync({ path: 'a.txt' }).content, 'again\n')
+    fs.unlinkSync(file)
+    assertThrowsCode(() => toolkit.readFileSync({ path: 'a.txt' }), 'NOT_FOUND')
+    toolkit.close()
+  })
+})

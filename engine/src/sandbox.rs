@@ -121,6 +121,9 @@ pub struct Root {
     /// The id of the root's mount when files on it can be opened without waiting (see
     /// [`Root::open_file_cached`]); `None` where they cannot.
     cached_mount: Option<u64>,
+    /// Readable descriptors of the files read lately, for reading them again unchanged.
+    #[cfg(target_os = "linux")]
+    open_files: linux::OpenFiles,
 }
 
 #[cfg(target_os = "linux")]
@@ -207,6 +210,8 @@ impl Root {
             given,
             identity,
             cached_mount,
+            #[cfg(target_os = "linux")]
+            open_files: linux::OpenFiles::default(),
         })
     }
 

@@ -16,7 +16,10 @@
 //! one macOS takes, without `O_NOFOLLOW_ANY`), so that Linux test runs check it too.
 
 pub(super) mod cached;
+mod open_files;
 mod reopen;
+
+pub(super) use open_files::OpenFiles;
 
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -169,8 +172,16 @@ fn open_resolved<'r>(
         if let Some(kind) = non_regular_kind(&resolved.stat) {
             return Err(OpenError::NotFile(kind));
         }
+        if let Some(file) = root.open_files.reopen(&resolved.stat) {
+            return Ok(OpenedFile {
+                file,
+                stat: resolved.stat,
+                path: resolved.path,
+            });
+        }
         match reopen::for_reading(&root.dir, &resolved) {
             Reopened::File(file) => {
+                root.open_files.remember(&resolved.stat, &file);
                 return Ok(OpenedFile {
                     file,
                     stat: resolved.stat,

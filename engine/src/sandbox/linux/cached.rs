@@ -11,7 +11,9 @@
 //!   NFSv4 sends an `OPEN`, FUSE a request to its daemon). The root's handle keeps its
 //!   mount from being unmounted, so the mount id cannot be reused meanwhile.
 //! - Only a regular file is reopened for reading, through procfs as on the pool (no reopen
-//!   by name, which would resolve the path again without `RESOLVE_CACHED`).
+//!   by name, which would resolve the path again without `RESOLVE_CACHED`), or, when the
+//!   root keeps a descriptor of this very version of it, by a duplicate of that (see
+//!   [`super::OpenFiles`]).
 //!
 //! Anything else is [`Stop::WouldBlock`]: the caller reads on a thread that may wait,
 //! by the full resolution (the walker included).
@@ -99,6 +101,13 @@ pub(in crate::sandbox) fn open_file(
     if u64::try_from(stat.st_size).unwrap_or(u64::MAX) > max_len {
         return Err(Stop::WouldBlock);
     }
+    if let Some(file) = root.open_files.reopen(&stat) {
+        return Ok(OpenedFile {
+            file,
+            stat,
+            path: PathBuf::from(relative),
+        });
+    }
     let resolved = Resolved {
         handle,
         stat,
@@ -106,11 +115,14 @@ pub(in crate::sandbox) fn open_file(
         by_name: ByName::Beneath(relative),
     };
     match reopen::through_procfs(&resolved) {
-        Some(Reopened::File(file)) => Ok(OpenedFile {
-            file,
-            stat,
-            path: resolved.path,
-        }),
+        Some(Reopened::File(file)) => {
+            root.open_files.remember(&stat, &file);
+            Ok(OpenedFile {
+                file,
+                stat,
+                path: resolved.path,
+            })
+        }
         Some(Reopened::Failed(errno)) => Err(OpenError::Os(errno).into()),
         Some(Reopened::Raced) | None => Err(Stop::WouldBlock),
     }
