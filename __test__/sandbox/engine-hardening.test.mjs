@@ -237,6 +237,10 @@ describe('descriptors kept for reading a file again', () => {
       }
     }).length
 
+  // Linux's own code path keeps them; the portable (macOS) one, which `npm run test:portable`
+  // runs here, opens every file afresh.
+  const keeps = process.env.AGENT_READ_FILE_TEST_ONLY_PORTABLE_SANDBOX !== '1'
+
   test('a toolkit keeps at most 16 files open between reads, and none once closed', async () => {
     const root = path.join(fx.base, 'kept')
     fs.mkdirSync(root)
@@ -251,7 +255,7 @@ describe('descriptors kept for reading a file again', () => {
       }
     }
     const held = heldIn(real)
-    assert.ok(held >= 1 && held <= 16, `${held} files held open`)
+    assert.ok(held >= (keeps ? 1 : 0) && held <= (keeps ? 16 : 0), `${held} files held open`)
     toolkit.close()
     assert.equal(heldIn(real), 0)
   })
