@@ -26,9 +26,9 @@ use crate::chunked;
 /// Files kept at most; the least recently used is closed first.
 const CAPACITY: usize = 16;
 
-/// The largest file kept: a read's whole file (1 MiB), and the pages of a larger one read
-/// by its line index, up to this.
-const MAX_KEPT_BYTES: u64 = 4 * 1024 * 1024;
+/// The largest file kept: one that a read reads whole (`MAX_FILE_BYTES`). A larger one, read
+/// by pages, would hold more of a deleted file's space for a few microseconds a page.
+const MAX_KEPT_BYTES: u64 = crate::request::MAX_FILE_BYTES;
 
 /// How long a file unused stays kept, at most until the next read after that.
 const IDLE: Duration = Duration::from_secs(10);
