@@ -257,6 +257,9 @@ describe('descriptors kept for reading a file again', () => {
     const held = heldIn(real)
     assert.ok(held >= (keeps ? 1 : 0) && held <= (keeps ? 16 : 0), `${held} files held open`)
     toolkit.close()
+    // A read that went to the pool may let go of the root just after its promise settled.
+    const started = Date.now()
+    while (heldIn(real) > 0 && Date.now() - started < 5_000) await sleep(20)
     assert.equal(heldIn(real), 0)
   })
 
