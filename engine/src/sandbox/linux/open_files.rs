@@ -10,13 +10,15 @@
 //! `chmod` or a rename since moves its change time, and the file is reopened as before; what
 //! is read is always the file its path names at the read, as a fresh open would read it.
 //!
-//! At most [`CAPACITY`] files of at most [`MAX_KEPT_BYTES`] each are kept, none unused for
-//! more than [`IDLE`] past the next read, and all are closed with the root, so that a deleted
-//! file's space is not held for long. A duplicate shares its file offset with the kept
-//! descriptor: every read of a file opened beneath a root is positional (`pread`).
+//! At most [`CAPACITY`] files of at most [`MAX_KEPT_BYTES`] each are kept, and all are
+//! closed with the root. A janitor thread closes a file unused for [`IDLE`] without waiting
+//! for another read (started with the first file kept, ending when none is), so that a
+//! deleted file's space is not held for long; where it cannot be started, nothing is kept.
+//! A duplicate shares its file offset with the kept descriptor: every read of a file opened
+//! beneath a root is positional (`pread`).
 
 use std::os::fd::OwnedFd;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 use rustix::fs::Stat;
@@ -30,39 +32,53 @@ const CAPACITY: usize = 16;
 /// by pages, would hold more of a deleted file's space for a few microseconds a page.
 const MAX_KEPT_BYTES: u64 = crate::request::MAX_FILE_BYTES;
 
-/// How long a file unused stays kept, at most until the next read after that.
+/// How long a file unused stays kept.
 const IDLE: Duration = Duration::from_secs(10);
 
-/// The kept descriptors of a root, most recently used last.
-#[derive(Debug, Default)]
-pub(in crate::sandbox) struct OpenFiles(Mutex<Vec<Kept>>);
+/// The kept descriptors of a root.
+#[derive(Debug)]
+pub(in crate::sandbox) struct OpenFiles(Arc<Kept>);
 
+/// What a root keeps, shared with the janitor.
 #[derive(Debug)]
 struct Kept {
+    /// Most recently used last.
+    files: Mutex<Vec<KeptFile>>,
+    idle: Duration,
+}
+
+#[derive(Debug)]
+struct KeptFile {
     version: [i128; 7],
     file: OwnedFd,
     used: Instant,
 }
 
+impl Default for OpenFiles {
+    fn default() -> OpenFiles {
+        OpenFiles::closing_after(IDLE)
+    }
+}
+
 impl OpenFiles {
+    fn closing_after(idle: Duration) -> OpenFiles {
+        let files = Mutex::new(Vec::new());
+        OpenFiles(Arc::new(Kept { files, idle }))
+    }
+
     /// A readable descriptor of the regular file whose status, from the read's own
     /// resolution, is `stat`, when one of this very version is kept.
     pub(in crate::sandbox) fn reopen(&self, stat: &Stat) -> Option<OwnedFd> {
-        self.reopen_at(stat, Instant::now())
-    }
-
-    fn reopen_at(&self, stat: &Stat, now: Instant) -> Option<OwnedFd> {
         if !chunked::settled(stat) {
             return None;
         }
         let version = chunked::identity(stat);
-        let mut kept = self.kept();
-        kept.retain(|entry| now.duration_since(entry.used) < IDLE);
-        let at = kept.iter().position(|entry| entry.version == version)?;
-        let mut entry = kept.remove(at);
-        entry.used = now;
-        let copy = rustix::io::fcntl_dupfd_cloexec(&entry.file, 0).ok();
-        kept.push(entry);
+        let mut files = self.0.files();
+        let at = files.iter().position(|kept| kept.version == version)?;
+        let mut kept = files.remove(at);
+        kept.used = Instant::now();
+        let copy = rustix::io::fcntl_dupfd_cloexec(&kept.file, 0).ok();
+        files.push(kept);
         copy
     }
 
@@ -77,26 +93,115 @@ impl OpenFiles {
             return;
         };
         let version = chunked::identity(stat);
-        let mut kept = self.kept();
-        // An older version of the same file is of no more use.
-        kept.retain(|entry| entry.version[..2] != version[..2]);
-        if kept.len() >= CAPACITY {
-            kept.remove(0);
+        {
+            let mut files = self.0.files();
+            // An older version of the same file is of no more use.
+            files.retain(|kept| kept.version[..2] != version[..2]);
+            if files.len() >= CAPACITY {
+                files.remove(0);
+            }
+            let used = Instant::now();
+            files.push(KeptFile {
+                version,
+                file: copy,
+                used,
+            });
         }
-        kept.push(Kept {
-            version,
-            file: copy,
-            used: Instant::now(),
-        });
-    }
-
-    fn kept(&self) -> MutexGuard<'_, Vec<Kept>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        // Not while holding the files: the janitor takes the watch list, then each root's.
+        if !janitor::watch(&self.0) {
+            self.0.files().clear();
+        }
     }
 
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.kept().len()
+        self.0.files().len()
+    }
+}
+
+impl Kept {
+    fn files(&self) -> MutexGuard<'_, Vec<KeptFile>> {
+        // Nothing that holds the lock can panic half-way: a poisoned list is still whole.
+        self.files.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Closes the files unused for `idle`; when the next of the others will be, if any.
+    fn close_idle(&self, now: Instant) -> Option<Instant> {
+        let mut files = self.files();
+        files.retain(|kept| now.duration_since(kept.used) < self.idle);
+        files.iter().map(|kept| kept.used + self.idle).min()
+    }
+}
+
+/// The thread that closes idle files, for every root of the process.
+mod janitor {
+    use std::sync::Condvar;
+
+    use super::*;
+
+    /// The roots' kept files it watches, and whether it runs.
+    struct Watched {
+        roots: Vec<Weak<Kept>>,
+        running: bool,
+    }
+
+    static WATCHED: Mutex<Watched> = Mutex::new(Watched {
+        roots: Vec::new(),
+        running: false,
+    });
+
+    /// Wakes the thread when a root is added, whose files may be due before it would wake.
+    static ADDED: Condvar = Condvar::new();
+
+    fn watched() -> MutexGuard<'static, Watched> {
+        WATCHED.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Has `kept` watched, starting the thread if it does not run; `false` when it cannot be
+    /// started.
+    pub(super) fn watch(kept: &Arc<Kept>) -> bool {
+        let mut watched = watched();
+        if !watched.running {
+            let spawned = std::thread::Builder::new()
+                .name("agent-read-file kept files".into())
+                .spawn(close_idle_files);
+            if spawned.is_err() {
+                return false;
+            }
+            watched.running = true;
+        }
+        let weak = Arc::downgrade(kept);
+        if !watched.roots.iter().any(|root| root.ptr_eq(&weak)) {
+            watched.roots.push(weak);
+            ADDED.notify_one();
+        }
+        true
+    }
+
+    /// Closes idle files, waiting until the next one may be, and returns once no root keeps
+    /// any.
+    fn close_idle_files() {
+        let mut watched = watched();
+        loop {
+            let now = Instant::now();
+            let mut next: Option<Instant> = None;
+            watched.roots.retain(|root| {
+                let Some(due) = root.upgrade().and_then(|root| root.close_idle(now)) else {
+                    return false;
+                };
+                next = Some(next.map_or(due, |next| next.min(due)));
+                true
+            });
+            let Some(next) = next else {
+                watched.running = false;
+                return;
+            };
+            let wait = next.saturating_duration_since(now);
+            watched = match ADDED.wait_timeout(watched, wait) {
+                Ok((watched, _)) => watched,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
     }
 }
 
@@ -187,15 +292,24 @@ mod tests {
     }
 
     #[test]
-    fn a_file_unused_for_idle_is_closed_at_the_next_read() {
+    fn a_file_unused_for_idle_is_closed_without_another_read() {
         let (_dir, files) = settled_files(2, "text\n");
-        let open = OpenFiles::default();
-        for (file, stat) in &files {
-            open.remember(stat, file);
+        let open = OpenFiles::closing_after(Duration::from_millis(100));
+        let (file, stat) = &files[0];
+        open.remember(stat, file);
+        assert_eq!(open.len(), 1);
+        let started = Instant::now();
+        while open.len() > 0 && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
         }
-        let later = Instant::now() + IDLE;
-        assert!(open.reopen_at(&files[0].1, later).is_none());
-        assert_eq!(open.len(), 0);
+        assert_eq!(open.len(), 0, "still kept after {:?}", started.elapsed());
+        // A file used meanwhile stays: the janitor goes on for it.
+        let keeping = OpenFiles::closing_after(Duration::from_millis(500));
+        keeping.remember(&files[1].1, &files[1].0);
+        for _ in 0..20 {
+            std::thread::sleep(Duration::from_millis(50));
+            assert!(keeping.reopen(&files[1].1).is_some());
+        }
     }
 
     #[test]
