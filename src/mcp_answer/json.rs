@@ -111,8 +111,8 @@ impl TextSink for Escaped<'_> {
     /// The lines escaped in one pass: each `\n` found among the bytes to escape starts the
     /// next line's gutter, so that the body is neither split first nor scanned twice.
     fn push_lines(&mut self, body: &str, first: u64, numbered: bool) {
-        let out = &mut *self.0;
         let mut number = itoa::Buffer::new();
+        let mut line_number = first;
         let mut gutter = |out: &mut String, line_number: u64| {
             out.push_str("\\n");
             if numbered {
@@ -120,21 +120,14 @@ impl TextSink for Escaped<'_> {
                 out.push_str("\\t");
             }
         };
-        let mut line_number = first;
-        gutter(out, line_number);
-        let mut rest = body;
-        while let Some(at) = first_to_escape(rest.as_bytes()) {
-            out.push_str(&rest[..at]);
-            match rest.as_bytes()[at] {
-                b'\n' => {
-                    line_number += 1;
-                    gutter(out, line_number);
-                }
-                byte => push_escape(out, byte),
+        gutter(self.0, line_number);
+        escape_each(self.0, body, |out, byte| match byte {
+            b'\n' => {
+                line_number += 1;
+                gutter(out, line_number);
             }
-            rest = &rest[at + 1..];
-        }
-        out.push_str(rest);
+            byte => push_escape(out, byte),
+        });
     }
 }
 
@@ -148,11 +141,16 @@ fn push_string(out: &mut String, text: &str) {
 
 /// Appends `text` escaped, as inside a JSON string.
 fn push_escaped(out: &mut String, text: &str) {
+    escape_each(out, text, push_escape);
+}
+
+/// Appends `text`, each byte that JSON escapes written by `escape`.
+fn escape_each(out: &mut String, text: &str, mut escape: impl FnMut(&mut String, u8)) {
     let mut rest = text;
     // Each byte escaped is ASCII: the text around it is split between characters.
     while let Some(at) = first_to_escape(rest.as_bytes()) {
         out.push_str(&rest[..at]);
-        push_escape(out, rest.as_bytes()[at]);
+        escape(out, rest.as_bytes()[at]);
         rest = &rest[at + 1..];
     }
     out.push_str(rest);
