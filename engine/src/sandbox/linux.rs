@@ -172,16 +172,10 @@ fn open_resolved<'r>(
         if let Some(kind) = non_regular_kind(&resolved.stat) {
             return Err(OpenError::NotFile(kind));
         }
-        if let Some(file) = root.open_files.reopen(&resolved.stat) {
-            return Ok(OpenedFile {
-                file,
-                stat: resolved.stat,
-                path: resolved.path,
-            });
-        }
-        match reopen::for_reading(&root.dir, &resolved) {
+        match reopen::kept_or(root, &resolved, |resolved| {
+            reopen::for_reading(&root.dir, resolved)
+        }) {
             Reopened::File(file) => {
-                root.open_files.remember(&resolved.stat, &file);
                 return Ok(OpenedFile {
                     file,
                     stat: resolved.stat,

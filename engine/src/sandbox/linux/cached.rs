@@ -101,30 +101,23 @@ pub(in crate::sandbox) fn open_file(
     if u64::try_from(stat.st_size).unwrap_or(u64::MAX) > max_len {
         return Err(Stop::WouldBlock);
     }
-    if let Some(file) = root.open_files.reopen(&stat) {
-        return Ok(OpenedFile {
-            file,
-            stat,
-            path: PathBuf::from(relative),
-        });
-    }
     let resolved = Resolved {
         handle,
         stat,
         path: PathBuf::from(relative),
         by_name: ByName::Beneath(relative),
     };
-    match reopen::through_procfs(&resolved) {
-        Some(Reopened::File(file)) => {
-            root.open_files.remember(&stat, &file);
-            Ok(OpenedFile {
-                file,
-                stat,
-                path: resolved.path,
-            })
-        }
-        Some(Reopened::Failed(errno)) => Err(OpenError::Os(errno).into()),
-        Some(Reopened::Raced) | None => Err(Stop::WouldBlock),
+    // Without procfs, as when the name raced: the pool reads it (by name).
+    let through_procfs =
+        |resolved: &Resolved<'_>| reopen::through_procfs(resolved).unwrap_or(Reopened::Raced);
+    match reopen::kept_or(root, &resolved, through_procfs) {
+        Reopened::File(file) => Ok(OpenedFile {
+            file,
+            stat,
+            path: resolved.path,
+        }),
+        Reopened::Failed(errno) => Err(OpenError::Os(errno).into()),
+        Reopened::Raced => Err(Stop::WouldBlock),
     }
 }
 

@@ -24,7 +24,7 @@ use rustix::fs::{self as rfs, Mode, OFlags, PROC_SUPER_MAGIC, Stat};
 use rustix::io::Errno;
 
 use super::{BENEATH, ByName, Resolved};
-use crate::sandbox::READ_FLAGS;
+use crate::sandbox::{READ_FLAGS, Root};
 
 /// The outcome of reopening a resolved regular file for reading.
 pub(super) enum Reopened {
@@ -42,6 +42,23 @@ struct ProcFdDir {
 }
 
 static PROC_FD_DIR: RwLock<Option<ProcFdDir>> = RwLock::new(None);
+
+/// A readable descriptor of `resolved` (a regular file): a duplicate of the one its root
+/// keeps of this very version, else what `reopen` gives, which the root then keeps.
+pub(super) fn kept_or(
+    root: &Root,
+    resolved: &Resolved<'_>,
+    reopen: impl FnOnce(&Resolved<'_>) -> Reopened,
+) -> Reopened {
+    if let Some(file) = root.open_files.reopen(&resolved.stat) {
+        return Reopened::File(file);
+    }
+    let reopened = reopen(resolved);
+    if let Reopened::File(file) = &reopened {
+        root.open_files.remember(&resolved.stat, file);
+    }
+    reopened
+}
 
 /// Reopens `resolved` (a regular file) for reading: through procfs, else by name.
 pub(super) fn for_reading(root: &OwnedFd, resolved: &Resolved<'_>) -> Reopened {
