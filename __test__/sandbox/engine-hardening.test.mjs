@@ -263,6 +263,23 @@ describe('descriptors kept for reading a file again', () => {
     assert.equal(heldIn(real), 0)
   })
 
+  test('a file over 1 MiB, read by pages, is kept open between its pages too', async () => {
+    const root = path.join(fx.base, 'kept-large')
+    fs.mkdirSync(root)
+    const lines = Array.from({ length: 40_000 }, (_, i) => `line ${String(i + 1).padStart(40, '.')}\n`)
+    fs.writeFileSync(path.join(root, 'big.log'), lines.join(''))
+    await sleep(60)
+    const real = fs.realpathSync(root)
+    const toolkit = pkg.createAgentToolkit({ workspaceRoot: root, maxFileBytes: Infinity })
+    for (const start_line of [1, 30_000, 12_345]) {
+      const out = toolkit.readFileSync({ path: 'big.log', start_line, max_lines: 3 })
+      assert.equal(out.content, lines.slice(start_line - 1, start_line + 2).join(''))
+    }
+    assert.ok(fs.statSync(path.join(root, 'big.log')).size > 1024 * 1024)
+    assert.equal(heldIn(real), keeps ? 1 : 0)
+    toolkit.close()
+  })
+
   test('a name given to another file, or a file rewritten, is read as it is now', async () => {
     const root = path.join(fx.base, 'kept-changed')
     fs.mkdirSync(root)

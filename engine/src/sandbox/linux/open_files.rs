@@ -10,10 +10,11 @@
 //! `chmod` or a rename since moves its change time, and the file is reopened as before; what
 //! is read is always the file its path names at the read, as a fresh open would read it.
 //!
-//! At most [`CAPACITY`] files of at most [`MAX_KEPT_BYTES`] each are kept, and all are
-//! closed with the root. A janitor thread closes a file unused for [`IDLE`] without waiting
-//! for another read (started with the first file kept, ending when none is), so that a
-//! deleted file's space is not held for long; where it cannot be started, nothing is kept.
+//! At most [`CAPACITY`] files are kept, of any size (a page of a large file is read through
+//! its kept descriptor as a small file is), and all are closed with the root. A janitor
+//! thread closes a file unused for [`IDLE`] without waiting for another read (started with
+//! the first file kept, ending when none is), so that a deleted file's space is not held for
+//! long; where it cannot be started, nothing is kept.
 //! A duplicate shares its file offset with the kept descriptor: every read of a file opened
 //! beneath a root is positional (`pread`).
 
@@ -27,10 +28,6 @@ use crate::chunked;
 
 /// Files kept at most; the least recently used is closed first.
 const CAPACITY: usize = 16;
-
-/// The largest file kept: one that a read reads whole (`MAX_FILE_BYTES`). A larger one, read
-/// by pages, would hold more of a deleted file's space for a few microseconds a page.
-const MAX_KEPT_BYTES: u64 = crate::request::MAX_FILE_BYTES;
 
 /// How long a file unused stays kept.
 const IDLE: Duration = Duration::from_secs(10);
@@ -83,10 +80,9 @@ impl OpenFiles {
     }
 
     /// Keeps a duplicate of `file`, just opened for reading the regular file whose status
-    /// is `stat`, when it is small enough and its last change is settled.
+    /// is `stat`, when its last change is settled.
     pub(in crate::sandbox) fn remember(&self, stat: &Stat, file: &OwnedFd) {
-        let small = u64::try_from(stat.st_size).is_ok_and(|len| len <= MAX_KEPT_BYTES);
-        if !small || !chunked::settled(stat) {
+        if !chunked::settled(stat) {
             return;
         }
         let Ok(copy) = rustix::io::fcntl_dupfd_cloexec(file, 0) else {
@@ -313,10 +309,11 @@ mod tests {
     }
 
     #[test]
-    fn a_large_file_is_not_kept() {
-        let (_dir, files) = settled_files(1, &"x".repeat(MAX_KEPT_BYTES as usize + 1));
+    fn a_file_too_large_to_read_whole_is_kept_too() {
+        let over = crate::request::MAX_FILE_BYTES as usize + 1;
+        let (_dir, files) = settled_files(1, &"x".repeat(over));
         let open = OpenFiles::default();
         open.remember(&files[0].1, &files[0].0);
-        assert_eq!(open.len(), 0);
+        assert!(open.reopen(&files[0].1).is_some());
     }
 }
