@@ -4,8 +4,8 @@
 //! The scan applies the line model of [`window`] to a stream: the same window, line count
 //! and text facts as [`window::line_window`] and [`crate::version`] give for the whole
 //! bytes (the property tests below hold it to that), and it
-//! keeps at most `keep` bytes of the window, enough for any content budget the caller
-//! applies after.
+//! keeps the window's bytes only until they surely decode to `keep` bytes of text, enough
+//! for any content budget the caller applies after.
 //!
 //! A file that changes while it is scanned is noticed: the scan reads exactly the length
 //! measured before it, sees the end where it was measured, and [`scan_unchanged`] compares
@@ -123,16 +123,18 @@ pub struct WindowAsk {
     /// The column (byte of the line as stored, from 1) of `start_line` the window starts at.
     pub start_column: u64,
     pub max_lines: u32,
-    /// The most bytes of the window kept in [`Scanned::kept`].
+    /// The bytes of text the window is kept for: [`Scanned::kept`] ends once it surely
+    /// decodes to at least this many (a `\r\n` decodes to one byte, and nothing to fewer
+    /// bytes than it has), so at most twice this many bytes; `usize::MAX`: all of it.
     pub keep: usize,
 }
 
 /// A window of a file too large to read whole, and the facts of the whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scanned {
-    /// The first bytes of the window (raw, BOM-less text), at most [`WindowAsk::keep`].
-    /// When that many, the window was read no further, and the two fields below are only
-    /// at least what they would be: a caller fits `kept` to a budget under half of it.
+    /// The first bytes of the window (raw, BOM-less text), as many as [`WindowAsk::keep`]
+    /// asks. When not all of the window, it was read no further, and the two fields below
+    /// are only at least what they would be: a caller fits `kept` to a budget under `keep`.
     pub kept: Vec<u8>,
     pub returned_line_count: u32,
     pub next_start_line: Option<u64>,
@@ -395,15 +397,22 @@ impl<S: ReadAt + ?Sized> IndexedText<'_, S> {
             if bytes.is_empty() {
                 return Err(ScanError::Changed);
             }
-            let in_piece = window::count_newlines(bytes);
-            if seen + in_piece >= n {
-                let nth = (n - seen - 1) as usize;
-                let newline = memchr::memchr_iter(b'\n', bytes).nth(nth);
-                return Ok(newline.map(|newline| at + newline as u64));
+            match window::nth_newline(bytes, n - seen - 1) {
+                Ok(newline) => return Ok(Some(at + newline as u64)),
+                Err(in_piece) => seen += in_piece,
             }
-            seen += in_piece;
             at += bytes.len() as u64;
         }
+    }
+
+    /// The text offset of the first newline from offset `at` in the piece held, if it holds
+    /// one there: the line that starts at `at` ends at it, found without counting again from
+    /// a checkpoint.
+    fn held_newline_from(&self, at: u64) -> Option<u64> {
+        let (held_at, held_len) = self.held;
+        let from = usize::try_from(at.checked_sub(held_at)?).ok()?;
+        let newline = memchr::memchr(b'\n', self.buffer[..held_len].get(from..)?)?;
+        Some(at + newline as u64)
     }
 
     /// The text from offset `from` to `to` (a few bytes): from the piece held when it holds
@@ -425,7 +434,11 @@ impl<S: ReadAt + ?Sized> IndexedText<'_, S> {
             Some(newline) => newline + 1,
             None => 0,
         };
-        let end = match self.newline(line)? {
+        let newline = match self.held_newline_from(start) {
+            Some(newline) => Some(newline),
+            None => self.newline(line)?,
+        };
+        let end = match newline {
             Some(newline) if newline > start && self.bytes(newline - 1, newline)? == b"\r" => {
                 newline - 1
             }
@@ -437,7 +450,7 @@ impl<S: ReadAt + ?Sized> IndexedText<'_, S> {
 }
 
 /// The window `ask` of the file `index` was made from, read from where the window starts
-/// (found from the checkpoints) to its end, or to `ask.keep` bytes of it. The caller makes
+/// (found from the checkpoints) to its end, or as far as `ask.keep` asks. The caller makes
 /// sure the file is that one, unchanged.
 pub fn window_from_index(
     source: &(impl ReadAt + ?Sized),
@@ -489,24 +502,23 @@ pub fn window_from_index(
     let text_len = index.text_len();
     let wanted = u64::from(ask.max_lines);
     let (mut at, mut newlines) = (start, 0u64);
+    let mut kept = Kept::of(index.facts.line_ending);
     let end = loop {
-        if at >= text_len || scanned.kept.len() >= ask.keep {
+        if at >= text_len || kept.enough(&scanned.kept, ask.keep) {
             break None;
         }
         let bytes = text.piece(at)?;
-        let in_piece = window::count_newlines(bytes);
-        let (part, end) = if newlines + in_piece >= wanted {
-            let nth = (wanted - newlines - 1) as usize;
-            let last = memchr::memchr_iter(b'\n', bytes).nth(nth).unwrap_or(0);
-            (&bytes[..last + 1], Some(at + last as u64 + 1))
-        } else {
-            (bytes, None)
+        let (part, end) = match window::nth_newline(bytes, wanted - newlines - 1) {
+            Ok(last) => {
+                newlines = wanted;
+                (&bytes[..last + 1], Some(at + last as u64 + 1))
+            }
+            Err(in_piece) => {
+                newlines += in_piece;
+                (bytes, None)
+            }
         };
-        let room = ask.keep - scanned.kept.len();
-        scanned
-            .kept
-            .extend_from_slice(&part[..part.len().min(room)]);
-        newlines += in_piece.min(wanted - newlines);
+        kept.take(&mut scanned.kept, part, ask.keep);
         at += part.len() as u64;
         if end.is_some() {
             break end;
@@ -515,12 +527,50 @@ pub fn window_from_index(
     let (returned, next) = match end {
         Some(end) => (wanted, (end < text_len).then(|| ask.start_line + wanted)),
         None if at >= text_len => (newlines + u64::from(index.unterminated), None),
-        // Read no further than `keep`: at least the lines begun.
+        // Read no further than `keep` asks: at least the lines begun.
         None => (newlines + 1, Some(ask.start_line + newlines + 1)),
     };
     scanned.returned_line_count = returned as u32;
     scanned.next_start_line = next;
     Ok(scanned)
+}
+
+/// What a window keeps of its bytes: enough to decode to `keep` bytes of text.
+struct Kept {
+    /// Whether the text has a `\r\n`, which decodes to one byte.
+    has_crlf: bool,
+    /// The `\r` bytes kept (counted in a text with a `\r\n`): each may begin one.
+    carriage_returns: usize,
+}
+
+impl Kept {
+    fn of(line_ending: LineEnding) -> Kept {
+        Kept {
+            has_crlf: matches!(line_ending, LineEnding::Crlf | LineEnding::Mixed),
+            carriage_returns: 0,
+        }
+    }
+
+    /// Whether `kept` surely decodes to at least `keep` bytes: its bytes less the `\r\n`
+    /// pairs it may hold.
+    fn enough(&self, kept: &[u8], keep: usize) -> bool {
+        let pairs = self.carriage_returns.min(kept.len() / 2);
+        kept.len() - pairs >= keep
+    }
+
+    /// Appends to `kept` the first bytes of `bytes` until it is [`Kept::enough`], a part
+    /// at a time: as many as would do if no more `\r` came.
+    fn take(&mut self, kept: &mut Vec<u8>, mut bytes: &[u8], keep: usize) {
+        while !bytes.is_empty() && !self.enough(kept, keep) {
+            let pairs = self.carriage_returns.min(kept.len() / 2);
+            let (part, rest) = bytes.split_at((keep - (kept.len() - pairs)).min(bytes.len()));
+            if self.has_crlf {
+                self.carriage_returns += memchr::memchr_iter(b'\r', part).count();
+            }
+            kept.extend_from_slice(part);
+            bytes = rest;
+        }
+    }
 }
 
 /// The line indexes of the files a toolkit read last, each keyed by the file's
@@ -909,10 +959,15 @@ mod tests {
             proptest::prop_assert_eq!(s.facts.line_ending, version.line_ending);
             proptest::prop_assert_eq!(s.facts.bom, version.bom);
             proptest::prop_assert_eq!(s.facts.valid_utf8, version.valid_utf8);
-            // Kept short, it is the window's first bytes.
+            // Kept short, it is the window's first bytes: all of them, or enough to decode
+            // to `keep` bytes, and at most twice that many.
             let ask = WindowAsk { keep, ..ask };
             let short = window_from_index(&text[..], &index, ask).unwrap();
-            proptest::prop_assert_eq!(&short.kept[..], &s.kept[..s.kept.len().min(keep)]);
+            proptest::prop_assert_eq!(&short.kept[..], &s.kept[..short.kept.len()]);
+            if short.kept.len() < s.kept.len() {
+                proptest::prop_assert!(window::decode(&short.kept).len() >= keep);
+                proptest::prop_assert!(short.kept.len() <= 2 * keep);
+            }
         }
     }
 

@@ -290,7 +290,7 @@ fn remembered_window(
         start_line: request.start_line,
         start_column: request.start_column,
         max_lines: request.max_lines,
-        keep: budget.map_or(usize::MAX, kept_for),
+        keep: budget.map_or(usize::MAX, text_for),
     };
     let Ok(scanned) = chunked::window_from_index(source, &index, ask) else {
         return Ok(None);
@@ -317,12 +317,17 @@ fn large_file_budget(options: &ReadOptions) -> usize {
     })
 }
 
+/// The bytes of text that decide how a window fits `budget`: more than `budget + 1`, enough
+/// for [`window::fit_window`] to decide; the few bytes more cover a character or a `\r\n`
+/// cut at the end. What a chunked scan keeps of a window ([`WindowAsk::keep`]).
+fn text_for(budget: usize) -> usize {
+    budget.saturating_add(8)
+}
+
 /// The bytes of a window that decide how it fits `budget`: decoding never makes a text
-/// shorter than half its bytes (`\r\n` -> `\n`), so this many decode to more than `budget + 1`
-/// bytes, enough for [`window::fit_window`] to decide; the few bytes more cover a character
-/// or a `\r\n` cut at the end.
+/// shorter than half its bytes (`\r\n` -> `\n`), so this many decode to [`text_for`] it.
 fn kept_for(budget: usize) -> usize {
-    budget.saturating_mul(2).saturating_add(16)
+    text_for(budget).saturating_mul(2)
 }
 
 /// The output for a file too large to read whole: its window found by a chunked scan,
@@ -335,12 +340,11 @@ fn large_window_of(
     chunk: usize,
 ) -> Result<Read, ReadFileError> {
     let budget = large_file_budget(&options);
-    let keep = kept_for(budget);
     let ask = WindowAsk {
         start_line: request.start_line,
         start_column: request.start_column,
         max_lines: request.max_lines,
-        keep,
+        keep: text_for(budget),
     };
     let pace = ScanPace {
         chunk,
@@ -502,9 +506,8 @@ struct FileFacts {
     mtime_ms: i64,
 }
 
-/// The output of a window whose bytes are `buffer[range]` (at least [`kept_for`] `budget` of
-/// them when they are not all of it: they decode to more than `budget + 1` bytes), fitted
-/// to `budget`.
+/// The output of a window whose bytes are `buffer[range]` (when they are not all of it,
+/// enough to decode to [`text_for`] `budget` bytes), fitted to `budget`.
 fn shaped(
     relative: String,
     (buffer, range): (Vec<u8>, Range<usize>),

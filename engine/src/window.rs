@@ -94,7 +94,8 @@ pub fn line_window(text: &[u8], start_line: u64, max_lines: u32) -> LineWindow {
     let unterminated = u64::from(ends_unterminated(text));
     let newlines_after = line_count - unterminated - (start_line - 1);
     let (end, returned) = if newlines_after >= u64::from(max_lines) {
-        let last = nth_newline(text, start, u64::from(max_lines) - 1).unwrap_or(text.len() - 1);
+        let last = nth_newline(&text[start..], u64::from(max_lines) - 1)
+            .map_or(text.len() - 1, |last| start + last);
         (last + 1, max_lines)
     } else {
         (text.len(), (newlines_after + unterminated) as u32)
@@ -111,21 +112,9 @@ pub fn line_window(text: &[u8], start_line: u64, max_lines: u32) -> LineWindow {
 /// one vectorized pass, and only the block holding the line is searched newline by newline.
 const COUNT_BLOCK: usize = 16 * 1024;
 
-/// The offset of the `n`-th (0-based) newline at or after `from`, found block by block.
-fn nth_newline(text: &[u8], from: usize, n: u64) -> Option<usize> {
-    let mut remaining = n;
-    let mut offset = from;
-    for block in text[from..].chunks(COUNT_BLOCK) {
-        let in_block = count_newlines(block);
-        if remaining < in_block {
-            let at = memchr::memchr_iter(b'\n', block).nth(remaining as usize)?;
-            return Some(offset + at);
-        }
-        remaining -= in_block;
-        offset += block.len();
-    }
-    None
-}
+/// [`COUNT_BLOCK`] for [`nth_newline`], whose text often ends soon after the newline found
+/// (a window's last line): less is counted past it, and less searched in its block.
+const NTH_BLOCK: usize = 2048;
 
 /// In one pass over the text: the byte offset where line `line` (1-based) begins, if the
 /// text has that line, and the text's line count.
@@ -193,6 +182,22 @@ pub fn count_lines(text: &str) -> u64 {
 /// Number of `\n` bytes.
 pub fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+/// Where the `n`-th `\n` of `bytes` is (from 0), or how many there are when fewer. Counted a
+/// block at a time, so that the bytes after it are neither counted nor searched.
+pub fn nth_newline(bytes: &[u8], mut n: u64) -> Result<usize, u64> {
+    let mut counted = 0;
+    for (i, block) in bytes.chunks(NTH_BLOCK).enumerate() {
+        let in_block = count_newlines(block);
+        if n < in_block {
+            let at = memchr::memchr_iter(b'\n', block).nth(n as usize);
+            return Ok(i * NTH_BLOCK + at.unwrap_or(0));
+        }
+        n -= in_block;
+        counted += in_block;
+    }
+    Err(counted)
 }
 
 /// The window's text, decoded and normalized. Borrowed from the file's bytes when they
