@@ -521,8 +521,16 @@ fn shaped(
     // Under a budget, only what decides the fit is decoded (a window longer than that does
     // not fit whole, and the rest of it is never shown).
     let decided = budget.map_or(range.len(), |budget| range.len().min(kept_for(budget)));
-    let text = window::decode(&buffer[range.start..range.start + decided]);
-    let fit = budget.map(|budget| (budget, window::fit_window(&text, budget)));
+    // A first line known to be longer than the budget is cut, whatever follows it: its text
+    // decodes to at least its bytes (it holds no `\r\n`).
+    let first_line_over = budget
+        .zip(window.first_line_len)
+        .is_some_and(|(budget, len)| len > budget as u64);
+    let text = (!first_line_over).then(|| window::decode(&buffer[range.start..][..decided]));
+    let fit = budget.map(|budget| match &text {
+        Some(text) => (budget, window::fit_window(text, budget)),
+        None => (budget, Fit::FirstLineCut),
+    });
     let mut continuation = None;
     let content = match fit {
         Some((budget, Fit::FirstLineCut)) => {
@@ -536,8 +544,8 @@ fn shaped(
         }
         None | Some((_, Fit::Whole | Fit::Lines { .. })) => {
             let decoded = match text {
-                Cow::Borrowed(_) => None,
-                Cow::Owned(text) => Some(text),
+                Some(Cow::Owned(text)) => Some(text),
+                _ => None,
             };
             let shown = range.start..range.start + decided;
             let mut content = Content::of_window(buffer, shown, decoded);
@@ -705,6 +713,43 @@ mod tests {
             1 => Just(b"\xEF\xBB\xBF".to_vec()),
         ];
         proptest::collection::vec(piece, 0..80).prop_map(|pieces| pieces.concat())
+    }
+
+    #[test]
+    fn a_first_line_as_long_as_the_budget_is_cut_only_when_it_does_not_fit() {
+        let budget = 200;
+        for len in budget - 2..=budget + 1 {
+            let text = format!("{}\n{}", "a".repeat(len), "b".repeat(10));
+            let request = ReadRequest::for_path("f.txt".into()).unwrap();
+            let (whole, chunked) = both_ways(text.as_bytes(), &request, Some(budget), 64);
+            let (whole, chunked) = (whole.unwrap().0, chunked.unwrap().0);
+            assert_eq!(
+                whole.content.as_str(),
+                chunked.content.as_str(),
+                "line of {len}"
+            );
+            assert_eq!(whole.continuation, chunked.continuation, "line of {len}");
+            // With its `\n` the line fits up to `budget - 1` bytes; longer, it is cut.
+            let cut = whole.continuation.is_some();
+            assert_eq!(cut, len >= budget, "line of {len}");
+            if !cut {
+                assert_eq!(chunked.content.as_str(), format!("{}\n", "a".repeat(len)));
+            }
+            // The file's last line, unterminated, fits up to `budget` bytes.
+            let text = "c".repeat(len);
+            let (whole, chunked) = both_ways(text.as_bytes(), &request, Some(budget), 64);
+            let (whole, chunked) = (whole.unwrap().0, chunked.unwrap().0);
+            assert_eq!(
+                whole.content.as_str(),
+                chunked.content.as_str(),
+                "last line of {len}"
+            );
+            assert_eq!(
+                chunked.continuation.is_some(),
+                len > budget,
+                "last line of {len}"
+            );
+        }
     }
 
     proptest::proptest! {

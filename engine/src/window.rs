@@ -296,20 +296,64 @@ pub fn cut_line(rest: &[u8], budget: usize, place: LinePlace) -> CutLine {
         false => cut_marker(place.line, next_column, place.line_len),
     };
     let room_beside = |next_column| budget.saturating_sub(1 + marker(next_column).len());
+    let head = ValidHead::of(rest, budget);
     // The next column is at most the line's length: with the room its marker leaves, the
     // marker written is never longer. That marker may be a few digits shorter: the room it
     // leaves is taken when the column it ends at needs no more digits.
-    let mut cut = decodable_prefix(rest, room_beside(place.line_len));
+    let mut cut = head.prefix(rest, room_beside(place.line_len));
     let column_after = |cut: usize| place.column.saturating_add(cut as u64);
-    let wider = decodable_prefix(rest, room_beside(column_after(cut)));
+    let wider = head.prefix(rest, room_beside(column_after(cut)));
     if marker(column_after(wider)).len() == marker(column_after(cut)).len() {
         cut = wider;
     }
     let next_column = column_after(cut);
-    let content = format!("{}\n{}", decode(&rest[..cut]), marker(next_column));
+    let content = format!("{}\n{}", head.decode(rest, cut), marker(next_column));
     CutLine {
         content,
         next_column,
+    }
+}
+
+/// The valid UTF-8 that a line's text (no `\n` in it, so no `\r\n`) starts with, up to
+/// the character boundary at or before `budget + 4` bytes: every cut under `budget` looks
+/// at no more, and within it a cut is found and decoded without validating again.
+struct ValidHead<'a>(&'a str);
+
+impl<'a> ValidHead<'a> {
+    fn of(line: &'a [u8], budget: usize) -> ValidHead<'a> {
+        let mut end = line.len().min(budget.saturating_add(4));
+        while end > 0 && end < line.len() && is_continuation(line[end]) {
+            end -= 1;
+        }
+        let head = &line[..end];
+        let valid = match std::str::from_utf8(head) {
+            Ok(text) => text,
+            Err(error) => std::str::from_utf8(&head[..error.valid_up_to()]).unwrap_or_default(),
+        };
+        ValidHead(valid)
+    }
+
+    /// [`decodable_prefix`] of `line`.
+    fn prefix(&self, line: &[u8], room: usize) -> usize {
+        let valid = self.0;
+        if room < valid.len() {
+            (0..=room)
+                .rev()
+                .find(|&at| valid.is_char_boundary(at))
+                .unwrap_or(0)
+        } else if valid.len() == line.len() {
+            line.len()
+        } else {
+            decodable_prefix(line, room)
+        }
+    }
+
+    /// [`decode`] of `line[..cut]`.
+    fn decode(&self, line: &'a [u8], cut: usize) -> Cow<'a, str> {
+        match self.0.get(..cut) {
+            Some(text) => Cow::Borrowed(text),
+            None => decode(&line[..cut]),
+        }
     }
 }
 
@@ -647,6 +691,27 @@ mod tests {
             assert_eq!(kept.len() % 4, 0, "budget {budget}");
             let column = format!("continues at column {} of 400:", kept.len() + 1);
             assert!(marker.contains(&column), "{marker}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_cut_found_in_the_valid_head_is_the_one_decoding_finds(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    &b"abc"[..], "é".as_bytes(), "\u{1F600}".as_bytes(), b"\xFF", b"\xE2\x82", b"\r",
+                ]),
+                0..40,
+            ),
+            budget in 0usize..80,
+            room_share in 0usize..=100,
+        ) {
+            let line = pieces.concat();
+            let room = budget * room_share / 100;
+            let head = ValidHead::of(&line, budget);
+            let cut = decodable_prefix(&line, room);
+            proptest::prop_assert_eq!(head.prefix(&line, room), cut);
+            proptest::prop_assert_eq!(head.decode(&line, cut), decode(&line[..cut]));
         }
     }
 
