@@ -718,37 +718,28 @@ mod tests {
     #[test]
     fn a_first_line_as_long_as_the_budget_is_cut_only_when_it_does_not_fit() {
         let budget = 200;
-        for len in budget - 2..=budget + 1 {
-            let text = format!("{}\n{}", "a".repeat(len), "b".repeat(10));
-            let request = ReadRequest::for_path("f.txt".into()).unwrap();
+        let request = ReadRequest::for_path("f.txt".into()).unwrap();
+        // Whether the window of `text` is cut, read both ways (which agree), and its content.
+        let cut = |text: &str| {
             let (whole, chunked) = both_ways(text.as_bytes(), &request, Some(budget), 64);
             let (whole, chunked) = (whole.unwrap().0, chunked.unwrap().0);
-            assert_eq!(
-                whole.content.as_str(),
-                chunked.content.as_str(),
-                "line of {len}"
-            );
-            assert_eq!(whole.continuation, chunked.continuation, "line of {len}");
+            assert_eq!(whole.content.as_str(), chunked.content.as_str(), "{text}");
+            assert_eq!(whole.continuation, chunked.continuation, "{text}");
+            (
+                chunked.continuation.is_some(),
+                chunked.content.as_str().to_owned(),
+            )
+        };
+        for len in budget - 2..=budget + 1 {
             // With its `\n` the line fits up to `budget - 1` bytes; longer, it is cut.
-            let cut = whole.continuation.is_some();
-            assert_eq!(cut, len >= budget, "line of {len}");
-            if !cut {
-                assert_eq!(chunked.content.as_str(), format!("{}\n", "a".repeat(len)));
+            let line = "a".repeat(len);
+            let (is_cut, content) = cut(&format!("{line}\n{}", "b".repeat(10)));
+            assert_eq!(is_cut, len >= budget, "line of {len}");
+            if !is_cut {
+                assert_eq!(content, format!("{line}\n"));
             }
             // The file's last line, unterminated, fits up to `budget` bytes.
-            let text = "c".repeat(len);
-            let (whole, chunked) = both_ways(text.as_bytes(), &request, Some(budget), 64);
-            let (whole, chunked) = (whole.unwrap().0, chunked.unwrap().0);
-            assert_eq!(
-                whole.content.as_str(),
-                chunked.content.as_str(),
-                "last line of {len}"
-            );
-            assert_eq!(
-                chunked.continuation.is_some(),
-                len > budget,
-                "last line of {len}"
-            );
+            assert_eq!(cut(&"c".repeat(len)).0, len > budget, "last line of {len}");
         }
     }
 
