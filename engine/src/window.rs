@@ -112,8 +112,8 @@ pub fn line_window(text: &[u8], start_line: u64, max_lines: u32) -> LineWindow {
 /// one vectorized pass, and only the block holding the line is searched newline by newline.
 const COUNT_BLOCK: usize = 16 * 1024;
 
-/// [`COUNT_BLOCK`] for [`nth_newline`], whose text often ends soon after the newline found
-/// (a window's last line): less is counted past it, and less searched in its block.
+/// The blocks of [`nth_newline`], smaller than [`COUNT_BLOCK`]: the newline it looks for is
+/// often a window's last, so less is counted past it, and less searched in its block.
 const NTH_BLOCK: usize = 2048;
 
 /// In one pass over the text: the byte offset where line `line` (1-based) begins, if the
@@ -322,7 +322,11 @@ struct ValidHead<'a>(&'a str);
 impl<'a> ValidHead<'a> {
     fn of(line: &'a [u8], budget: usize) -> ValidHead<'a> {
         let mut end = line.len().min(budget.saturating_add(4));
-        while end > 0 && end < line.len() && is_continuation(line[end]) {
+        // A character has at most 3 continuation bytes: valid text has a boundary by then.
+        for _ in 0..3 {
+            if end == 0 || end == line.len() || !is_continuation(line[end]) {
+                break;
+            }
             end -= 1;
         }
         let head = &line[..end];
