@@ -405,24 +405,30 @@ impl<S: ReadAt + ?Sized> IndexedText<'_, S> {
         }
     }
 
+    /// The text the piece held has from offset `at` to its end, if it holds `at` (or ends
+    /// there: then empty).
+    fn held_from(&self, at: u64) -> Option<&[u8]> {
+        let (held_at, held_len) = self.held;
+        let from = usize::try_from(at.checked_sub(held_at)?).ok()?;
+        self.buffer[..held_len].get(from..)
+    }
+
     /// The text offset of the first newline from offset `at` in the piece held, if it holds
     /// one there: the line that starts at `at` ends at it, found without counting again from
     /// a checkpoint.
     fn held_newline_from(&self, at: u64) -> Option<u64> {
-        let (held_at, held_len) = self.held;
-        let from = usize::try_from(at.checked_sub(held_at)?).ok()?;
-        let newline = memchr::memchr(b'\n', self.buffer[..held_len].get(from..)?)?;
+        let newline = memchr::memchr(b'\n', self.held_from(at)?)?;
         Some(at + newline as u64)
     }
 
     /// The text from offset `from` to `to` (a few bytes): from the piece held when it holds
     /// them (a window's first line ends in it, but for a long line), else read.
     fn bytes(&mut self, from: u64, to: u64) -> Result<Vec<u8>, ScanError> {
-        let (held_at, held_len) = self.held;
-        if held_at <= from && to <= held_at + held_len as u64 {
-            return Ok(self.buffer[(from - held_at) as usize..(to - held_at) as usize].to_vec());
+        let len = usize::try_from(to - from).unwrap_or(usize::MAX);
+        if let Some(held) = self.held_from(from).and_then(|held| held.get(..len)) {
+            return Ok(held.to_vec());
         }
-        let mut bytes = vec![0u8; (to - from) as usize];
+        let mut bytes = vec![0u8; len];
         read_exactly(self.source, &mut bytes, self.index.text_start() + from)?;
         Ok(bytes)
     }

@@ -126,24 +126,24 @@ pub struct Root {
     open_files: linux::OpenFiles,
 }
 
+// The look-ups behind [`Root::status_beneath`] and [`Root::directory_status`]: Linux's, and
+// elsewhere none.
 #[cfg(target_os = "linux")]
-fn status_beneath(root: &Root, relative: &str, from_memory: bool) -> Status {
-    linux::status_beneath(root, relative, from_memory)
-}
+use linux::{directory_status, status_beneath};
+#[cfg(not(target_os = "linux"))]
+use no_status::{directory_status, status_beneath};
 
 #[cfg(not(target_os = "linux"))]
-fn status_beneath(_root: &Root, _relative: &str, _from_memory: bool) -> Status {
-    Status::Unknown
-}
+mod no_status {
+    use super::{Root, Status};
 
-#[cfg(target_os = "linux")]
-fn directory_status(root: &Root, relative: &str, from_memory: bool) -> Status {
-    linux::directory_status(root, relative, from_memory)
-}
+    pub(super) fn status_beneath(_root: &Root, _relative: &str, _from_memory: bool) -> Status {
+        Status::Unknown
+    }
 
-#[cfg(not(target_os = "linux"))]
-fn directory_status(_root: &Root, _relative: &str, _from_memory: bool) -> Status {
-    Status::Unknown
+    pub(super) fn directory_status(_root: &Root, _relative: &str, _from_memory: bool) -> Status {
+        Status::Unknown
+    }
 }
 
 /// A regular file beneath the root, opened for reading.
@@ -271,10 +271,9 @@ impl Root {
     /// (by [`Root::open_file`]), never for judging or reading it. With `from_memory`, only
     /// what the kernel has in memory. Linux only; elsewhere always [`Status::Unknown`].
     pub fn status_beneath(&self, relative: &Path, from_memory: bool) -> Status {
-        match relative.to_str() {
-            Some(relative) => status_beneath(self, relative, from_memory),
-            None => Status::Unknown,
-        }
+        relative.to_str().map_or(Status::Unknown, |relative| {
+            status_beneath(self, relative, from_memory)
+        })
     }
 
     /// The status of the directory `relative` names (from [`Root::relative_path`]; empty for
@@ -286,10 +285,9 @@ impl Root {
     /// unchanged; and the open file keeps the directories above it in the kernel's memory,
     /// so the look-up does not wait. Linux only; elsewhere always [`Status::Unknown`].
     pub fn directory_status(&self, relative: &Path, from_memory: bool) -> Status {
-        match relative.to_str() {
-            Some(relative) => directory_status(self, relative, from_memory),
-            None => Status::Unknown,
-        }
+        relative.to_str().map_or(Status::Unknown, |relative| {
+            directory_status(self, relative, from_memory)
+        })
     }
 
     /// [`Root::open_file`] by this OS family's walker alone, whatever its fast path would
