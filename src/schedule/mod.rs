@@ -87,10 +87,10 @@ pub(crate) fn enqueue<'env>(
 /// Where a call [`enqueue_to`] starts may be read.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Route {
-    /// On the JS thread when it may be, else on the pool.
+    /// On the JS thread when it may be, once the run of JS is over; else on the pool.
     AsItMay,
-    /// On the pool: it was just tried on the JS thread, and not read there.
-    Pool,
+    /// On the JS thread, now, when it may be; else on the pool.
+    Now,
 }
 
 /// [`enqueue`], to `route`.
@@ -105,6 +105,16 @@ fn enqueue_to<'env>(
     match checked(call, signal) {
         Err(settled) => promises::settle(env, &state.makers, deferred, settled.into()),
         Ok((call, signal)) => {
+            // Read now when it may be; one that would wait, or comes once the streak is over
+            // (the microtask would find it over too), `start` sends to the pool.
+            if route == Route::Now
+                && call.may_run_from_memory()
+                && let Some(answer) = try_now(env, || call.run_from_memory())
+            {
+                let outcome = Outcome::Done(answer.map(Reply::delivered));
+                promises::settle(env, &state.makers, deferred, outcome);
+                return Ok(promise.to_unknown());
+            }
             // What the signal's `abort` sets, so that a long scan the call runs stops too.
             let stop = signal.as_ref().map(|_| Arc::new(AtomicBool::new(false)));
             let call = match &stop {
@@ -123,38 +133,16 @@ fn enqueue_to<'env>(
 
 /// Starts a call that is answered at once when it can be: read here, now, when the kernel
 /// has it in memory and the streak of reads here allows, its promise returned settled; else
-/// as [`enqueue`] starts it. For `agent-read-file mcp`'s answers: its transport serves a few
-/// calls at a time and awaits each, so waiting for the run of JS to end (to see a burst)
-/// would only add a promise, a microtask and the signal's upkeep to every call.
+/// as [`enqueue`] starts it, but on the pool. For `agent-read-file mcp`'s answers: its
+/// transport serves a few calls at a time and awaits each, so waiting for the run of JS to
+/// end (to see a burst) would only add a promise, a microtask and the signal's upkeep to
+/// every call.
 pub(crate) fn answer_now_or_enqueue<'env>(
     env: &'env Env,
     call: Result<ReadCall, ReadFileError>,
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
-    // A signal that fired, or is not one, is for `enqueue` to answer.
-    let unfired = signal
-        .as_ref()
-        .filter(|signal| is_given(signal))
-        .is_none_or(|signal| is_aborted(signal) == Some(false));
-    let ready = call
-        .as_ref()
-        .ok()
-        .filter(|ready| ready.may_run_from_memory());
-    let Some(ready) = ready.filter(|_| unfired) else {
-        return enqueue(env, call, signal);
-    };
-    match try_now(env, || ready.run_from_memory()) {
-        Some(answer) => {
-            let state = EnvState::of(env)?;
-            let (deferred, promise) = js::promise(env)?;
-            let outcome = Outcome::Done(answer.map(Reply::delivered));
-            promises::settle(env, &state.makers, deferred, outcome);
-            Ok(promise.to_unknown())
-        }
-        // It would wait, or the streak is over (the microtask would find it over too): it
-        // is not tried here again.
-        None => enqueue_to(env, call, signal, Route::Pool),
-    }
+    enqueue_to(env, call, signal, Route::Now)
 }
 
 /// Why a call is settled before it starts.
