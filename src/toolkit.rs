@@ -179,10 +179,11 @@ impl Workspace {
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
         let answer = McpAnswer::new(id, options);
-        schedule::answer_now_or_enqueue(
+        schedule::enqueue_to(
             env,
             self.call(input).map(|call| call.answered_as(answer)),
             signal,
+            schedule::Route::Now,
         )
     }
 

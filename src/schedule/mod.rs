@@ -86,15 +86,19 @@ pub(crate) fn enqueue<'env>(
 
 /// Where a call [`enqueue_to`] starts may be read.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Route {
+pub(crate) enum Route {
     /// On the JS thread when it may be, once the run of JS is over; else on the pool.
     AsItMay,
-    /// On the JS thread, now, when it may be; else on the pool.
+    /// On the JS thread, now, when the kernel has it in memory and the streak of reads here
+    /// allows (its promise returned settled); else on the pool. For `agent-read-file mcp`'s
+    /// answers: its transport serves a few calls at a time and awaits each, so waiting for
+    /// the run of JS to end (to see a burst) would only add a promise, a microtask and the
+    /// signal's upkeep to every call.
     Now,
 }
 
 /// [`enqueue`], to `route`.
-fn enqueue_to<'env>(
+pub(crate) fn enqueue_to<'env>(
     env: &'env Env,
     call: Result<ReadCall, ReadFileError>,
     signal: Option<Unknown>,
@@ -129,20 +133,6 @@ fn enqueue_to<'env>(
         }
     }
     Ok(promise.to_unknown())
-}
-
-/// Starts a call that is answered at once when it can be: read here, now, when the kernel
-/// has it in memory and the streak of reads here allows, its promise returned settled; else
-/// as [`enqueue`] starts it, but on the pool. For `agent-read-file mcp`'s answers: its
-/// transport serves a few calls at a time and awaits each, so waiting for the run of JS to
-/// end (to see a burst) would only add a promise, a microtask and the signal's upkeep to
-/// every call.
-pub(crate) fn answer_now_or_enqueue<'env>(
-    env: &'env Env,
-    call: Result<ReadCall, ReadFileError>,
-    signal: Option<Unknown>,
-) -> napi::Result<Unknown<'env>> {
-    enqueue_to(env, call, signal, Route::Now)
 }
 
 /// Why a call is settled before it starts.
