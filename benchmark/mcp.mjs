@@ -18,15 +18,15 @@
 // Cases: a 100-line file whole, and the first 200 lines of a 1 MB file. Modes: sequential
 // (one call awaited after another: the median of the calls) and 64 concurrent (one
 // `Promise.all` of 64 calls: the batch's time / 64, the median of the batches); and, not a
-// target, after idle: the first of a server's sequential calls in a round, the server idle
+// target, after idle: the first of a server's sequential calls in a turn, the server idle
 // since its last turn (tens of ms, its caches taken by the others), as a server is between
-// an agent's steps: the median of those first calls. Each round
-// times every server on every case in both modes, the servers' order rotating between
-// rounds, so that they share the machine's noise. Before timing, each server's answer is
-// checked to carry the same lines. On Linux each cell also gives the server process's CPU time
-// per call (user + system, from /proc): on a shared machine it moves less than latency does,
-// and it counts what the server spends whichever process waits. `--profile-dir` runs `agent-read-file mcp` with
-// `node --cpu-prof` writing its profile there.
+// an agent's steps: the median of those first calls. Every round times every server on every
+// case in both modes, so that they share the machine's noise, in an order that puts each
+// server right after each other equally often (serverRoute). Before timing, each server's
+// answer is checked to carry the same lines. On Linux each cell also gives the server
+// process's CPU time per call (user + system, from /proc): on a shared machine it moves less
+// than latency does, and it counts what the server spends whichever process waits.
+// `--profile-dir` runs `agent-read-file mcp` with `node --cpu-prof` writing its profile there.
 //
 // `agent-read-file mcp` obeys the workspace's ignore files, and trusts a directory's listing of
 // them once the directory's last change is 3 s old (SECURITY.md). The fixtures are made first
@@ -49,9 +49,6 @@ const REFERENCE = fileURLToPath(import.meta.resolve('@modelcontextprotocol/serve
 const argv = process.argv.slice(2)
 const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
 const JSON_OUTPUT = argv.includes('--json')
-/** Timed rounds, after the warm-up rounds. */
-const ROUNDS = Number(option('rounds') ?? 40)
-const WARMUP_ROUNDS = 5
 const SEQUENTIAL_CALLS = 20 // calls awaited one after another, per server, case and round
 const CONCURRENCY = 64
 const PROFILE_DIR = option('profile-dir')
@@ -146,6 +143,15 @@ const SERVERS = [
   },
 ]
 
+/** The servers' turns in the order of serverRoute: every server after every other once. */
+const ROUTE = serverRoute(SERVERS.length)
+/** Rounds, each a turn for every server on every case: a multiple of the servers but one, so
+ * that the route runs whole (`--rounds` is rounded up to one). */
+const roundsOf = (asked) => Math.ceil(asked / (SERVERS.length - 1)) * (SERVERS.length - 1)
+/** Timed rounds, after the warm-up rounds. */
+const ROUNDS = roundsOf(Number(option('rounds') ?? 40))
+const WARMUP_ROUNDS = roundsOf(1)
+
 /** The CPU ms (user + system) process `pid` has used, or NaN where /proc cannot tell. */
 function cpuMs(pid) {
   try {
@@ -232,12 +238,46 @@ function summarize(samples) {
   return { ms: median, iqrPct: (100 * (quantile(sorted, 0.75) - quantile(sorted, 0.25))) / median, samples: sorted.length }
 }
 
-/** Every server, case and mode, `rounds` times, the servers' order rotating each round. */
+/**
+ * The order of the servers' turns, as indexes into SERVERS: a route through every ordered pair
+ * of servers (an Eulerian circuit of the complete directed graph on them, by Hierholzer's
+ * algorithm), so that, the route run again and again, each server comes right after each other
+ * server exactly once a circuit. What ran just before a server's turn moves what its calls
+ * cost (benchmark/README.md, "The order of the turns"); a rotation of one order made each server
+ * always follow the same one.
+ */
+function serverRoute(n) {
+  const unused = Array.from({ length: n }, (_, from) => [...Array(n).keys()].filter((to) => to !== from))
+  const path = [0]
+  const route = []
+  while (path.length > 0) {
+    const at = path.at(-1)
+    if (unused[at].length > 0) path.push(unused[at].pop())
+    else route.push(path.pop())
+  }
+  // The circuit ends where it began; run again, its first turn follows its last.
+  return route.reverse().slice(0, -1)
+}
+
+/** Fails unless `route`, run again and again, has each server after each other exactly once. */
+function checkRoute(route) {
+  const n = SERVERS.length
+  const pairs = new Set(route.map((server, i) => `${route.at(i - 1)}>${server}`))
+  const afterItself = route.some((server, i) => route.at(i - 1) === server)
+  if (route.length !== n * (n - 1) || pairs.size !== route.length || afterItself) {
+    throw new Error(`the servers' route is not every ordered pair once: ${route}`)
+  }
+}
+
+/**
+ * Every server, case and mode, `rounds` times (a multiple of the servers but one): for each
+ * case in turn, the servers in ROUTE's order, each once for every other server it follows.
+ */
 async function measure(rounds, samples) {
-  for (let round = 0; round < rounds; round++) {
+  for (let circuit = 0; circuit < rounds / (SERVERS.length - 1); circuit++) {
     for (const c of CASES) {
-      for (let i = 0; i < SERVERS.length; i++) {
-        const server = SERVERS[(round + i) % SERVERS.length]
+      for (const index of ROUTE) {
+        const server = SERVERS[index]
         const cell = samples?.get(`${server.key}/${c.key}`)
         if (CHANGING) changeDirectories()
         const cpuBefore = cpuMs(server.pid)
@@ -261,6 +301,7 @@ process.removeAllListeners('warning')
 process.on('warning', (warning) => {
   if (warning.name !== 'MaxListenersExceededWarning') progress(warning.stack ?? String(warning))
 })
+checkRoute(ROUTE)
 progress(`MCP benchmark (${runtime}): starting ${SERVERS.length} servers…`)
 for (const server of SERVERS) server.client = await connect(server)
 for (const server of SERVERS) for (const c of CASES) await checkAnswer(server, c)
