@@ -557,19 +557,22 @@ impl Kept {
         }
     }
 
-    /// Whether `kept` surely decodes to at least `keep` bytes: its bytes less the `\r\n`
-    /// pairs it may hold.
+    /// The bytes of text `kept` surely decodes to: its bytes less the `\r\n` pairs it may
+    /// hold.
+    fn surely_decoded(&self, kept: &[u8]) -> usize {
+        kept.len() - self.carriage_returns.min(kept.len() / 2)
+    }
+
+    /// Whether `kept` surely decodes to at least `keep` bytes.
     fn enough(&self, kept: &[u8], keep: usize) -> bool {
-        let pairs = self.carriage_returns.min(kept.len() / 2);
-        kept.len() - pairs >= keep
+        self.surely_decoded(kept) >= keep
     }
 
     /// Appends to `kept` the first bytes of `bytes` until it is [`Kept::enough`], a part
     /// at a time: as many as would do if no more `\r` came.
     fn take(&mut self, kept: &mut Vec<u8>, mut bytes: &[u8], keep: usize) {
         while !bytes.is_empty() && !self.enough(kept, keep) {
-            let pairs = self.carriage_returns.min(kept.len() / 2);
-            let (part, rest) = bytes.split_at((keep - (kept.len() - pairs)).min(bytes.len()));
+            let (part, rest) = bytes.split_at((keep - self.surely_decoded(kept)).min(bytes.len()));
             if self.has_crlf {
                 self.carriage_returns += memchr::memchr_iter(b'\r', part).count();
             }
