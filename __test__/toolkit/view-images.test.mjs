@@ -208,7 +208,8 @@ describe('toolkit.view: images', () => {
         JSON.stringify(media),
       )
     }
-    for (const pages of ['', 'abc', '0', '5-3', '1-2-3', 7]) {
+    // Only the forms the definition shows: no sign, no leading zero, no spaces (issue 35 §7).
+    for (const pages of ['', 'abc', '0', '5-3', '1-2-3', 7, '+1', ' 1 ', '01', '1 - 1']) {
       const error = await viewError({ path: 'img/small.png', pages })
       assert.equal(error.code, 'INVALID_ARGUMENT', `${JSON.stringify(pages)}: ${error.message}`)
       assert.match(error.message, /pages must be/)

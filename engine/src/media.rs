@@ -82,9 +82,14 @@ pub struct PartRange {
 
 impl PartRange {
     /// `pages` as a model writes it: `"3"`, `"3-7"` or `"3-"`; anything else is
-    /// `INVALID_ARGUMENT` (about `path`).
+    /// `INVALID_ARGUMENT` (about `path`). The numbers are written as the tool's definition
+    /// shows them: digits only, no sign, no leading zero, no spaces.
     pub fn parse(pages: &str, path: &str) -> Result<PartRange, ReadFileError> {
-        let number = |text: &str| text.trim().parse::<u32>().ok().filter(|&n| n >= 1);
+        let number = |text: &str| {
+            let digits = !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+            let leading_zero = text.starts_with('0');
+            (digits && !leading_zero).then(|| text.parse::<u32>().ok())?
+        };
         let range = match pages.split_once('-') {
             None => number(pages).map(|page| PartRange {
                 first: page,
@@ -562,9 +567,21 @@ mod tests {
         let range = |first, last| PartRange { first, last };
         assert_eq!(parse("3"), Ok(range(3, Some(3))));
         assert_eq!(parse("3-7"), Ok(range(3, Some(7))));
-        assert_eq!(parse(" 3 - 7 "), Ok(range(3, Some(7))));
         assert_eq!(parse("21-"), Ok(range(21, None)));
-        for bad in ["", "0", "-3", "7-3", "1-2-3", "x", "3.5", "99999999999"] {
+        assert_eq!(parse("4294967295"), Ok(range(u32::MAX, Some(u32::MAX))));
+        let not_as_documented = ["+1", " 1 ", "01", "1 - 1", " 3 - 7 ", "1-+2", "1-02", "1 -"];
+        let malformed = [
+            "",
+            "0",
+            "-3",
+            "7-3",
+            "1-2-3",
+            "x",
+            "3.5",
+            "99999999999",
+            "-",
+        ];
+        for bad in not_as_documented.into_iter().chain(malformed) {
             let error = parse(bad).unwrap_err();
             assert_eq!(error.code, ErrorCode::InvalidArgument, "{bad:?}");
             assert!(error.reason.starts_with("pages must be"), "{bad:?}");
