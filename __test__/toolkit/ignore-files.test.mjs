@@ -59,7 +59,7 @@ describe('ignore files are obeyed by default', () => {
       const remove = ignoreFile(name, '# what the agent must not read\n\nnotes/\n')
       try {
         const message = await refusal(toolkit, 'notes/plan.md')
-        assert.equal(message, `POLICY_DENIED: notes/plan.md: notes/plan.md is denied by "notes/" (${name}:3)`)
+        assert.equal(message, `POLICY_DENIED: notes/plan.md: notes/plan.md is denied by ${name}:3`)
         const ctx = { workspaceRoot: fx.ws }
         const viaCatalog = await rejection(() => ToolCatalog.read_file.execute({ path: 'notes/plan.md' }, ctx))
         assert.equal(viaCatalog.message, message)
@@ -74,7 +74,7 @@ describe('ignore files are obeyed by default', () => {
     const remove = ignoreFile('src/gen/.cursorignore', '*.ts\n!keep.ts\n')
     try {
       const message = await refusal(toolkit, 'src/gen/out.ts')
-      assert.equal(message, 'POLICY_DENIED: src/gen/out.ts: src/gen/out.ts is denied by "*.ts" (src/gen/.cursorignore:1)')
+      assert.equal(message, 'POLICY_DENIED: src/gen/out.ts: src/gen/out.ts is denied by src/gen/.cursorignore:1')
       assert.equal(toolkit.readFileSync({ path: 'src/gen/keep.ts' }).content, 'kept\n')
       assert.equal(toolkit.readFileSync({ path: 'src/main.ts' }).content, 'export {}\n')
     } finally {
@@ -88,8 +88,8 @@ describe('ignore files are obeyed by default', () => {
     const removeGen = ignoreFile('src/gen/.aiignore', '!keep.ts\n')
     try {
       assert.equal(toolkit.readFileSync({ path: 'notes/todo.md' }).content, 'todo\n')
-      assert.match(await refusal(toolkit, 'notes/plan.md'), /denied by "\*\.md" \(\.aiignore:1\)$/)
-      assert.match(await refusal(toolkit, 'src/gen/keep.ts'), /denied by "src\/gen\/" \(\.aiignore:2\)$/)
+      assert.match(await refusal(toolkit, 'notes/plan.md'), /denied by \.aiignore:1$/)
+      assert.match(await refusal(toolkit, 'src/gen/keep.ts'), /denied by \.aiignore:2$/)
     } finally {
       removeTop()
       removeNotes()
@@ -114,12 +114,10 @@ describe('ignore files are obeyed by default', () => {
   test('an ignore file with an invalid line refuses everything in its directory, naming the line', async () => {
     const remove = ignoreFile('notes/.aiignore', 'plan.md\n[z-a]\n')
     try {
-      const message = await refusal(toolkit, 'notes/todo.md')
-      assert.ok(
-        message.startsWith('POLICY_DENIED: notes/todo.md: notes/todo.md is denied because notes/.aiignore:2 is not a valid gitignore rule ("[z-a]": '),
-        message,
+      assert.equal(
+        await refusal(toolkit, 'notes/todo.md'),
+        'POLICY_DENIED: notes/todo.md: notes/todo.md is denied because notes/.aiignore:2 is not a valid gitignore rule; nothing in notes/ is read until it is fixed',
       )
-      assert.ok(message.endsWith('; nothing in notes/ is read until it is fixed'), message)
       assert.equal(toolkit.readFileSync({ path: 'src/main.ts' }).content, 'export {}\n')
     } finally {
       remove()
@@ -140,12 +138,42 @@ describe('ignore files are obeyed by default', () => {
     }
   })
 
+  // Issue 35 §7: a hostile repository links its ignore file to the workspace's `.env`, whose
+  // lines are not valid rules: the file is not read as rules, and no secret is quoted.
+  test('an ignore file that links to a file the toolkit denies is not read, and refuses without quoting it', async () => {
+    fx.write('.env', 'TOKEN=[z-a]s3cr3t\n')
+    const link = fx.link('notes/.aiignore', '../.env')
+    try {
+      const message = await refusal(toolkit, 'notes/todo.md')
+      assert.equal(
+        message,
+        "POLICY_DENIED: notes/todo.md: notes/todo.md is denied because notes/.aiignore leads to a file the toolkit's rules deny; nothing in notes/ is read until it is fixed",
+      )
+      assert.equal(toolkit.readFileSync({ path: 'src/main.ts' }).content, 'export {}\n')
+    } finally {
+      fs.rmSync(link)
+      fs.rmSync(path.join(fx.ws, '.env'))
+    }
+  })
+
+  test('a rule that is not UTF-8 refuses everything in its directory; a comment may hold any bytes', async () => {
+    const remove = ignoreFile('notes/.aiignore', Buffer.from('# caf\xe9\nplan\xff.md\n', 'latin1'))
+    try {
+      assert.equal(
+        await refusal(toolkit, 'notes/todo.md'),
+        'POLICY_DENIED: notes/todo.md: notes/todo.md is denied because notes/.aiignore:2 is not a rule in UTF-8; nothing in notes/ is read until it is fixed',
+      )
+    } finally {
+      remove()
+    }
+  })
+
   test('an ignore file that is a symlink inside the workspace is followed', async () => {
     fx.write('shared/agent-rules', 'plan.md\n')
     const link = fx.link('.cursorignore', 'shared/agent-rules')
     try {
       const message = await refusal(toolkit, 'notes/plan.md')
-      assert.equal(message, 'POLICY_DENIED: notes/plan.md: notes/plan.md is denied by "plan.md" (.cursorignore:1)')
+      assert.equal(message, 'POLICY_DENIED: notes/plan.md: notes/plan.md is denied by .cursorignore:1')
     } finally {
       fs.rmSync(link)
     }
@@ -162,7 +190,7 @@ describe('ignoreFiles chooses which files are obeyed', () => {
       none.close()
       const own = createAgentToolkit({ workspaceRoot: fx.ws, ignoreFiles: ['.myignore'] })
       assert.equal(own.readFileSync({ path: 'notes/plan.md' }).content, 'plan\n')
-      assert.match(await refusal(own, 'notes/todo.md'), /\(\.myignore:1\)$/)
+      assert.match(await refusal(own, 'notes/todo.md'), /denied by \.myignore:1$/)
       own.close()
       const allowing = createAgentToolkit({ workspaceRoot: fx.ws, allow: ['notes/plan.md'] })
       assert.equal(allowing.readFileSync({ path: 'notes/plan.md' }).content, 'plan\n')

@@ -73,12 +73,18 @@ const REMEMBERED_VERDICTS: usize = 1024;
 /// Why a file is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Denial {
-    /// A rule denies it.
+    /// A rule of the toolkit's own denies it.
     Rule {
         /// The rule as written.
         rule: String,
-        /// Where the rule is: `DEFAULT_DENY`, `deny rule N` (from 1), or an ignore file's
-        /// workspace-relative path and line (`sub/.aiignore:3`).
+        /// Where the rule is: `DEFAULT_DENY` or `deny rule N` (from 1).
+        source: String,
+    },
+    /// A rule of one of the workspace's ignore files denies it. The rule's text is not
+    /// kept: an ignore file is the workspace's content, and a refusal names only where the
+    /// rule is.
+    IgnoreFileRule {
+        /// The ignore file's workspace-relative path and the rule's line (`sub/.aiignore:3`).
         source: String,
     },
     /// An ignore file above it cannot be used, so nothing below that file's directory is
@@ -99,6 +105,7 @@ impl Denial {
         let path = path.display();
         match self {
             Denial::Rule { rule, source } => format!("{path} is denied by {rule:?} ({source})"),
+            Denial::IgnoreFileRule { source } => format!("{path} is denied by {source}"),
             Denial::Unusable { source, why, below } => {
                 let below = if below.is_empty() {
                     "the workspace".to_owned()
@@ -195,7 +202,8 @@ impl Policy {
         if self.ignore_files.is_empty() || verdict.allowed {
             return Ok(None);
         }
-        self.ignore_files.denial(root, relative, access)
+        let admits = |opened: &Path| self.verdict(opened).denial.is_none();
+        self.ignore_files.denial(root, relative, access, &admits)
     }
 }
 
@@ -328,7 +336,7 @@ mod tests {
     fn denied(deny: &[&str], allow: &[&str], path: &str) -> Option<String> {
         match policy(deny, allow).denial(Path::new(path))? {
             Denial::Rule { rule, .. } => Some(rule),
-            Denial::Unusable { source, .. } => Some(source),
+            Denial::IgnoreFileRule { source } | Denial::Unusable { source, .. } => Some(source),
         }
     }
 

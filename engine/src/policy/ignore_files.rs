@@ -17,9 +17,11 @@
 //! trusted only once what they describe is [`SETTLED_AFTER`] old: a change within the same
 //! tick of a file system's clock leaves the times as they were.
 //!
-//! A file that exists but cannot be used (unreadable, a symlink out of the workspace, not a
-//! regular file, over [`MAX_IGNORE_FILE_BYTES`], a line that is not valid gitignore syntax)
-//! fails closed: everything below its directory is refused, naming the file (and line).
+//! A file that exists but cannot be used (unreadable, a symlink out of the workspace or to a
+//! file the toolkit's own rules deny, not a regular file, over [`MAX_IGNORE_FILE_BYTES`], a
+//! rule that is not UTF-8 or not valid gitignore syntax) fails closed: everything below its
+//! directory is refused, naming the file (and line). No refusal quotes a rule's text: an
+//! ignore file is the workspace's content, and may be a link to a secret.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -186,18 +188,20 @@ impl IgnoreFiles {
     }
 
     /// The denial of the ignore files for the file opened by `path` (workspace-relative),
-    /// judged like git: each directory on the way down, then the file.
+    /// judged like git: each directory on the way down, then the file. An ignore file is
+    /// read only when `admits` the path it was opened by (the toolkit's own rules).
     pub(super) fn denial(
         &self,
         root: &Root,
         path: &Path,
         access: Access,
+        admits: &dyn Fn(&Path) -> bool,
     ) -> Result<Option<Denial>, WouldWait> {
         let names: Vec<&Path> = path.iter().map(Path::new).collect();
         let mut chain: Vec<(PathBuf, Arc<DirectoryRules>)> = Vec::new();
         let mut directory = PathBuf::new();
         for (depth, name) in names.iter().enumerate() {
-            if let Some(rules) = self.rules_of(root, &directory, access)? {
+            if let Some(rules) = self.rules_of(root, &directory, access, admits)? {
                 if let DirectoryRules::Unusable(denial) = &*rules {
                     return Ok(Some(denial.clone()));
                 }
@@ -221,6 +225,7 @@ impl IgnoreFiles {
         root: &Root,
         directory: &Path,
         access: Access,
+        admits: &dyn Fn(&Path) -> bool,
     ) -> Result<Option<Arc<DirectoryRules>>, WouldWait> {
         let from_memory = access == Access::FromMemory;
         let listed = self.listed_names(root, directory, from_memory);
@@ -236,7 +241,7 @@ impl IgnoreFiles {
                 }
                 // A symlink, or not told this way: opened to be judged (and then read).
                 Status::Found(_) | Status::Unknown => {
-                    return self.opened_and_compiled(root, directory, access);
+                    return self.opened_and_compiled(root, directory, access, admits);
                 }
             }
         }
@@ -252,7 +257,7 @@ impl IgnoreFiles {
         };
         match self.cached(&key) {
             Some(rules) => Ok(Some(rules)),
-            None => self.opened_and_compiled(root, directory, access),
+            None => self.opened_and_compiled(root, directory, access, admits),
         }
     }
 
@@ -263,6 +268,7 @@ impl IgnoreFiles {
         root: &Root,
         directory: &Path,
         access: Access,
+        admits: &dyn Fn(&Path) -> bool,
     ) -> Result<Option<Arc<DirectoryRules>>, WouldWait> {
         let mut present = Vec::new();
         let mut stamps = Vec::new();
@@ -271,6 +277,11 @@ impl IgnoreFiles {
             match look_up(root, &relative, access)? {
                 Found::Absent => {}
                 Found::Unusable(why) => return Ok(Some(unusable(directory, &relative, &why))),
+                // Judged on the file opened, as a read is: a link to `.env` is not read as rules.
+                Found::Present(file) if !admits(&file.path) => {
+                    let why = "leads to a file the toolkit's rules deny";
+                    return Ok(Some(unusable(directory, &relative, why)));
+                }
                 Found::Present(file) => {
                     stamps.push(stamp(index, &file.stat));
                     present.push((relative, *file));
@@ -374,8 +385,7 @@ fn decided(chain: &[(PathBuf, Arc<DirectoryRules>)], path: &Path, is_dir: bool) 
             Match::None => {}
             Match::Whitelist(_) => return None,
             Match::Ignore(glob) => {
-                return Some(Denial::Rule {
-                    rule: glob.original().to_owned(),
+                return Some(Denial::IgnoreFileRule {
                     source: glob
                         .from()
                         .map(|from| from.display().to_string())
@@ -425,11 +435,11 @@ fn read_and_compile(
         return Ok(unusable_rules(directory, directory, &error.to_string()));
     }
     for (relative, file) in present {
-        let text = match read_text(file, access)? {
-            Ok(text) => text,
+        let bytes = match read_bytes(file, access)? {
+            Ok(bytes) => bytes,
             Err(why) => return Ok(unusable_rules(directory, &relative, &why)),
         };
-        if let Err(denial) = add_lines(&mut builder, &relative, &text) {
+        if let Err(denial) = add_lines(&mut builder, &relative, &bytes) {
             return Ok(DirectoryRules::Unusable(denial));
         }
     }
@@ -439,26 +449,35 @@ fn read_and_compile(
     })
 }
 
-/// Adds each line of `text` (the file `relative`), tagged `<file>:<line>`; the first line
-/// that is not a valid rule is the denial of everything below the file's directory.
-fn add_lines(builder: &mut GitignoreBuilder, relative: &Path, text: &str) -> Result<(), Denial> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (index, line) in text.lines().enumerate() {
+/// Adds each line of `bytes` (the file `relative`), tagged `<file>:<line>`; the first line
+/// that is not a valid rule is the denial of everything below the file's directory. A rule
+/// that is not UTF-8 is not a valid one: it cannot be matched as written, and dropping it
+/// would read the files it names. A comment is only skipped, whatever its bytes.
+fn add_lines(builder: &mut GitignoreBuilder, relative: &Path, bytes: &[u8]) -> Result<(), Denial> {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    for (index, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
         let source = format!("{}:{}", relative.display(), index + 1);
-        if let Err(error) = builder.add_line(Some(PathBuf::from(&source)), line) {
-            let why = format!("is not a valid gitignore rule ({line:?}: {error})");
-            return Err(Denial::Unusable {
-                source,
-                why,
-                below: parent_of(relative),
-            });
-        }
+        let why = match std::str::from_utf8(line) {
+            _ if line.starts_with(b"#") => continue,
+            Ok(rule) => match builder.add_line(Some(PathBuf::from(&source)), rule) {
+                Ok(_) => continue,
+                // The parser's error quotes the rule: only the line is named.
+                Err(_) => "is not a valid gitignore rule",
+            },
+            Err(_) => "is not a rule in UTF-8",
+        };
+        return Err(Denial::Unusable {
+            source,
+            why: why.to_owned(),
+            below: parent_of(relative),
+        });
     }
     Ok(())
 }
 
-/// The text of an ignore file (invalid UTF-8 replaced), or why it cannot be read.
-fn read_text(file: OpenedFile, access: Access) -> Result<Result<String, String>, WouldWait> {
+/// The bytes of an ignore file, or why it cannot be read.
+fn read_bytes(file: OpenedFile, access: Access) -> Result<Result<Vec<u8>, String>, WouldWait> {
     let bytes = match access {
         Access::Waiting => file_guard::read_guarded(
             file.file,
@@ -476,7 +495,7 @@ fn read_text(file: OpenedFile, access: Access) -> Result<Result<String, String>,
         }
     };
     Ok(match bytes {
-        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes.bytes).into_owned()),
+        Ok(bytes) => Ok(bytes.bytes),
         Err(GuardError::TooLarge { len, max }) => Err(format!(
             "is {len} bytes, over the {max} bytes an ignore file may have"
         )),
@@ -601,15 +620,15 @@ mod tests {
         assert_eq!(read(&ws, &policy, "no.txt"), Ok("top\n".into()));
         assert_eq!(
             read(&ws, &policy, "sub/no.txt"),
-            Err(r#"POLICY_DENIED: sub/no.txt is denied by "*.txt" (sub/.cursorignore:1)"#.into())
+            Err(r#"POLICY_DENIED: sub/no.txt is denied by sub/.cursorignore:1"#.into())
         );
         assert_eq!(
             read(&ws, &policy, "a/secrets/key.txt"),
-            Err(r#"POLICY_DENIED: a/secrets/key.txt is denied by "secrets/" (.aiignore:3)"#.into())
+            Err(r#"POLICY_DENIED: a/secrets/key.txt is denied by .aiignore:3"#.into())
         );
         assert_eq!(
             read(&ws, &policy, "readme.md"),
-            Err(r#"POLICY_DENIED: readme.md is denied by "*.md" (.aiignore:4)"#.into())
+            Err(r#"POLICY_DENIED: readme.md is denied by .aiignore:4"#.into())
         );
         // A deeper file re-admits what a file above it denies...
         assert_eq!(read(&ws, &policy, "sub/notes.md"), Ok("notes\n".into()));
@@ -625,7 +644,7 @@ mod tests {
         let policy = obeying(&[".aiignore"], &[], &[]);
         assert_eq!(
             read(&ws, &policy, "sub/x.txt"),
-            Err(r#"POLICY_DENIED: sub/x.txt is denied by "sub/" (.aiignore:1)"#.into())
+            Err(r#"POLICY_DENIED: sub/x.txt is denied by .aiignore:1"#.into())
         );
     }
 
@@ -677,14 +696,9 @@ mod tests {
         ]);
         symlink(tmp.path().join("outside.txt"), ws.join("out/.aiignore")).unwrap();
         let policy = obeying(&[".aiignore"], &[], &[]);
-        let bad = read(&ws, &policy, "bad/x.txt").unwrap_err();
-        assert!(
-            bad.starts_with(r#"POLICY_DENIED: bad/x.txt is denied because bad/.aiignore:2 is not a valid gitignore rule ("[z-a]": "#),
-            "{bad}"
-        );
-        assert!(
-            bad.ends_with("; nothing in bad/ is read until it is fixed"),
-            "{bad}"
+        assert_eq!(
+            read(&ws, &policy, "bad/x.txt"),
+            Err("POLICY_DENIED: bad/x.txt is denied because bad/.aiignore:2 is not a valid gitignore rule; nothing in bad/ is read until it is fixed".into())
         );
         assert_eq!(
             read(&ws, &policy, "out/x.txt"),
@@ -695,6 +709,54 @@ mod tests {
             Err("POLICY_DENIED: dir/x.txt is denied because dir/.aiignore is a directory, not a regular file; nothing in dir/ is read until it is fixed".into())
         );
         assert_eq!(read(&ws, &policy, "fine.txt"), Ok("fine\n".into()));
+    }
+
+    /// Issue 35 §7: a hostile repository links its ignore file to the workspace's `.env`,
+    /// whose lines are not valid rules; the secret must not reach the refusal.
+    #[test]
+    fn a_link_to_a_file_the_toolkit_denies_is_not_read_as_rules() {
+        let (_tmp, ws) = workspace(&[
+            (".env", "TOKEN=[z-a]s3cr3t\n"),
+            ("sub/x.txt", "x\n"),
+            ("other/.aiignore", "nothing.txt\n"),
+            ("other/y.txt", "y\n"),
+        ]);
+        symlink("../.env", ws.join("sub/.aiignore")).unwrap();
+        let policy = obeying(&[".aiignore"], &[], &[".env"]);
+        assert_eq!(
+            read(&ws, &policy, "sub/x.txt"),
+            Err("POLICY_DENIED: sub/x.txt is denied because sub/.aiignore leads to a file the toolkit's rules deny; nothing in sub/ is read until it is fixed".into())
+        );
+        assert_eq!(read(&ws, &policy, "other/y.txt"), Ok("y\n".into()));
+        // Re-admitted by `allow`, the same file is read as rules (and its bad line named).
+        let allowing = obeying(&[".aiignore"], &[".env"], &[".env"]);
+        assert_eq!(
+            read(&ws, &allowing, "sub/x.txt"),
+            Err("POLICY_DENIED: sub/x.txt is denied because sub/.aiignore:1 is not a valid gitignore rule; nothing in sub/ is read until it is fixed".into())
+        );
+    }
+
+    /// Issue 35 §7: a rule that is not UTF-8 cannot be matched as written; it is not
+    /// dropped (which would read what it names) but fails closed. A comment may hold any bytes.
+    #[test]
+    fn a_rule_not_in_utf8_fails_closed_and_a_comment_may_hold_any_bytes() {
+        let (_tmp, ws) = workspace(&[
+            ("sub/x.txt", "x\n"),
+            ("ok/z.txt", "z\n"),
+            ("ok/hidden.txt", "h\n"),
+        ]);
+        fs::write(ws.join("sub/.aiignore"), b"# caf\xe9\nsecret\xff.txt\n").unwrap();
+        fs::write(ws.join("ok/.aiignore"), b"# caf\xe9 \xff\r\nhidden.txt\r\n").unwrap();
+        let policy = obeying(&[".aiignore"], &[], &[]);
+        assert_eq!(
+            read(&ws, &policy, "sub/x.txt"),
+            Err("POLICY_DENIED: sub/x.txt is denied because sub/.aiignore:2 is not a rule in UTF-8; nothing in sub/ is read until it is fixed".into())
+        );
+        assert_eq!(read(&ws, &policy, "ok/z.txt"), Ok("z\n".into()));
+        assert_eq!(
+            read(&ws, &policy, "ok/hidden.txt"),
+            Err("POLICY_DENIED: ok/hidden.txt is denied by ok/.aiignore:2".into())
+        );
     }
 
     #[test]
@@ -710,14 +772,11 @@ mod tests {
         let policy = obeying(&[".aiignore", ".cursorignore"], &[], &[]);
         assert_eq!(
             read(&ws, &policy, "sub/x.log"),
-            Err(r#"POLICY_DENIED: sub/x.log is denied by "*.log" (.cursorignore:1)"#.into())
+            Err(r#"POLICY_DENIED: sub/x.log is denied by .cursorignore:1"#.into())
         );
         assert_eq!(
             read(&ws, &policy, "linked/hidden.txt"),
-            Err(
-                r#"POLICY_DENIED: sub/hidden.txt is denied by "hidden.txt" (sub/.aiignore:1)"#
-                    .into()
-            )
+            Err(r#"POLICY_DENIED: sub/hidden.txt is denied by sub/.aiignore:1"#.into())
         );
     }
 
@@ -735,20 +794,19 @@ mod tests {
         let denied = |path: &str| {
             std::thread::sleep(Duration::from_millis(30)); // past the clock's tick
             let denial = files
-                .denial(&root, Path::new(path), Access::Waiting)
+                .denial(&root, Path::new(path), Access::Waiting, &|_| true)
                 .unwrap();
             denial.map(|denial| denial.reason(Path::new(path)))
         };
-        let by =
-            |rule: &str, source: &str| Some(format!("sub/a.txt is denied by {rule:?} ({source})"));
-        assert_eq!(denied("sub/a.txt"), by("a.txt", ".aiignore:1"));
-        assert_eq!(denied("sub/a.txt"), by("a.txt", ".aiignore:1"));
+        let by = |source: &str| Some(format!("sub/a.txt is denied by {source}"));
+        assert_eq!(denied("sub/a.txt"), by(".aiignore:1"));
+        assert_eq!(denied("sub/a.txt"), by(".aiignore:1"));
         fs::write(ws.join(".aiignore"), "b.txt\n# a.txt\n").unwrap();
         assert_eq!(denied("sub/a.txt"), None);
         fs::write(ws.join("sub/.cursorignore"), "\n*.txt\n").unwrap();
-        assert_eq!(denied("sub/a.txt"), by("*.txt", "sub/.cursorignore:2"));
+        assert_eq!(denied("sub/a.txt"), by("sub/.cursorignore:2"));
         fs::rename(ws.join("sub/.cursorignore"), ws.join(".cursorignore")).unwrap();
-        assert_eq!(denied("sub/a.txt"), by("*.txt", ".cursorignore:2"));
+        assert_eq!(denied("sub/a.txt"), by(".cursorignore:2"));
         fs::remove_file(ws.join(".cursorignore")).unwrap();
         assert_eq!(denied("sub/a.txt"), None);
         assert_eq!(
@@ -767,7 +825,7 @@ mod tests {
         let (_tmp, ws) = workspace(&[(".aiignore", "a.txt\n"), ("sub/a.txt", "a\n")]);
         let root = Root::open(ws.to_str().unwrap()).unwrap();
         let files = IgnoreFiles::new(&names(&[".aiignore"])).unwrap();
-        let denial = files.denial(&root, Path::new("sub/a.txt"), Access::Waiting);
+        let denial = files.denial(&root, Path::new("sub/a.txt"), Access::Waiting, &|_| true);
         assert!(denial.unwrap().is_some());
         assert_eq!(files.compiled.lock().unwrap().len(), 0);
         assert_eq!(files.listings.lock().unwrap().len(), 0);
