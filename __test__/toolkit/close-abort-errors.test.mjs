@@ -65,6 +65,30 @@ describe('toolkit life', () => {
     assert.ok(openDescriptors() - before < 10, `${openDescriptors() - before} descriptors more than before`)
   })
 
+  // Issue 35 §5: the toolkit keeps descriptors of files it read; a log rotated by a rename
+  // over it must not leave one open per deleted version (their disk space stays held).
+  test('a log rotated 100 times while it is read holds no descriptor of a deleted version', async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    const log = fx.write('churn.log', '')
+    const deleted = () =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`) === `${log} (deleted)`
+        } catch {
+          return false // closed since it was listed
+        }
+      }).length
+    for (let round = 0; round < 100; round++) {
+      fs.writeFileSync(`${log}.tmp`, `round ${round}\n`)
+      fs.renameSync(`${log}.tmp`, log)
+      // Only a file whose last change is a timestamp tick (20 ms) old is kept: let it settle.
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      assert.equal((await toolkit.readFile({ path: 'churn.log' })).content, `round ${round}\n`)
+    }
+    assert.equal(deleted(), 0)
+  })
+
   test('a read already running when the toolkit closes still finishes', async () => {
     const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
     const pending = toolkit.readFile({ path: 'notes.txt' })

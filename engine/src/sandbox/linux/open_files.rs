@@ -11,14 +11,18 @@
 //! is read is always the file its path names at the read, as a fresh open would read it.
 //!
 //! At most [`CAPACITY`] files are kept, of any size (a page of a large file is read through
-//! its kept descriptor as a small file is), and all are closed with the root. A janitor
-//! thread closes a file unused for [`IDLE`] without waiting for another read (started with
-//! the first file kept, ending when none is), so that a deleted file's space is not held for
-//! long; where it cannot be started, nothing is kept.
+//! its kept descriptor as a small file is), and all are closed with the root. A file that
+//! another file replaced under the path it was read by (a log rotated by a rename over it,
+//! an editor's save) is closed by the read that opens its successor, so that rotating a log
+//! never piles up descriptors of deleted files. A janitor thread closes a file unused for
+//! [`IDLE`] without waiting for another read (started with the first file kept, ending when
+//! none is), so that a deleted file's space is not held for long; where it cannot be
+//! started, nothing is kept.
 //! A duplicate shares its file offset with the kept descriptor: every read of a file opened
 //! beneath a root is positional (`pread`).
 
 use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -47,6 +51,8 @@ struct Kept {
 #[derive(Debug)]
 struct KeptFile {
     version: [i128; 7],
+    /// The workspace-relative path it was read by.
+    path: PathBuf,
     file: OwnedFd,
     used: Instant,
 }
@@ -80,8 +86,8 @@ impl OpenFiles {
     }
 
     /// Keeps a duplicate of `file`, just opened for reading the regular file whose status
-    /// is `stat`, when its last change is settled.
-    pub(in crate::sandbox) fn remember(&self, stat: &Stat, file: &OwnedFd) {
+    /// is `stat` by the workspace-relative `path`, when its last change is settled.
+    pub(in crate::sandbox) fn remember(&self, path: &Path, stat: &Stat, file: &OwnedFd) {
         if !chunked::settled(stat) {
             return;
         }
@@ -91,14 +97,16 @@ impl OpenFiles {
         let version = chunked::identity(stat);
         {
             let mut files = self.0.files();
-            // An older version of the same file is of no more use.
-            files.retain(|kept| kept.version[..2] != version[..2]);
+            // An older version of the same file is of no more use, nor is a file this one
+            // replaced under its path (it may be deleted, its space held by the descriptor).
+            files.retain(|kept| kept.version[..2] != version[..2] && kept.path != path);
             if files.len() >= CAPACITY {
                 files.remove(0);
             }
             let used = Instant::now();
             files.push(KeptFile {
                 version,
+                path: path.to_owned(),
                 file: copy,
                 used,
             });
@@ -241,7 +249,7 @@ mod tests {
         let open = OpenFiles::default();
         let (file, stat) = &files[0];
         assert!(open.reopen(stat).is_none(), "nothing kept yet");
-        open.remember(stat, file);
+        open.remember(Path::new("f"), stat, file);
         let copy = open.reopen(stat).expect("kept");
         assert!(same_file(&copy, file));
         // Another file's status never gets it.
@@ -265,7 +273,7 @@ mod tests {
         let file = OwnedFd::from(std::fs::File::open(&path).unwrap());
         let stat = rustix::fs::fstat(&file).unwrap();
         let open = OpenFiles::default();
-        open.remember(&stat, &file);
+        open.remember(Path::new("fresh"), &stat, &file);
         assert_eq!(open.len(), 0);
     }
 
@@ -273,12 +281,12 @@ mod tests {
     fn at_most_capacity_files_are_kept_the_least_recently_used_closed_first() {
         let (_dir, files) = settled_files(CAPACITY + 2, "text\n");
         let open = OpenFiles::default();
-        for (file, stat) in &files[..CAPACITY] {
-            open.remember(stat, file);
+        for (index, (file, stat)) in files[..CAPACITY].iter().enumerate() {
+            open.remember(Path::new(&format!("f{index}")), stat, file);
         }
         assert!(open.reopen(&files[0].1).is_some()); // now the most recently used
-        for (file, stat) in &files[CAPACITY..] {
-            open.remember(stat, file);
+        for (index, (file, stat)) in files.iter().enumerate().skip(CAPACITY) {
+            open.remember(Path::new(&format!("f{index}")), stat, file);
         }
         assert_eq!(open.len(), CAPACITY);
         assert!(open.reopen(&files[0].1).is_some());
@@ -292,7 +300,7 @@ mod tests {
         let (_dir, files) = settled_files(2, "text\n");
         let open = OpenFiles::closing_after(Duration::from_millis(100));
         let (file, stat) = &files[0];
-        open.remember(stat, file);
+        open.remember(Path::new("f"), stat, file);
         assert_eq!(open.len(), 1);
         let started = Instant::now();
         while open.len() > 0 && started.elapsed() < Duration::from_secs(10) {
@@ -301,7 +309,7 @@ mod tests {
         assert_eq!(open.len(), 0, "still kept after {:?}", started.elapsed());
         // A file used meanwhile stays: the janitor goes on for it.
         let keeping = OpenFiles::closing_after(Duration::from_millis(500));
-        keeping.remember(&files[1].1, &files[1].0);
+        keeping.remember(Path::new("f1"), &files[1].1, &files[1].0);
         for _ in 0..20 {
             std::thread::sleep(Duration::from_millis(50));
             assert!(keeping.reopen(&files[1].1).is_some());
@@ -313,7 +321,30 @@ mod tests {
         let over = crate::request::MAX_FILE_BYTES as usize + 1;
         let (_dir, files) = settled_files(1, &"x".repeat(over));
         let open = OpenFiles::default();
-        open.remember(&files[0].1, &files[0].0);
+        open.remember(Path::new("f0"), &files[0].1, &files[0].0);
         assert!(open.reopen(&files[0].1).is_some());
+    }
+
+    /// Issue 35 §5: a log rotated by a rename over it, read after each rotation, keeps one
+    /// descriptor, of the file its path names now, not one of each deleted version.
+    #[test]
+    fn a_file_replaced_under_its_path_is_let_go_by_the_read_of_its_successor() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("churn.log");
+        let open = OpenFiles::default();
+        let mut kept = Vec::new();
+        for round in 0..CAPACITY + 4 {
+            let next = dir.path().join("churn.log.tmp");
+            std::fs::write(&next, format!("round {round}\n")).unwrap();
+            std::fs::rename(&next, &log).unwrap();
+            std::thread::sleep(Duration::from_millis(30)); // past a timestamp tick
+            let file = OwnedFd::from(std::fs::File::open(&log).unwrap());
+            let stat = rustix::fs::fstat(&file).unwrap();
+            open.remember(Path::new("churn.log"), &stat, &file);
+            kept.push(stat);
+        }
+        assert_eq!(open.len(), 1);
+        assert!(open.reopen(kept.last().unwrap()).is_some());
+        assert!(open.reopen(&kept[0]).is_none());
     }
 }

@@ -55,7 +55,8 @@ pub(super) fn kept_or(
     }
     let reopened = reopen(resolved);
     if let Reopened::File(file) = &reopened {
-        root.open_files.remember(&resolved.stat, file);
+        root.open_files
+            .remember(&resolved.path, &resolved.stat, file);
     }
     reopened
 }
