@@ -99,3 +99,20 @@ export function noisyJpeg(width, height) {
     .jpeg({ quality: 95 })
     .toBuffer()
 }
+
+/**
+ * `jpeg` with its frame header made to declare `width` x `height` and `scans` scans in all
+ * (empty SOS segments put before its end of image): the markers of a progressive JPEG whose
+ * decoding would walk every block `scans` times.
+ */
+export function manyScanJpeg(jpeg, width, height, scans) {
+  const out = Buffer.from(jpeg)
+  const sof = out.indexOf(Buffer.from([0xff, 0xc0])) // a baseline frame, as sharp writes it
+  out.writeUInt16BE(height, sof + 5)
+  out.writeUInt16BE(width, sof + 7)
+  let have = 0
+  for (let at = out.indexOf(Buffer.from([0xff, 0xda])); at >= 0; at = out.indexOf(Buffer.from([0xff, 0xda]), at + 2)) have++
+  const scan = Buffer.from([0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x01, 0x00, 0x00])
+  const extra = Buffer.concat(Array.from({ length: scans - have }, () => scan))
+  return Buffer.concat([out.subarray(0, out.length - 2), extra, out.subarray(out.length - 2)])
+}

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import pkg from '../../index.js'
 import { after, before, describe, test } from '../harness.mjs'
 import { makeFixture } from '../helpers.mjs'
-import { declaredPng, decoded, image, noisyJpeg } from '../media.mjs'
+import { declaredPng, decoded, image, manyScanJpeg, noisyJpeg } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall, fileVersion, isToolkitError } = pkg
 
@@ -159,6 +159,19 @@ describe('toolkit.view: images', () => {
     assert.equal(error.code, 'IMAGE_TOO_LARGE')
     assert.match(error.message, /^IMAGE_TOO_LARGE: img\/bomb\.png: .*100000.*100000/)
     // Decoding it would take 30 GB and minutes; refusing it from the header takes nothing.
+    assert.ok(performance.now() - started < 5000)
+  })
+
+  // Issue 35 §2: a progressive JPEG of 7000x7000 and 2,000 scans cost 10-14 s of CPU a view.
+  test('a JPEG of 2,000 scans at 7000x7000 is refused at once, before any decoding', async () => {
+    fx.write('img/scans.jpg', manyScanJpeg(await image(8, 8, 'jpeg'), 7000, 7000, 2000))
+    const started = performance.now()
+    const error = await viewError({ path: 'img/scans.jpg' })
+    assert.equal(error.code, 'IMAGE_TOO_LARGE')
+    assert.equal(
+      error.message,
+      'IMAGE_TOO_LARGE: img/scans.jpg: the JPEG has 2000 scans of 7000x7000 pixels; at that size at most 65 are read',
+    )
     assert.ok(performance.now() - started < 5000)
   })
 

@@ -374,7 +374,9 @@ fn image_answer(
 
 fn image_error(err: ImageError, requested: &str) -> ReadFileError {
     let code = match err {
-        ImageError::TooManyPixels { .. } | ImageError::CannotFit { .. } => ErrorCode::ImageTooLarge,
+        ImageError::TooManyPixels { .. }
+        | ImageError::TooManyScans { .. }
+        | ImageError::CannotFit { .. } => ErrorCode::ImageTooLarge,
         ImageError::NotAnImage | ImageError::Corrupt(_) => ErrorCode::InvalidMedia,
     };
     ReadFileError::new(code, requested, err.to_string())

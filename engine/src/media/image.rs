@@ -126,6 +126,21 @@ pub enum ImageError {
         /// [`ImageLimits::max_source_pixels`].
         max: u64,
     },
+    /// A JPEG of so many scans for its size that decoding it would take seconds: every scan
+    /// of a progressive JPEG walks all of its blocks (checked before decoding).
+    #[error(
+        "the JPEG has {scans} scans of {width}x{height} pixels; at that size at most {max_scans} are read"
+    )]
+    TooManyScans {
+        /// The scans (`SOS` markers) the file holds.
+        scans: u64,
+        /// The width the header declares.
+        width: u32,
+        /// The height the header declares.
+        height: u32,
+        /// The most scans read at this size: [`MAX_SCAN_PIXELS`] over its pixels.
+        max_scans: u64,
+    },
     /// Truncated, corrupt, or otherwise undecodable; the string says what, in a few words.
     #[error("the image cannot be decoded: {0}")]
     Corrupt(String),
@@ -526,6 +541,9 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
             max: limits.max_source_pixels,
         });
     }
+    if header.format == ImageFormat::Jpeg {
+        check_scans(&header, bytes)?;
+    }
     let (upright_width, upright_height) = header.upright_size();
     let (width, height) = target_size(upright_width, upright_height, limits);
     let part = |format, data, width, height, resized| FittedImage {
@@ -576,6 +594,30 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
         }
         (width, height) = smaller;
     }
+}
+
+/// The most pixels a JPEG's scans may cover together (each scan's pixels, summed), which
+/// bounds the time of its decode: 64 scans of the largest image read. A progressive JPEG's
+/// decoder walks every block of the image in every scan, so a file of a few hundred KB and
+/// 2,000 scans of 49 megapixels took 10-14 s; common encoders write 10 scans or fewer.
+pub const MAX_SCAN_PIXELS: u64 = 64 * 50_000_000;
+
+/// [`ImageError::TooManyScans`] when the JPEG's scans cover more than [`MAX_SCAN_PIXELS`].
+/// Scans are counted by their `SOS` markers: the entropy-coded data stuffs every `0xFF`, so
+/// only a marker (or a thumbnail's, in an `APP` segment: counted too, the safe way) holds
+/// `FF DA`.
+fn check_scans(header: &Header, bytes: &[u8]) -> Result<(), ImageError> {
+    let scans = memchr::memmem::find_iter(bytes, &[0xFF, 0xDA]).count() as u64;
+    let max_scans = MAX_SCAN_PIXELS / header.pixels().max(1);
+    if scans <= max_scans {
+        return Ok(());
+    }
+    Err(ImageError::TooManyScans {
+        scans,
+        width: header.width,
+        height: header.height,
+        max_scans,
+    })
 }
 
 /// The shortest long edge [`fit`] makes a part to meet the byte limit; a part that would
@@ -1483,6 +1525,46 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// Issue 35 §2: a progressive JPEG of 7000x7000 and 2,000 scans (some 300 KB) took 10-14 s
+    /// of CPU to decode. Refused from its markers, before any decoding.
+    #[test]
+    fn a_jpeg_of_too_many_scans_for_its_size_is_refused_before_decoding() {
+        let mut jpeg = jpeg_of(8, 8, &[0; 192]);
+        let sof = memchr::memmem::find(&jpeg, &[0xFF, 0xC0]).unwrap();
+        jpeg[sof + 5..sof + 9].copy_from_slice(&7000u16.to_be_bytes().repeat(2));
+        let eoi = jpeg.len() - 2;
+        // 2,000 scans: each an SOS segment and a byte of data, before the end of image.
+        let scan = [
+            0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x01, 0x00, 0x00,
+        ];
+        let scans: Vec<u8> = scan
+            .iter()
+            .copied()
+            .cycle()
+            .take(scan.len() * 1999)
+            .collect();
+        jpeg.splice(eoi..eoi, scans);
+        let started = std::time::Instant::now();
+        let refused = fit(&jpeg, &ImageLimits::default());
+        assert!(started.elapsed() < std::time::Duration::from_millis(50));
+        assert_eq!(
+            refused,
+            Err(ImageError::TooManyScans {
+                scans: 2000,
+                width: 7000,
+                height: 7000,
+                max_scans: 65
+            })
+        );
+        // The same scans at 100x100 are within the bound: handed to the decoder.
+        jpeg[sof + 5..sof + 9].copy_from_slice(&100u16.to_be_bytes().repeat(2));
+        let read = fit(&jpeg, &ImageLimits::default());
+        assert!(
+            !matches!(read, Err(ImageError::TooManyScans { .. })),
+            "{read:?}"
+        );
     }
 
     #[test]
