@@ -314,6 +314,11 @@ impl ReadCall {
         matches!(self.kind, CallKind::Read)
     }
 
+    /// Whether it may decode an image, a notebook or a PDF (`view`): seconds of a pool thread.
+    pub(crate) fn decodes(&self) -> bool {
+        matches!(self.kind, CallKind::Media(_))
+    }
+
     /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
     /// not in the root cache, or not resolvable from the dentry cache, would); `None`
     /// otherwise.

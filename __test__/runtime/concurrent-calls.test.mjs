@@ -123,3 +123,37 @@ Promise.all(names.map((name) => readFile(ws, { path: name })))
     assert.equal((await toolkit.readFile({ path: 'a.txt' })).content, 'held\n')
   })
 })
+
+// Issue 35 §2: media decodes can hold a pool thread for seconds. Four of them in flight used
+// to hold all four of libuv's threads, and a text read waited for the first to end.
+describe('media decodes beside text reads', () => {
+  const fx = makeFixture()
+  after(() => fs.rmSync(fx.base, { recursive: true, force: true }))
+
+  test('a text read sent after four slow decodes is answered before any of them', async () => {
+    const { image } = await import('../media.mjs')
+    // 6000x6000 (36 megapixels): its decode and downscale take hundreds of milliseconds.
+    fx.write('big.png', await image(6000, 6000, 'png'))
+    fx.write('notes.txt', 'one\ntwo\n')
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    const settled = []
+    const views = []
+    for (let i = 0; i < 4; i++) {
+      views.push(toolkit.view({ path: 'big.png' }).then((output) => settled.push(`view ${i}`) && output))
+      // Each view reads the file as text first, then decodes it, each call on its own (as a
+      // model's calls come): let each decode start before the next view.
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    assert.deepEqual(settled, [], 'the decodes were over before the text read was sent')
+    assert.deepEqual(settled, [], 'a decode was over before the text read was sent')
+    // A batch is always read on the pool, never answered on the JS thread.
+    const [read] = await toolkit.readFiles([{ path: 'notes.txt' }])
+    // A decode that ended with it would be settled by the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(settled, [], 'a decode had ended when the text read was answered')
+    assert.deepEqual(read, { ok: true, output: await toolkit.readFile({ path: 'notes.txt' }) })
+    await Promise.all(views)
+    assert.equal(settled.length, 4)
+  })
+})

@@ -28,20 +28,42 @@ use crate::js;
 use crate::output::Makers;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use js_thread::JsThread;
-use pool::Pool;
+use pool::{Lane, Pool};
 use promises::{Outcome, Promises};
 
 /// The binding's state for one env.
-#[derive(Default)]
 pub(crate) struct EnvState {
     promises: Promises,
-    pool: Pool,
+    /// The pool's lane for every call but media reads.
+    text_pool: Pool,
+    /// The pool's lane for media reads.
+    media_pool: Pool,
     js_thread: JsThread,
     /// The compiled functions that build result objects (see `output.rs`).
     pub(crate) makers: Makers,
 }
 
+impl Default for EnvState {
+    fn default() -> EnvState {
+        EnvState {
+            promises: Promises::default(),
+            text_pool: Pool::new(Lane::Text),
+            media_pool: Pool::new(Lane::Media),
+            js_thread: JsThread::default(),
+            makers: Makers::default(),
+        }
+    }
+}
+
 impl EnvState {
+    /// The pool's lane `lane`.
+    fn pool(&self, lane: Lane) -> &Pool {
+        match lane {
+            Lane::Text => &self.text_pool,
+            Lane::Media => &self.media_pool,
+        }
+    }
+
     /// This env's state, created on first use.
     pub(crate) fn of(env: &Env) -> napi::Result<&'static EnvState> {
         // SAFETY: this is the only place the binding uses the instance-data slot, always
@@ -207,7 +229,12 @@ fn send_to_pool(env: &Env, state: &EnvState, mut calls: Vec<Queued>) {
     calls.retain(|queued| state.promises.is_unsettled(queued.id));
     if !calls.is_empty() {
         count_sent_to_pool(calls.len());
-        state.pool.send(env, calls);
+        let (media, text): (Vec<_>, Vec<_>) = calls.into_iter().partition(|q| q.call.decodes());
+        for (lane, calls) in [(Lane::Text, text), (Lane::Media, media)] {
+            if !calls.is_empty() {
+                state.pool(lane).send(env, calls);
+            }
+        }
     }
 }
 

@@ -6,6 +6,12 @@
 //! waits in a queue that the running work items take from before they finish, up to
 //! [`MAX_CALLS_PER_WORK_ITEM`] calls each, and whatever is still waiting when one finishes
 //! goes to the pool together.
+//!
+//! Media reads (`view` of an image, notebook or PDF) take a lane of their own: a decode can
+//! hold a pool thread for seconds, so at most [`MEDIA_IN_FLIGHT`] of an env's run at once,
+//! one call a work item, and a text read never waits in a queue behind one. One, because the
+//! pool may be small: Node's libuv has 4 threads, Bun's pool one per CPU (2 on a 2-core
+//! machine), and a text read must find a thread free.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -22,15 +28,42 @@ use agent_read_file_engine::error::ReadFileError;
 const MAX_IN_FLIGHT: usize = 4;
 /// Calls one work item carries at most, so results keep flowing back while others run.
 const MAX_CALLS_PER_WORK_ITEM: usize = 16;
+/// Media work items of one env on the pool at once, each of one call.
+const MEDIA_IN_FLIGHT: usize = 1;
 /// Content one work item hands back at most (plus one read), so settling its results,
 /// which turns every one into a JS string at once, never holds up the event loop for long.
 const MAX_WORK_ITEM_CONTENT_BYTES: usize = 1 << 20;
 
-/// One env's calls for the pool: waiting, and how many work items run.
-#[derive(Default)]
+/// One env's calls for the pool, in one lane: waiting, and how many work items run.
 pub(super) struct Pool {
+    lane: Lane,
     waiting: Waiting,
     in_flight: Cell<usize>,
+}
+
+/// Which calls a [`Pool`] runs, and so how many work items of how many calls.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lane {
+    /// Every call but a media read.
+    Text,
+    /// Media reads, which decode.
+    Media,
+}
+
+impl Lane {
+    fn max_in_flight(self) -> usize {
+        match self {
+            Lane::Text => MAX_IN_FLIGHT,
+            Lane::Media => MEDIA_IN_FLIGHT,
+        }
+    }
+
+    fn max_calls_per_work_item(self) -> usize {
+        match self {
+            Lane::Text => MAX_CALLS_PER_WORK_ITEM,
+            Lane::Media => 1,
+        }
+    }
 }
 
 /// Calls that no work item has taken yet, shared with the running ones.
@@ -45,24 +78,35 @@ impl Waiting {
 }
 
 impl Pool {
+    /// An empty lane.
+    pub(super) fn new(lane: Lane) -> Pool {
+        Pool {
+            lane,
+            waiting: Waiting::default(),
+            in_flight: Cell::new(0),
+        }
+    }
+
     /// Queues `calls` and starts work items for them.
     pub(super) fn send(&self, env: &Env, calls: Vec<Queued>) {
         self.waiting.lock().extend(calls);
         self.start(env);
     }
 
-    /// Sends waiting calls to the pool while fewer than [`MAX_IN_FLIGHT`] work items run.
+    /// Sends waiting calls to the pool while fewer than the lane's work items run.
     fn start(&self, env: &Env) {
-        while self.in_flight.get() < MAX_IN_FLIGHT {
+        let max_calls = self.lane.max_calls_per_work_item();
+        while self.in_flight.get() < self.lane.max_in_flight() {
             let mut waiting = self.waiting.lock();
-            let count = waiting.len().min(MAX_CALLS_PER_WORK_ITEM);
+            let count = waiting.len().min(max_calls);
             if count == 0 {
                 return;
             }
-            let mut calls = Vec::with_capacity(MAX_CALLS_PER_WORK_ITEM);
+            let mut calls = Vec::with_capacity(max_calls);
             calls.extend(waiting.drain(..count));
             drop(waiting);
             let item = WorkItem {
+                lane: self.lane,
                 calls,
                 waiting: self.waiting.clone(),
             };
@@ -87,6 +131,7 @@ impl Pool {
 
 /// Calls run together on one pool thread.
 struct WorkItem {
+    lane: Lane,
     calls: Vec<Queued>,
     /// Where more calls wait; the work item takes them while it has room.
     waiting: Waiting,
@@ -96,12 +141,12 @@ impl Task for WorkItem {
     type Output = Vec<Result<Reply, ReadFileError>>;
     type JsValue = Undefined;
 
-    /// Runs its calls, then waiting ones, until [`MAX_CALLS_PER_WORK_ITEM`] calls have run,
-    /// none is waiting, or [`MAX_WORK_ITEM_CONTENT_BYTES`] of content is ready. Calls of its
-    /// own left over go back to the head of the queue when it is resolved.
+    /// Runs its calls, then waiting ones, until its lane's calls a work item have run, none
+    /// is waiting, or [`MAX_WORK_ITEM_CONTENT_BYTES`] of content is ready. Calls of its own
+    /// left over go back to the head of the queue when it is resolved.
     fn compute(&mut self) -> napi::Result<Self::Output> {
         let mut roots = OpenedRoots::default();
-        let mut replies = Vec::with_capacity(MAX_CALLS_PER_WORK_ITEM);
+        let mut replies = Vec::with_capacity(self.lane.max_calls_per_work_item());
         let mut content_bytes = 0;
         while content_bytes < MAX_WORK_ITEM_CONTENT_BYTES && self.take_next(replies.len()) {
             let reply = self.calls[replies.len()].call.run_with(&mut roots);
@@ -113,12 +158,13 @@ impl Task for WorkItem {
 
     fn resolve(&mut self, env: Env, replies: Self::Output) -> napi::Result<Undefined> {
         let state = EnvState::of(&env)?;
+        let pool = state.pool(self.lane);
         // Put the queue right before settling anything: settling runs JS, which may start
         // more calls.
-        state.pool.finished(self.calls.split_off(replies.len()));
+        pool.finished(self.calls.split_off(replies.len()));
         let answered = self.calls.drain(..).map(|queued| queued.id).zip(replies);
         super::pool_answered(&env, state, answered);
-        state.pool.start(&env);
+        pool.start(&env);
         Ok(())
     }
 }
@@ -129,7 +175,7 @@ impl WorkItem {
         if ran < self.calls.len() {
             return true;
         }
-        if ran == MAX_CALLS_PER_WORK_ITEM {
+        if ran == self.lane.max_calls_per_work_item() {
             return false;
         }
         let next = self.waiting.lock().pop_front();
