@@ -348,10 +348,7 @@ impl ReadCall {
                 let path = &self.request.path;
                 let version = match self.rules.max_file_bytes {
                     None => file_version(&root, path, policy),
-                    Some(max) => {
-                        let indexes = self.line_indexes.as_deref();
-                        file_version_within(&root, path, policy, max, indexes)
-                    }
+                    Some(max) => file_version_within(&root, path, policy, max),
                 };
                 match version {
                     // An image or a PDF over the text limit has the version its media read

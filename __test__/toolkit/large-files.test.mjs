@@ -31,6 +31,22 @@ function numberedLines(count, width, ending = '\n') {
   return lines.join('')
 }
 
+/**
+ * A python3 program that maps the file it is given, writes its first byte ('A': the page is
+ * dirty, and the file's times move), says "dirty", and on a line of input writes its second
+ * byte ('B': the same dirty page, so no fault, and no time moves) and says "written".
+ */
+const MAP_AND_WRITE = `import mmap, sys
+f = open(sys.argv[1], 'r+b')
+m = mmap.mmap(f.fileno(), 0)
+m[0:1] = b'A'
+print('dirty', flush=True)
+sys.stdin.readline()
+m[1:2] = b'B'
+print('written', flush=True)
+sys.stdin.readline()
+`
+
 /** The output the contract gives for `rel`, as the oracle of `helpers.mjs` computes it. */
 function expected(rel, start, max) {
   return expectedOutput(path.join(fx.ws, rel), rel, start, max)
@@ -173,6 +189,30 @@ describe('maxFileBytes: files over 1 MiB', () => {
     fs.closeSync(fd)
     assert.equal(await toolkit.checkFreshness(rel), 'changed')
     toolkit.close()
+  })
+
+  // Issue 35 §6: a write through a shared memory mapping to a page already dirty moves
+  // neither mtime nor ctime, and a version of the file's status said 'unchanged'. Needs
+  // python3 (its mmap module) to hold the mapping; without it, skipped, saying so.
+  const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find((file) => fs.existsSync(file))
+  test('bytes changed through a shared mapping, no time moved, are "changed" for checkFreshness', { skip: !python && 'no python3 to map the file' }, async () => {
+    const rel = 'mapped.log'
+    const file = fx.write(rel, numberedLines(30_000, 100))
+    const mapper = spawn(python, ['-c', MAP_AND_WRITE, file], { stdio: ['pipe', 'pipe', 'inherit'] })
+    after(() => mapper.kill())
+    const lines = mapper.stdout.setEncoding('utf8')[Symbol.asyncIterator]()
+    assert.equal((await lines.next()).value, 'dirty\n')
+    await new Promise((resolve) => setTimeout(resolve, 50)) // past a timestamp tick
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: Infinity })
+    after(() => toolkit.close())
+    assert.equal((await toolkit.readFile({ path: rel, max_lines: 1 })).content, 'Aine 1 '.padEnd(100, 'x') + '\n')
+    assert.equal(await toolkit.checkFreshness(rel), 'unchanged')
+    const before = fs.statSync(file, { bigint: true })
+    mapper.stdin.write('write\n')
+    assert.equal((await lines.next()).value, 'written\n')
+    const now = fs.statSync(file, { bigint: true })
+    console.log(`times moved by the mapped write: ${now.mtimeNs !== before.mtimeNs || now.ctimeNs !== before.ctimeNs}`)
+    assert.equal(await toolkit.checkFreshness(rel), 'changed')
   })
 
   test('a binary file over 1 MiB is BINARY_NOT_SUPPORTED; a missing one NOT_FOUND', async () => {

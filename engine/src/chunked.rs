@@ -145,6 +145,8 @@ pub struct Scanned {
     /// counted.
     pub first_line_len: u64,
     pub facts: TextFacts,
+    /// The content hash of the whole file when its scan made it, unless it is binary.
+    pub content_hash: Option<u128>,
 }
 
 /// Facts of a file's bytes that a [`FileVersion`](crate::FileVersion) records.
@@ -175,11 +177,13 @@ impl From<io::Error> for ScanError {
 }
 
 /// How a scan reads a file: `chunk` bytes at a time, and, between two chunks, whether its
-/// caller set `stop` (to give up on a long scan).
+/// caller set `stop` (to give up on a long scan); and whether it hashes the bytes as they
+/// pass (a caller that hashed them whole already does not).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScanPace<'a> {
     pub chunk: usize,
     pub stop: Option<&'a AtomicBool>,
+    pub hash: bool,
 }
 
 impl ScanPace<'_> {
@@ -217,23 +221,36 @@ fn index_file_spaced(
         spacing,
         ..Indexer::default()
     };
+    let mut content_hash = None;
     if !binary {
-        let mut buffer = vec![0u8; chunk];
+        // The bytes are hashed as they stream past, as a file read whole is: the version of
+        // a file too large for that is then of its content too, not only of its status.
         let text_start = if bom { UTF8_BOM.len() as u64 } else { 0 };
+        let mut hasher = pace.hash.then(|| Hasher::for_len(file_len, chunk));
+        if let Some(hasher) = &mut hasher {
+            hasher.update(UTF8_BOM[..text_start as usize].to_vec());
+        }
+        let mut buffer = Vec::new();
         let mut offset = text_start;
         while offset < file_len {
             if pace.stopped() {
                 return Err(ScanError::Stopped);
             }
-            let want = buffer.len().min((file_len - offset) as usize);
-            let bytes = &mut buffer[..want];
-            read_exactly(source, bytes, offset)?;
-            indexer.feed(bytes, offset - text_start);
-            offset += want as u64;
+            if let Some(hasher) = &mut hasher {
+                buffer = hasher.spare();
+            }
+            buffer.resize(chunk.min((file_len - offset) as usize), 0);
+            read_exactly(source, &mut buffer, offset)?;
+            indexer.feed(&buffer, offset - text_start);
+            offset += buffer.len() as u64;
+            if let Some(hasher) = &mut hasher {
+                hasher.update(std::mem::take(&mut buffer));
+            }
         }
         if source.read_at(&mut [0u8; 1], file_len)? != 0 {
             return Err(ScanError::Changed);
         }
+        content_hash = hasher.and_then(Hasher::finish);
     }
     let text = indexer.text;
     Ok(LineIndex {
@@ -249,8 +266,98 @@ fn index_file_spaced(
             line_ending: LineEnding::from_counts(text.newlines, text.crlfs),
             valid_utf8: text.utf8.valid(),
         },
-        content_hash: None,
+        content_hash,
     })
+}
+
+/// Files from this size on are hashed on a thread of their own while the scan reads on: the
+/// hash (about 8 GB/s) would otherwise add a third to a first read of a large file.
+const HASH_BESIDE_FROM_BYTES: u64 = 8 << 20;
+
+/// Pieces on their way to the hashing thread at most.
+const PIECES_BESIDE: usize = 3;
+
+/// The content hash of the bytes a scan reads, made as they pass: on this thread, or on a
+/// thread beside it for a file of [`HASH_BESIDE_FROM_BYTES`] or more.
+enum Hasher {
+    Here(Box<xxhash_rust::xxh3::Xxh3>, Vec<u8>),
+    Beside {
+        pieces: std::sync::mpsc::SyncSender<Vec<u8>>,
+        spares: std::sync::mpsc::Receiver<Vec<u8>>,
+        done: std::thread::JoinHandle<u128>,
+    },
+}
+
+impl Hasher {
+    /// A hasher for a file of `file_len` bytes read `chunk` bytes at a time.
+    fn for_len(file_len: u64, chunk: usize) -> Hasher {
+        let here = || Hasher::Here(Box::new(crate::version::content_hasher()), Vec::new());
+        if file_len < HASH_BESIDE_FROM_BYTES {
+            return here();
+        }
+        let (pieces, to_hash) = std::sync::mpsc::sync_channel::<Vec<u8>>(PIECES_BESIDE);
+        let (give_back, spares) = std::sync::mpsc::channel();
+        // The pieces go round: the scan reads into one the hashing thread gave back, and a
+        // fresh buffer (a mapping of its own, at this size) is never made per piece.
+        for _ in 0..PIECES_BESIDE + 1 {
+            let _ = give_back.send(Vec::with_capacity(chunk));
+        }
+        let hash = move || {
+            let mut hasher = crate::version::content_hasher();
+            for piece in to_hash {
+                hasher.update(&piece);
+                let _ = give_back.send(piece);
+            }
+            hasher.digest128()
+        };
+        let spawned = std::thread::Builder::new()
+            .name("agent-read-file hash".into())
+            .stack_size(64 * 1024)
+            .spawn(hash);
+        match spawned {
+            Ok(done) => Hasher::Beside {
+                pieces,
+                spares,
+                done,
+            },
+            // No thread to be had: hashed here, a little slower.
+            Err(_) => here(),
+        }
+    }
+
+    /// A buffer to read the next piece into: one the hashing thread is done with (it hashes
+    /// faster than a scan reads, so the wait is short).
+    fn spare(&mut self) -> Vec<u8> {
+        match self {
+            Hasher::Here(_, spare) => std::mem::take(spare),
+            Hasher::Beside { spares, .. } => spares.recv().unwrap_or_default(),
+        }
+    }
+
+    /// Hashes `piece`, the bytes that follow those hashed before.
+    fn update(&mut self, piece: Vec<u8>) {
+        match self {
+            Hasher::Here(hasher, spare) => {
+                hasher.update(&piece);
+                *spare = piece;
+            }
+            // The thread ends only when `pieces` is dropped: the send cannot fail.
+            Hasher::Beside { pieces, .. } => {
+                let _ = pieces.send(piece);
+            }
+        }
+    }
+
+    /// The hash of every byte given; `None` if the hashing thread could not give it.
+    fn finish(self) -> Option<u128> {
+        match self {
+            Hasher::Here(hasher, _) => Some(hasher.digest128()),
+            Hasher::Beside { pieces, done, .. } => {
+                drop(pieces);
+                done.join().ok()
+            }
+        }
+    }
 }
 
 /// The text as it streams past, and a checkpoint every `spacing` bytes of it.
@@ -309,7 +416,8 @@ pub struct LineIndex {
     line_count: u64,
     unterminated: bool,
     facts: TextFacts,
-    /// The content hash of the file's bytes, when it was read whole (a file up to 1 MiB).
+    /// The content hash of the file's bytes (as [`crate::FileVersion::of`] hashes them),
+    /// unless it is binary.
     content_hash: Option<u128>,
 }
 
@@ -471,6 +579,7 @@ pub fn window_from_index(
         start_column: 1,
         first_line_len: 0,
         facts: index.facts,
+        content_hash: index.content_hash,
     };
     if index.facts.binary || ask.start_line > index.line_count {
         return Ok(empty);
@@ -834,7 +943,30 @@ mod tests {
     use super::*;
 
     fn pace(chunk: usize) -> ScanPace<'static> {
-        ScanPace { chunk, stop: None }
+        ScanPace {
+            chunk,
+            stop: None,
+            hash: true,
+        }
+    }
+
+    /// A file of [`HASH_BESIDE_FROM_BYTES`] or more is hashed on a thread beside the scan:
+    /// the same hash, BOM and all, as the bytes hashed whole; none when not asked for.
+    #[test]
+    fn a_large_file_hashed_beside_the_scan_has_its_whole_bytes_hash() {
+        let mut bytes = UTF8_BOM.to_vec();
+        bytes.extend(b"line\n".repeat(HASH_BESIDE_FROM_BYTES as usize / 5 + 7));
+        let whole = crate::FileVersion::of(String::new(), &bytes, 0).hash;
+        for chunk in [4096, CHUNK_BYTES, 3 << 20] {
+            let index = index_file(&bytes[..], bytes.len() as u64, pace(chunk)).unwrap();
+            assert_eq!(index.content_hash(), Some(whole), "chunk {chunk}");
+        }
+        let unhashed = ScanPace {
+            hash: false,
+            ..pace(CHUNK_BYTES)
+        };
+        let index = index_file(&bytes[..], bytes.len() as u64, unhashed).unwrap();
+        assert_eq!(index.content_hash(), None);
     }
 
     #[test]
@@ -844,6 +976,7 @@ mod tests {
         let pace = ScanPace {
             chunk: 4096,
             stop: Some(&stop),
+            hash: true,
         };
         assert!(index_file(&source, 50_000, pace).is_ok());
         stop.store(true, Ordering::Relaxed);
@@ -876,6 +1009,8 @@ mod tests {
             assert_eq!((s.returned_line_count, s.next_start_line), (2, Some(4)));
             assert_eq!(s.line_count, 4);
             assert_eq!(s.facts.line_ending, LineEnding::Mixed);
+            let whole = crate::FileVersion::of(String::new(), text, 0);
+            assert_eq!(s.content_hash, Some(whole.hash), "chunk {chunk}");
             assert_eq!(scanned(text, (4, 1), 9, chunk).kept, b"four");
             let from_column = scanned(text, (1, 3), 1, chunk);
             assert_eq!(from_column.kept, b"e\r\n");
@@ -968,6 +1103,9 @@ mod tests {
             proptest::prop_assert_eq!(s.facts.line_ending, version.line_ending);
             proptest::prop_assert_eq!(s.facts.bom, version.bom);
             proptest::prop_assert_eq!(s.facts.valid_utf8, version.valid_utf8);
+            // Hashed as it streams past, in pieces of any size: the content hash of the bytes.
+            let hash = (!s.facts.binary).then_some(version.hash);
+            proptest::prop_assert_eq!(s.content_hash, hash);
             // Kept short, it is the window's first bytes: all of them, or enough to decode
             // to `keep` bytes, and at most twice that many.
             let ask = WindowAsk { keep, ..ask };

@@ -235,9 +235,11 @@ fn whole_window(
     }
     let bytes =
         file_guard::read_guarded(file, &stat, Span::Whole { max }).map_err(WholeError::Guard)?;
+    // The bytes are hashed whole for the version: the index need not hash them again.
     let pace = ScanPace {
         chunk: CHUNK_BYTES,
         stop: None,
+        hash: false,
     };
     let index =
         indexes.and_then(|_| chunked::index_file(&bytes.bytes[..], bytes.file_len, pace).ok());
@@ -349,6 +351,7 @@ fn large_window_of(
     let pace = ScanPace {
         chunk,
         stop: options.stop,
+        hash: true,
     };
     let limits = (pace, options.max_file_bytes());
     let (scanned, stat) =
@@ -356,9 +359,10 @@ fn large_window_of(
     if scanned.facts.binary {
         return Err(binary_error(request));
     }
-    let version = options
-        .versioned
-        .then(|| FileVersion::of_large_file(relative.clone(), &stat, &scanned.facts));
+    let version = options.versioned.then(|| {
+        let hash = scanned.content_hash;
+        FileVersion::of_large_file(relative.clone(), &stat, &scanned.facts, hash)
+    });
     let output = scanned_output(relative, scanned, &stat, request, Some(budget));
     Ok((output, version))
 }

@@ -20,7 +20,7 @@ use xxhash_rust::xxh3;
 
 use rustix::fs::Stat;
 
-use crate::chunked::{self, CHUNK_BYTES, LineIndexCache, ScanPace, TextFacts, WindowAsk};
+use crate::chunked::{self, CHUNK_BYTES, ScanPace, TextFacts, WindowAsk};
 use crate::error::ReadFileError;
 use crate::file_guard::{self, Span};
 use crate::policy::Policy;
@@ -60,21 +60,31 @@ impl FileVersion {
         }
     }
 
-    /// The version of a file too large to hash on every read (over [`MAX_FILE_BYTES`]):
-    /// its hash is of the file's identity and state as `stat` gives them (device, inode,
-    /// length, modification and change times to the nanosecond), keyed as a content hash
-    /// is, and the other facts are those its scan found. Any write changes the change
-    /// time, which no caller can set back, so a rewrite is seen as a content hash sees it,
-    /// except within one tick of the file system's clock after the status was taken.
-    pub fn of_large_file(path: String, stat: &Stat, facts: &TextFacts) -> FileVersion {
-        let mut identity = Vec::with_capacity(IDENTITY_TAG.len() + 7 * 16);
-        identity.extend_from_slice(IDENTITY_TAG);
-        for field in chunked::identity(stat) {
-            identity.extend_from_slice(&field.to_le_bytes());
-        }
+    /// The version of a file too large to read whole (over [`MAX_FILE_BYTES`]), from its
+    /// scan: its hash is `content_hash`, the hash of the bytes the scan read (as [`Self::of`]
+    /// hashes them), and the other facts are those the scan found. A page read from the
+    /// scan's line index has the scan's hash: the index is trusted while the file's status
+    /// is unchanged, so bytes changed without moving its times (through a shared memory
+    /// mapping) are seen by the next scan, which [`file_version_within`] always makes. A
+    /// binary file (no content hash) has a hash of its identity and state as `stat` gives
+    /// them (device, inode, length, modification and change times), keyed the same way.
+    pub fn of_large_file(
+        path: String,
+        stat: &Stat,
+        facts: &TextFacts,
+        content_hash: Option<u128>,
+    ) -> FileVersion {
+        let hash = content_hash.unwrap_or_else(|| {
+            let mut identity = Vec::with_capacity(IDENTITY_TAG.len() + 7 * 16);
+            identity.extend_from_slice(IDENTITY_TAG);
+            for field in chunked::identity(stat) {
+                identity.extend_from_slice(&field.to_le_bytes());
+            }
+            xxh3::xxh3_128_with_secret(&identity, process_secret())
+        });
         FileVersion {
             path,
-            hash: xxh3::xxh3_128_with_secret(&identity, process_secret()),
+            hash,
             byte_length: facts.file_len,
             mtime_ms: file_guard::mtime_ms(stat),
             line_ending: facts.line_ending,
@@ -108,6 +118,11 @@ impl FileVersion {
 /// What an identity hash starts with, so that it is not the content hash of a small file
 /// whose bytes happen to be an identity.
 const IDENTITY_TAG: &[u8] = b"agent-read-file identity\0";
+
+/// A hasher that streams bytes to the hash [`FileVersion::of`] gives them all at once.
+pub(crate) fn content_hasher() -> xxh3::Xxh3 {
+    xxh3::Xxh3::with_secret(*process_secret())
+}
 
 /// This process's XXH3 secret, drawn from the OS's random source on first use.
 fn process_secret() -> &'static [u8; SECRET_LEN] {
@@ -160,14 +175,14 @@ pub fn file_version(
 
 /// [`file_version`] of a file of at most `max_file_bytes`: one over [`MAX_FILE_BYTES`] has
 /// the version [`FileVersion::of_large_file`] gives, the one a toolkit's read of it
-/// records, from its line index in `indexes` when the file is unchanged since, else found
-/// by the same chunked scan (no window kept, nothing hashed but the identity).
+/// records, found by the same chunked scan of all its bytes (no window kept), never from a
+/// line index: a change that moved none of the file's times is seen too. A 1 GiB file
+/// costs a read of it (`benchmark/large-files.mjs`).
 pub fn file_version_within(
     root: &Root,
     requested: &str,
     policy: Option<&Policy>,
     max_file_bytes: u64,
-    indexes: Option<&LineIndexCache>,
 ) -> Result<FileVersion, ReadFileError> {
     let (relative, opened) = source::open(root, requested, policy)?;
     let len = u64::try_from(opened.stat.st_size).unwrap_or(0);
@@ -179,15 +194,6 @@ pub fn file_version_within(
             .map_err(|err| source::guard_error(err, requested))?;
         return Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms));
     }
-    if len <= max_file_bytes
-        && let Some(index) = indexes.and_then(|indexes| indexes.get(&opened.stat))
-    {
-        return Ok(FileVersion::of_large_file(
-            relative,
-            &opened.stat,
-            index.facts(),
-        ));
-    }
     let nothing = WindowAsk {
         start_line: u64::MAX,
         start_column: 1,
@@ -197,10 +203,16 @@ pub fn file_version_within(
     let pace = ScanPace {
         chunk: CHUNK_BYTES,
         stop: None,
+        hash: true,
     };
     let limits = (pace, max_file_bytes);
-    let (scanned, stat) = source::scan_large(opened, requested, nothing, limits, indexes)?;
-    Ok(FileVersion::of_large_file(relative, &stat, &scanned.facts))
+    let (scanned, stat) = source::scan_large(opened, requested, nothing, limits, None)?;
+    Ok(FileVersion::of_large_file(
+        relative,
+        &stat,
+        &scanned.facts,
+        scanned.content_hash,
+    ))
 }
 
 /// Files one ledger remembers at most; the least recently read is forgotten first.
