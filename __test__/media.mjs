@@ -14,6 +14,11 @@ export async function image(width, height, format = 'png', { alpha = false } = {
   return sharp(Buffer.from(svg))[format]().toBuffer()
 }
 
+/** A `width` x `height` PNG of 16 bits a channel, RGB, of one colour (small on disk). */
+export function deepPng(width, height) {
+  return sharp({ create: { width, height, channels: 3, background: '#2850a0' } }).toColourspace('rgb16').png().toBuffer()
+}
+
 /** What sharp reads of `bytes` (base64 or a buffer): format, width, height. */
 export async function decoded(bytes) {
   const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'base64') : bytes

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import pkg from '../../index.js'
-import { after, before, describe, test } from '../harness.mjs'
-import { makeFixture } from '../helpers.mjs'
-import { declaredPng, decoded, image, manyScanJpeg, noisyJpeg } from '../media.mjs'
+import { after, before, describe, slowTest, test } from '../harness.mjs'
+import { INDEX_PATH, makeFixture, runChild } from '../helpers.mjs'
+import { declaredPng, decoded, deepPng, image, manyScanJpeg, noisyJpeg } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall, fileVersion, isToolkitError } = pkg
 
@@ -173,6 +173,29 @@ describe('toolkit.view: images', () => {
       'IMAGE_TOO_LARGE: img/scans.jpg: the JPEG has 2000 scans of 7000x7000 pixels; at that size at most 65 are read',
     )
     assert.ok(performance.now() - started < 5000)
+  })
+
+  // Issue 35 §2: a 49-megapixel 16-bit PNG grew RSS by 357-405 MB: decoded to RGB (147 MB),
+  // widened to RGBA in a copy (196 MB more), and turned upright in another. Now the decoded
+  // buffer is widened in place and only the small part is turned: 4 bytes a pixel, 196 MB.
+  // Measured in the child: 272 MiB before, 136-137 MiB after (Node), 75 MiB (Bun).
+  slowTest('a 7000x7000 16-bit PNG is read within 4 bytes a pixel (under 200 MiB of growth)', 60_000, async () => {
+    fx.write('img/deep.png', await deepPng(7000, 7000))
+    const result = await runChild(
+      fx.base,
+      'decode-memory.cjs',
+      `const { createAgentToolkit } = require(${JSON.stringify(INDEX_PATH)})
+const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
+;(async () => {
+  const before = process.resourceUsage().maxRSS
+  const out = await toolkit.view({ path: 'img/deep.png' })
+  const after = process.resourceUsage().maxRSS
+  console.log(JSON.stringify({ grownMiB: (after - before) / 1024, source: out.parts[0].source }))
+})()`,
+      { timeout: 60_000 },
+    )
+    assert.deepEqual([result.source.width, result.source.height], [7000, 7000])
+    assert.ok(result.grownMiB < 200, `peak RSS grew ${result.grownMiB.toFixed(1)} MiB`)
   })
 
   test('a truncated PNG and a truncated JPEG are INVALID_MEDIA', async () => {

@@ -565,18 +565,23 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
         return Ok(part(header.format, data, width, height, false));
     }
 
-    // Decoded at the size stored, then turned upright.
-    let (stored_width, stored_height) = if header.orientation >= 5 {
-        (height, width)
-    } else {
-        (width, height)
+    // Decoded at the size stored, widened to RGBA in its own buffer, resized, and only then
+    // turned upright: the decoded image is never copied whole (4 bytes a pixel at most).
+    let stored = |(width, height)| {
+        if header.orientation >= 5 {
+            (height, width)
+        } else {
+            (width, height)
+        }
     };
+    let (stored_width, stored_height) = stored((width, height));
     let source = decode(&header, bytes, limits, stored_width, stored_height)?;
-    let source = upright(source, header.orientation);
     let opaque = source.opaque();
+    let source = Widened::of(source);
     let (mut width, mut height) = (width, height);
     loop {
-        let (format, encoded) = encode_within(&source, width, height, opaque, &header, limits)?;
+        let at = stored((width, height));
+        let (format, encoded) = encode_within(&source, at, opaque, &header, limits)?;
         let len = base64_len(encoded.len());
         if len <= limits.max_base64_bytes {
             let data = base64::engine::general_purpose::STANDARD.encode(&encoded);
@@ -624,17 +629,16 @@ fn check_scans(header: &Header, bytes: &[u8]) -> Result<(), ImageError> {
 /// need to be smaller is refused, as a model could read little of it.
 pub const MIN_EDGE: u32 = 64;
 
-/// `source` at `width` x `height`, encoded: a JPEG source as JPEG; any other as PNG, and
-/// as JPEG when an opaque PNG is over the byte limit.
+/// `source` at `(width, height)` as stored, turned upright, encoded: a JPEG source as JPEG;
+/// any other as PNG, and as JPEG when an opaque PNG is over the byte limit.
 fn encode_within(
-    source: &Pixels,
-    width: u32,
-    height: u32,
+    source: &Widened,
+    (width, height): (u32, u32),
     opaque: bool,
     header: &Header,
     limits: &ImageLimits,
 ) -> Result<(ImageFormat, Vec<u8>), ImageError> {
-    let resized = resize(source, width, height, opaque)?;
+    let resized = upright(resize(source, width, height, opaque)?, header.orientation);
     if header.format == ImageFormat::Jpeg {
         return Ok((ImageFormat::Jpeg, encode_jpeg(&resized)?));
     }
@@ -650,16 +654,22 @@ fn encode_within(
     })
 }
 
-/// `source` at `width` x `height` (Lanczos3, alpha premultiplied while filtering), without
-/// its alpha channel when `opaque`.
-fn resize(source: &Pixels, width: u32, height: u32, opaque: bool) -> Result<Pixels, ImageError> {
-    let mut out = if (width, height) == (source.width, source.height) {
+/// `source` at `width` x `height` (Lanczos3, alpha premultiplied while filtering), in the
+/// channels it was decoded with, without its alpha channel when `opaque`.
+fn resize(source: &Widened, width: u32, height: u32, opaque: bool) -> Result<Pixels, ImageError> {
+    let rgba = &source.rgba;
+    let resized = if (width, height) == (rgba.width, rgba.height) {
         Pixels {
-            data: source.data.clone(),
-            ..*source
+            data: rgba.data.clone(),
+            ..*rgba
         }
     } else {
-        resize_colour(source, width, height, opaque)?
+        resize_rgba(rgba, width, height, opaque)?
+    };
+    let mut out = if source.channels == 4 {
+        resized
+    } else {
+        narrow_from_rgba(&resized, source.channels)
     };
     if opaque && out.has_alpha() {
         let n = usize::from(out.channels);
@@ -673,38 +683,58 @@ fn resize(source: &Pixels, width: u32, height: u32, opaque: bool) -> Result<Pixe
     Ok(out)
 }
 
-/// `source` resized to `width` x `height` through RGBA: the resizer is instantiated for that
-/// one pixel type (each instance is SIMD code for every CPU it may run on, the largest part of
-/// the addon), so other pixels are widened to RGBA before and narrowed back after.
-fn resize_colour(
-    source: &Pixels,
-    width: u32,
-    height: u32,
-    opaque: bool,
-) -> Result<Pixels, ImageError> {
-    let widened;
-    let rgba = if source.channels == 4 {
-        source
-    } else {
-        widened = widen_to_rgba(source);
-        &widened
-    };
+/// A decoded image as the resizer takes it: RGBA, and the channels it was decoded with. The
+/// resizer is instantiated for that one pixel type (each instance is SIMD code for every CPU
+/// it may run on, the largest part of the addon), so other pixels are widened to RGBA before
+/// and narrowed back after.
+struct Widened {
+    rgba: Pixels,
+    channels: u8,
+}
+
+impl Widened {
+    /// `pixels` widened to RGBA in their own buffer, grown in place: a large buffer grows by
+    /// remapping its pages, so the image is never held twice (at most 4 bytes a pixel).
+    fn of(mut pixels: Pixels) -> Widened {
+        let channels = pixels.channels;
+        let n = usize::from(channels);
+        if n != 4 {
+            let count = pixels.data.len() / n;
+            pixels.data.resize(count * 4, 0);
+            // From the last pixel back: each lands at or after where it was read from, and
+            // after every pixel still to be read.
+            for i in (0..count).rev() {
+                let at = i * n;
+                let [r, g, b] = if n <= 2 {
+                    [pixels.data[at]; 3]
+                } else {
+                    [pixels.data[at], pixels.data[at + 1], pixels.data[at + 2]]
+                };
+                let alpha = if n == 2 { pixels.data[at + 1] } else { 255 };
+                pixels.data[i * 4..i * 4 + 4].copy_from_slice(&[r, g, b, alpha]);
+            }
+            pixels.channels = 4;
+        }
+        Widened {
+            rgba: pixels,
+            channels,
+        }
+    }
+}
+
+/// `rgba` resized to `width` x `height`.
+fn resize_rgba(rgba: &Pixels, width: u32, height: u32, opaque: bool) -> Result<Pixels, ImageError> {
     let options = fir::ResizeOptions::new()
         .resize_alg(fir::ResizeAlg::Convolution(fir::FilterType::Lanczos3))
         .use_alpha(!opaque);
     let mut data = vec![0u8; width as usize * height as usize * 4];
     resize_typed::<fir::pixels::U8x4>(rgba, (width, height, &mut data), &options)
         .map_err(|e| corrupt(format!("resizing failed ({e})")))?;
-    let resized = Pixels {
+    Ok(Pixels {
         width,
         height,
         channels: 4,
         data,
-    };
-    Ok(if source.channels == 4 {
-        resized
-    } else {
-        narrow_from_rgba(&resized, source.channels)
     })
 }
 
@@ -722,26 +752,6 @@ fn resize_typed<P: fir::PixelTrait>(
     fir::Resizer::new()
         .resize_typed(&src, &mut dst, options)
         .map_err(|e| e.to_string())
-}
-
-/// Grey, grey and alpha, or RGB pixels as RGBA.
-fn widen_to_rgba(source: &Pixels) -> Pixels {
-    let n = usize::from(source.channels);
-    let mut data = Vec::with_capacity(source.data.len() / n * 4);
-    for pixel in source.data.chunks_exact(n) {
-        let [r, g, b] = if n <= 2 {
-            [pixel[0]; 3]
-        } else {
-            [pixel[0], pixel[1], pixel[2]]
-        };
-        let alpha = if n == 2 { pixel[1] } else { 255 };
-        data.extend_from_slice(&[r, g, b, alpha]);
-    }
-    Pixels {
-        channels: 4,
-        data,
-        ..*source
-    }
 }
 
 /// RGBA pixels back in the layout of `channels` (grey, grey and alpha, or RGB).
@@ -1259,6 +1269,45 @@ mod tests {
         }
         assert_eq!(exif_orientation(b"Exif\0\0MM"), None);
         assert_eq!(exif_orientation(b"http://ns.adobe.com/xap/1.0/"), None);
+    }
+
+    /// Issue 35 §2: widening to RGBA in the decoded buffer itself gives each pixel as a copy
+    /// into a new buffer would, for every layout the decoders give.
+    #[test]
+    fn pixels_widened_in_their_own_buffer_are_each_pixel_as_rgba() {
+        let pixels = |channels: u8, data: Vec<u8>| Pixels {
+            width: 3,
+            height: 1,
+            channels,
+            data,
+        };
+        let cases: [(u8, Vec<u8>, Vec<u8>); 4] = [
+            (
+                1,
+                vec![1, 2, 3],
+                vec![1, 1, 1, 255, 2, 2, 2, 255, 3, 3, 3, 255],
+            ),
+            (
+                2,
+                vec![1, 9, 2, 8, 3, 7],
+                vec![1, 1, 1, 9, 2, 2, 2, 8, 3, 3, 3, 7],
+            ),
+            (
+                3,
+                vec![1, 2, 3, 4, 5, 6, 7, 8, 9],
+                vec![1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255],
+            ),
+            (4, (1..=12).collect(), (1..=12).collect()),
+        ];
+        for (channels, data, rgba) in cases {
+            let widened = Widened::of(pixels(channels, data));
+            assert_eq!(widened.channels, channels);
+            assert_eq!(
+                (widened.rgba.channels, &widened.rgba.data),
+                (4, &rgba),
+                "{channels}"
+            );
+        }
     }
 
     #[test]
