@@ -77,7 +77,8 @@ else
   (cd "$suite" && npm ci --cpu=arm64 --os=linux --libc=glibc --prefer-offline --no-audit --no-fund --loglevel=error)
 fi
 cp "$work/out/agent-read-file.linux-arm64-gnu.node" "$suite/"
-bun_arm64="$suite/node_modules/@oven/bun-linux-aarch64/bin/bun"
+# Bun's own install script moves its binary here (as `npx bun` runs it).
+bun_arm64="$suite/node_modules/bun/bin/bun.exe"
 "${emulate[@]}" "$node_arm64" -p '`node ${process.version} on ${process.arch}`'
 "${emulate[@]}" "$bun_arm64" -p '`bun ${Bun.version} on ${process.arch}`'
 if [ ${#emulate[@]} -eq 0 ]; then
