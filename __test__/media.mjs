@@ -85,17 +85,63 @@ export function pdf(pages) {
     kids.push(`${objects.length} 0 R`)
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${kids.length} >>`
-  let out = '%PDF-1.4\n'
+  return pdfFile(objects)
+}
+
+/** A PDF file of these objects (strings or buffers, numbered from 1; the first the catalog). */
+function pdfFile(objects) {
+  const parts = [Buffer.from('%PDF-1.4\n')]
+  let length = parts[0].length
   const offsets = []
   objects.forEach((body, index) => {
-    offsets.push(Buffer.byteLength(out))
-    out += `${index + 1} 0 obj\n${body}\nendobj\n`
+    offsets.push(length)
+    for (const part of [`${index + 1} 0 obj\n`, body, '\nendobj\n']) {
+      const bytes = Buffer.isBuffer(part) ? part : Buffer.from(part, 'latin1')
+      parts.push(bytes)
+      length += bytes.length
+    }
   })
-  const xref = Buffer.byteLength(out)
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
-  return Buffer.from(out, 'latin1')
+  let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
+  for (const offset of offsets) tail += `${String(offset).padStart(10, '0')} 00000 n \n`
+  tail += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`
+  return Buffer.concat([...parts, Buffer.from(tail, 'latin1')])
+}
+
+/** A stream object of `content`, deflated, with `dict` entries before its own. */
+function deflatedStream(dict, content) {
+  const deflated = zlib.deflateSync(Buffer.from(content, 'latin1'), { level: 9 })
+  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${deflated.length} /Filter /FlateDecode >>\nstream\n`), deflated, Buffer.from('\nendstream')])
+}
+
+/** A one-page PDF (the page's text: `content`, shown in Helvetica) with `extra` objects after. */
+function onePage(content, ...extra) {
+  return pdfFile([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Contents 4 0 R >>',
+    deflatedStream('', content),
+    ...extra,
+  ])
+}
+
+/**
+ * Issue 35 §1, the first file: a page reading "kept", and an object stream whose index lists
+ * `entries` objects all at one offset, where an array of `elements` zeros sits (lopdf 0.47
+ * parsed the array once an entry: 650 MB each for 1,000,000 elements).
+ */
+export function repeatingObjectStreamPdf(entries, elements) {
+  const index = Array.from({ length: entries }, (_, i) => `${10 + i} 0 `).join('')
+  const members = `${index}[${'0 '.repeat(elements)}]`
+  return onePage('BT /F1 12 Tf 72 720 Td (kept) Tj ET', deflatedStream(`/Type /ObjStm /N ${entries} /First ${index.length}`, members))
+}
+
+/**
+ * Issue 35 §1, the second file: a page that shows "before", then runs one operation of
+ * `operands` operands, then shows "after" (lopdf 0.47 built all the operands: 591 MB for
+ * 1,000,000).
+ */
+export function manyOperandsPdf(operands) {
+  return onePage(`BT /F1 12 Tf 72 720 Td (before) Tj ${'0 '.repeat(operands)}Tj (after) Tj ET`)
 }
 
 /** A `width` x `height` JPEG of noise: large for its pixels, as a photo's grain makes it. */

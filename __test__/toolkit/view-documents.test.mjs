@@ -7,9 +7,9 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import pkg from '../../index.js'
-import { after, before, describe, test } from '../harness.mjs'
-import { makeFixture } from '../helpers.mjs'
-import { image, pdf } from '../media.mjs'
+import { after, before, describe, slowTest, test } from '../harness.mjs'
+import { INDEX_PATH, makeFixture, runChild } from '../helpers.mjs'
+import { image, manyOperandsPdf, pdf, repeatingObjectStreamPdf } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
 
@@ -76,6 +76,38 @@ describe('toolkit.view: PDFs', () => {
     const result = await runToolCall(kit, { path: 'docs/spec.pdf' })
     // Each page's block is 39 or 40 bytes: three fit in 128.
     assert.equal(result.content, `docs/spec.pdf PDF pages 1-3 of 25 (${size('docs/spec.pdf')} bytes)\n${pagesText(1, 3)}[next: pages="4-23"]\n`)
+  })
+
+  // Issue 35 §1: two small PDFs that lopdf parsed into hundreds of megabytes. Measured here
+  // in the child (Node 20, release build), before: the object stream of 8 entries (2.7 KB)
+  // grew RSS by 920 MiB, the operation of 8,000,000 operands (16 KB) by 963 MiB; after: 4 and
+  // 34 MiB, answered in under 0.1 s.
+  slowTest('PDFs made to exhaust memory are answered within 256 MiB of growth', 120_000, async () => {
+    fx.write('docs/entries.pdf', repeatingObjectStreamPdf(8, 1_000_000))
+    fx.write('docs/operands.pdf', manyOperandsPdf(8_000_000))
+    const results = await runChild(
+      fx.base,
+      'pdf-memory.cjs',
+      `const { createAgentToolkit, runToolCall } = require(${JSON.stringify(INDEX_PATH)})
+const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
+;(async () => {
+  const results = []
+  for (const path of ['docs/entries.pdf', 'docs/operands.pdf']) {
+    const before = process.resourceUsage().maxRSS
+    const answer = await runToolCall(toolkit, { path })
+    results.push({ content: answer.content, grownMiB: (process.resourceUsage().maxRSS - before) / 1024 })
+  }
+  console.log(JSON.stringify(results))
+  toolkit.close()
+})()`,
+      { timeout: 120_000 },
+    )
+    assert.equal(
+      results[0].content,
+      'SIZE_LIMIT_EXCEEDED: docs/entries.pdf: the PDF is too complex to read: its objects would take more than the 128 MiB allowed',
+    )
+    assert.equal(results[1].content, `docs/operands.pdf PDF page 1 of 1 (${size('docs/operands.pdf')} bytes)\n[page 1]\nbefore\n`)
+    for (const { grownMiB } of results) assert.ok(grownMiB < 256, `peak RSS grew ${grownMiB.toFixed(1)} MiB`)
   })
 
   test('another binary file is still BINARY_NOT_SUPPORTED, saying what is read', async () => {

@@ -396,6 +396,7 @@ fn pdf_answer(
         let code = match err {
             PdfError::Encrypted => ErrorCode::PdfEncrypted,
             PdfError::Corrupt(_) => ErrorCode::InvalidMedia,
+            PdfError::TooComplex => ErrorCode::SizeLimitExceeded,
             PdfError::PageOutOfRange { .. } => ErrorCode::InvalidArgument,
         };
         ReadFileError::new(code, requested, err.to_string())

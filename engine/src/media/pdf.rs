@@ -6,8 +6,12 @@
 //! font or operator costs its text, not the page. What lopdf spends on hostile input is
 //! bounded from here: inflated sizes, fonts' `ToUnicode` maps, form nesting.
 
+mod budget;
+mod lex;
+
+use budget::LoadFailure;
 use lopdf::content::{Content, Operation};
-use lopdf::{Document, Encoding, LoadOptions, Object};
+use lopdf::{Document, Encoding, Object};
 use std::collections::BTreeMap;
 
 /// The most pages one call returns text of.
@@ -19,11 +23,6 @@ pub const MAX_PAGES_PER_CALL: u32 = 20;
 
 /// How far into a file `%PDF-` may start: readers accept junk before the header, up to here.
 const HEADER_SEARCH_BYTES: usize = 1024;
-
-/// The most one stream read while loading (object streams, cross-reference streams) may
-/// inflate to: real ones are far smaller, and it keeps a small crafted file from inflating
-/// to gigabytes.
-const MAX_STREAM_BYTES: usize = 32 << 20;
 
 /// The most a font's `ToUnicode` map may inflate to: a whole CJK font's is about 1 MiB.
 const MAX_FONT_MAP_BYTES: usize = 4 << 20;
@@ -37,6 +36,17 @@ const MAX_CMAP_CODES: u64 = 1 << 18;
 /// The most character codes all the `ToUnicode` maps read for one call may cover together:
 /// lopdf reads a font's map again for every page that uses it.
 const MAX_CMAP_CODES_PER_CALL: u64 = 1 << 21;
+
+/// The most bytes the `ToUnicode` maps read for one call may inflate to, together (each is
+/// inflated twice: here to count its codes, then by lopdf): a page that draws one form many
+/// times reads the form's fonts each time.
+const MAX_FONT_MAP_BYTES_PER_CALL: usize = 64 << 20;
+
+/// What the `ToUnicode` maps read for one call may still cost.
+struct FontMapBudget {
+    codes_left: u64,
+    bytes_left: usize,
+}
 
 /// The most one page's content streams may inflate to, together.
 const MAX_PAGE_CONTENT_BYTES: usize = 16 << 20;
@@ -91,6 +101,14 @@ pub enum PdfError {
     /// The file is not a PDF that can be read; the string says what is wrong, in a few words.
     #[error("the PDF is corrupt: {0}")]
     Corrupt(String),
+    /// Reading the PDF would take more than the limits allow: its objects would take more
+    /// than [`budget::MAX_OBJECT_BYTES`] as lopdf holds them, or its object streams would
+    /// inflate past [`budget::MAX_OBJECT_STREAM_BYTES`].
+    #[error(
+        "the PDF is too complex to read: its objects would take more than the {} MiB allowed",
+        budget::MAX_OBJECT_BYTES >> 20
+    )]
+    TooComplex,
     /// The first page asked for is past the last page.
     #[error("page {first} is past the end: the PDF has {page_count} pages")]
     PageOutOfRange {
@@ -121,12 +139,15 @@ pub fn pdf_text(bytes: &[u8], first: u32, last: u32) -> Result<PdfText, PdfError
         .max(first)
         .min(page_count)
         .min(first.saturating_add(MAX_PAGES_PER_CALL - 1));
-    let mut cmap_codes_left = MAX_CMAP_CODES_PER_CALL;
+    let mut font_maps = FontMapBudget {
+        codes_left: MAX_CMAP_CODES_PER_CALL,
+        bytes_left: MAX_FONT_MAP_BYTES_PER_CALL,
+    };
     let pages = page_ids
         .range(first..=last)
         .map(|(&number, &id)| PdfPage {
             number,
-            text: normalise(&page_text(&doc, id, &mut cmap_codes_left)),
+            text: normalise(&page_text(&doc, id, &mut font_maps)),
         })
         .collect();
     Ok(PdfText { page_count, pages })
@@ -136,16 +157,21 @@ fn load(bytes: &[u8]) -> Result<Document, PdfError> {
     if !sniff(bytes) {
         return Err(PdfError::Corrupt("no %PDF- header".into()));
     }
-    let options = LoadOptions {
-        max_decompressed_size: Some(MAX_STREAM_BYTES),
-        ..LoadOptions::default()
+    budget::check_file(bytes).map_err(too_complex)?;
+    let doc = match budget::load(bytes, false).map_err(too_complex)? {
+        Ok(doc) => doc,
+        Err(LoadFailure::Encrypted) => return Err(PdfError::Encrypted),
+        Err(LoadFailure::Lopdf(err)) => return Err(load_error(&err)),
     };
-    match Document::load_mem_with_options(bytes, options) {
-        // lopdf loads a PDF it cannot decrypt, still marked encrypted; one it decrypted is not.
-        Ok(doc) if doc.is_encrypted() => Err(PdfError::Encrypted),
-        Ok(doc) => Ok(doc),
-        Err(err) => Err(load_error(&err)),
+    // lopdf rebuilds a damaged file's cross-reference table when the page tree cannot be
+    // reached, but only in a load without a filter: this is that retry.
+    if doc.get_pages().is_empty()
+        && let Ok(Ok(rebuilt)) = budget::load(bytes, true)
+        && !rebuilt.get_pages().is_empty()
+    {
+        return Ok(rebuilt);
     }
+    Ok(doc)
 }
 
 fn load_error(err: &lopdf::Error) -> PdfError {
@@ -166,16 +192,20 @@ fn load_error(err: &lopdf::Error) -> PdfError {
     }
 }
 
+fn too_complex(_: budget::Spent) -> PdfError {
+    PdfError::TooComplex
+}
+
 /// The raw text of one page: what its content stream shows, and the forms it draws show,
 /// lines broken where the text moves down. A page whose content or fonts cannot be read
 /// gives what could be read.
-fn page_text(doc: &Document, page_id: lopdf::ObjectId, cmap_codes_left: &mut u64) -> String {
+fn page_text(doc: &Document, page_id: lopdf::ObjectId, font_maps: &mut FontMapBudget) -> String {
     let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_PAGE_CONTENT_BYTES) else {
         return String::new();
     };
     let mut resources = Resources::default();
     for (name, font) in doc.get_page_fonts(page_id).unwrap_or_default() {
-        resources.add_font(doc, name, font, cmap_codes_left);
+        resources.add_font(doc, name, font, font_maps);
     }
     if let Ok((inline, referenced)) = doc.get_page_resources(page_id) {
         let referenced = referenced
@@ -190,7 +220,7 @@ fn page_text(doc: &Document, page_id: lopdf::ObjectId, cmap_codes_left: &mut u64
         walker: TextWalker::default(),
         content_left: MAX_PAGE_CONTENT_BYTES.saturating_sub(content.len()),
         forms_open: Vec::new(),
-        cmap_codes_left,
+        font_maps,
     };
     walk.content(&content, &resources);
     walk.walker.out
@@ -209,7 +239,7 @@ struct Resources<'d> {
 
 impl<'d> Resources<'d> {
     /// The resources of a `/Resources` dictionary.
-    fn of(doc: &'d Document, dict: &'d lopdf::Dictionary, cmap_codes_left: &mut u64) -> Self {
+    fn of(doc: &'d Document, dict: &'d lopdf::Dictionary, font_maps: &mut FontMapBudget) -> Self {
         let mut resources = Self::default();
         if let Ok(fonts) = dict.get_deref(b"Font", doc).and_then(Object::as_dict) {
             for (name, font) in fonts {
@@ -219,7 +249,7 @@ impl<'d> Resources<'d> {
                     _ => None,
                 };
                 if let Some(font) = font {
-                    resources.add_font(doc, name.clone(), font, cmap_codes_left);
+                    resources.add_font(doc, name.clone(), font, font_maps);
                 }
             }
         }
@@ -232,9 +262,9 @@ impl<'d> Resources<'d> {
         doc: &'d Document,
         name: Vec<u8>,
         font: &'d lopdf::Dictionary,
-        cmap_codes_left: &mut u64,
+        font_maps: &mut FontMapBudget,
     ) {
-        if self.encodings.contains_key(&name) || !charge_unicode_map(doc, font, cmap_codes_left) {
+        if self.encodings.contains_key(&name) || !charge_unicode_map(doc, font, font_maps) {
             return;
         }
         if let Ok(encoding) = font.get_font_encoding_with_limit(doc, MAX_FONT_MAP_BYTES) {
@@ -274,13 +304,13 @@ struct Walk<'d, 'c> {
     content_left: usize,
     /// The forms being walked, outermost first: a form drawing itself is not followed.
     forms_open: Vec<lopdf::ObjectId>,
-    cmap_codes_left: &'c mut u64,
+    font_maps: &'c mut FontMapBudget,
 }
 
 impl<'d> Walk<'d, '_> {
     fn content(&mut self, content: &[u8], resources: &Resources<'d>) {
         // Lenient: the operations before a syntax error still count.
-        for operation in Content::decode_iter(content) {
+        for operation in Content::decode_iter(budget::operations_within(content)) {
             let Ok(operation) = operation else { break };
             if operation.operator == "Do" {
                 let form = operation.operands.first().and_then(|o| o.as_name().ok());
@@ -312,7 +342,7 @@ impl<'d> Walk<'d, '_> {
             .get_deref(b"Resources", self.doc)
             .and_then(Object::as_dict)
         {
-            Ok(dict) => Some(Resources::of(self.doc, dict, self.cmap_codes_left)),
+            Ok(dict) => Some(Resources::of(self.doc, dict, self.font_maps)),
             // A form without resources of its own uses its page's.
             Err(_) => None,
         };
@@ -325,21 +355,29 @@ impl<'d> Walk<'d, '_> {
 }
 
 /// Whether lopdf may read `font`'s `ToUnicode` map: true when it has none, or when the codes
-/// its ranges cover fit [`MAX_CMAP_CODES`] and what is left of the call's budget, which is
-/// then charged. A map that cannot be counted is not read (lopdf could not parse it either).
-fn charge_unicode_map(doc: &Document, font: &lopdf::Dictionary, codes_left: &mut u64) -> bool {
+/// its ranges cover fit [`MAX_CMAP_CODES`] and, with its inflated size (twice), what is left
+/// of the call's budget, which is then charged. A map that cannot be counted is not read
+/// (lopdf could not parse it either).
+fn charge_unicode_map(
+    doc: &Document,
+    font: &lopdf::Dictionary,
+    budget: &mut FontMapBudget,
+) -> bool {
     let Ok(map) = font.get_deref(b"ToUnicode", doc) else {
         return true;
     };
     let Ok(stream) = map.as_stream() else {
         return true;
     };
-    let Ok(content) = stream.get_plain_content_with_limit(MAX_FONT_MAP_BYTES) else {
+    let limit = MAX_FONT_MAP_BYTES.min(budget.bytes_left / 2);
+    let Ok(content) = stream.get_plain_content_with_limit(limit) else {
+        budget.bytes_left = budget.bytes_left.saturating_sub(limit);
         return false;
     };
+    budget.bytes_left -= 2 * content.len();
     match cmap_codes(&content) {
-        Some(codes) if codes <= MAX_CMAP_CODES && codes <= *codes_left => {
-            *codes_left -= codes;
+        Some(codes) if codes <= MAX_CMAP_CODES && codes <= budget.codes_left => {
+            budget.codes_left -= codes;
             true
         }
         _ => false,
@@ -841,6 +879,10 @@ mod tests {
     fn errors_read_well() {
         assert_eq!(PdfError::Encrypted.to_string(), "the PDF is encrypted");
         assert_eq!(
+            PdfError::TooComplex.to_string(),
+            "the PDF is too complex to read: its objects would take more than the 128 MiB allowed"
+        );
+        assert_eq!(
             PdfError::PageOutOfRange {
                 first: 9,
                 page_count: 2
@@ -955,6 +997,210 @@ mod tests {
     }
 
     /// A page showing `<0001 0002>` in a Type0 font with this `ToUnicode` CMap.
+    /// The catalog, page tree and page of a one-page PDF whose content stream is object 4.
+    const ONE_PAGE: [&[u8]; 3] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+        b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>",
+    ];
+
+    fn stream_object(dict: &str, content: &[u8]) -> Vec<u8> {
+        let mut stream = Stream::new(dictionary! {}, content.to_vec());
+        stream.compress().unwrap();
+        // lopdf leaves a stream that deflating would not shrink as it is.
+        let filter = if stream.dict.has(b"Filter") {
+            "/Filter /FlateDecode"
+        } else {
+            ""
+        };
+        let deflated = stream.content;
+        [
+            format!("<< {dict} /Length {} {filter} >>\nstream\n", deflated.len()).into_bytes(),
+            deflated,
+            b"\nendstream".to_vec(),
+        ]
+        .concat()
+    }
+
+    fn page_reading(text: &str) -> Vec<u8> {
+        stream_object(
+            "",
+            format!("BT /F1 12 Tf 72 700 Td ({text}) Tj ET").as_bytes(),
+        )
+    }
+
+    /// An object stream whose index lists `entries` objects, all at the offset of one array
+    /// of `elements` numbers.
+    fn object_stream_repeating(entries: u32, elements: usize) -> Vec<u8> {
+        let index: String = (0..entries).map(|i| format!("{} 0 ", 10 + i)).collect();
+        let array = format!("[{}]", "0 ".repeat(elements));
+        let dict = format!("/Type /ObjStm /N {entries} /First {}", index.len());
+        stream_object(&dict, format!("{index}{array}").as_bytes())
+    }
+
+    #[test]
+    fn an_object_stream_whose_index_repeats_an_offset_is_counted_per_entry() {
+        let page = page_reading("kept");
+        let once = object_stream_repeating(1, 200_000);
+        let bytes = raw_pdf(&[ONE_PAGE[0], ONE_PAGE[1], ONE_PAGE[2], &page, &once]);
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["kept"]);
+        // The file: eight entries, each parsing the array again (650 MB each before).
+        let eight = object_stream_repeating(8, 200_000);
+        let bytes = raw_pdf(&[ONE_PAGE[0], ONE_PAGE[1], ONE_PAGE[2], &page, &eight]);
+        assert!(bytes.len() < 8_000, "{} bytes", bytes.len());
+        assert_eq!(pdf_text(&bytes, 1, 1), Err(PdfError::TooComplex));
+    }
+
+    #[test]
+    fn an_array_too_large_to_hold_is_too_complex() {
+        let page = page_reading("kept");
+        let fits = format!("[{}]", "[] ".repeat(150_000));
+        let bytes = raw_pdf(&[
+            ONE_PAGE[0],
+            ONE_PAGE[1],
+            ONE_PAGE[2],
+            &page,
+            fits.as_bytes(),
+        ]);
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["kept"]);
+        // 2 MB, which lopdf would hold in 1.2 GB.
+        let too_large = format!("[{}]", "[]".repeat(1_000_000));
+        let bytes = raw_pdf(&[
+            ONE_PAGE[0],
+            ONE_PAGE[1],
+            ONE_PAGE[2],
+            &page,
+            too_large.as_bytes(),
+        ]);
+        assert_eq!(pdf_text(&bytes, 1, 1), Err(PdfError::TooComplex));
+        // Hidden in a string, where lopdf may still be sent by an offset.
+        let hidden = format!("(5 0 obj {too_large})");
+        let bytes = raw_pdf(&[
+            ONE_PAGE[0],
+            ONE_PAGE[1],
+            ONE_PAGE[2],
+            &page,
+            hidden.as_bytes(),
+        ]);
+        assert_eq!(pdf_text(&bytes, 1, 1), Err(PdfError::TooComplex));
+    }
+
+    #[test]
+    fn an_object_listed_many_times_in_the_cross_reference_table_is_charged_each_time() {
+        let page = page_reading("kept");
+        let array = format!("[{}]", "0 ".repeat(100_000));
+        let listed = |times: usize| {
+            let mut bytes = raw_pdf(&[
+                ONE_PAGE[0],
+                ONE_PAGE[1],
+                ONE_PAGE[2],
+                &page,
+                array.as_bytes(),
+            ]);
+            let object_5 = memchr::memmem::find(&bytes, b"5 0 obj").unwrap();
+            let xref = memchr::memmem::rfind(&bytes, b"xref\n").unwrap();
+            bytes.truncate(xref);
+            let mut table = format!("xref\n0 {}\n", 6 + times);
+            table.push_str("0000000000 65535 f \n");
+            for name in [b"1 0 obj", b"2 0 obj", b"3 0 obj", b"4 0 obj"] {
+                let at = memchr::memmem::find(&bytes, name).unwrap();
+                table.push_str(&format!("{at:010} 00000 n \n"));
+            }
+            for _ in 0..=times {
+                table.push_str(&format!("{object_5:010} 00000 n \n"));
+            }
+            table.push_str(&format!(
+                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                6 + times
+            ));
+            bytes.extend_from_slice(table.as_bytes());
+            bytes
+        };
+        assert_eq!(texts(&pdf_text(&listed(0), 1, 1).unwrap()), ["kept"]);
+        assert_eq!(pdf_text(&listed(20), 1, 1), Err(PdfError::TooComplex));
+    }
+
+    /// A PDF encrypted with an owner password only (so the empty password opens it) whose
+    /// object stream repeats one offset `entries` times, as in [`object_stream_repeating`].
+    fn encrypted_pdf_repeating(entries: u32) -> Vec<u8> {
+        use lopdf::encryption::{EncryptionVersion, Permissions};
+        let mut doc = Document::with_version("1.5");
+        let pages_id = doc.new_object_id();
+        let font =
+            dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" };
+        let content = b"BT /F1 12 Tf 72 700 Td (kept) Tj ET".to_vec();
+        let content_id = doc.add_object(Stream::new(dictionary! {}, content));
+        let page_id = doc.add_object(dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        });
+        doc.objects.insert(
+            pages_id,
+            Object::Dictionary(dictionary! {
+                "Type" => "Pages", "Kids" => vec![page_id.into()], "Count" => 1,
+                "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+            }),
+        );
+        let index: String = (0..entries).map(|i| format!("{} 0 ", 10 + i)).collect();
+        let members = format!("{index}[{}]", "0 ".repeat(200_000));
+        let first = i64::try_from(index.len()).unwrap();
+        // lopdf does not save object streams it did not make, so this one is renamed back
+        // after the save (a stream's dictionary is not encrypted).
+        let mut object_stream = Stream::new(
+            dictionary! { "Type" => "ObjStX", "N" => entries, "First" => first },
+            members.into_bytes(),
+        );
+        object_stream.compress().unwrap();
+        doc.add_object(object_stream);
+        let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+        doc.trailer.set("Root", catalog_id);
+        let id = Object::string_literal(b"0123456789abcdef".to_vec());
+        doc.trailer.set("ID", vec![id.clone(), id]);
+        let version = EncryptionVersion::V2 {
+            document: &doc,
+            owner_password: "owner",
+            user_password: "",
+            key_length: 128,
+            permissions: Permissions::all(),
+        };
+        let state = lopdf::EncryptionState::try_from(version).unwrap();
+        doc.encrypt(&state).unwrap();
+        let mut bytes = Vec::new();
+        doc.save_to(&mut bytes).unwrap();
+        let placeholder = memchr::memmem::find(&bytes, b"/ObjStX").unwrap();
+        bytes[placeholder + 6] = b'm';
+        bytes
+    }
+
+    #[test]
+    fn an_encrypted_pdf_is_counted_as_it_is_decrypted() {
+        let once = encrypted_pdf_repeating(1);
+        assert_eq!(texts(&pdf_text(&once, 1, 1).unwrap()), ["kept"]);
+        let eight = encrypted_pdf_repeating(8);
+        assert_eq!(pdf_text(&eight, 1, 1), Err(PdfError::TooComplex));
+        // lopdf reads `#79` as `y`: the name is still `/Encrypt`.
+        let trailer = memchr::memmem::rfind(&eight, b"/Encrypt").unwrap();
+        let escaped = [&eight[..trailer], b"/Encr#79pt", &eight[trailer + 8..]].concat();
+        assert_eq!(pdf_text(&escaped, 1, 1), Err(PdfError::TooComplex));
+    }
+
+    #[test]
+    fn an_operation_with_too_many_operands_ends_the_page_s_text() {
+        // The second file: one operation of 1,000,000 operands (591 MB before).
+        let content = format!(
+            "BT /F1 12 Tf 72 700 Td (before) Tj {} Tj (after) Tj ET",
+            "0 ".repeat(1_000_000)
+        );
+        let page = stream_object("", content.as_bytes());
+        let bytes = raw_pdf(&[ONE_PAGE[0], ONE_PAGE[1], ONE_PAGE[2], &page]);
+        assert!(bytes.len() < 8_000, "{} bytes", bytes.len());
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["before"]);
+        let many_kerns = format!("BT /F1 12 Tf [{}(kerned)] TJ ET", "(a) -10 ".repeat(1_000));
+        let page = stream_object("", many_kerns.as_bytes());
+        let bytes = raw_pdf(&[ONE_PAGE[0], ONE_PAGE[1], ONE_PAGE[2], &page]);
+        let text = pdf_text(&bytes, 1, 1).unwrap();
+        assert_eq!(texts(&text), [format!("{}kerned", "a".repeat(1_000))]);
+    }
+
     fn type0_pdf(bfranges: &str) -> Vec<u8> {
         type0_pdf_pages(bfranges, 1)
     }
@@ -1027,6 +1273,26 @@ mod tests {
         let read = texts(&text).iter().filter(|t| **t == "HI").count();
         assert_eq!(read, 10);
         assert_eq!(texts(&text)[10..], [""; 10]);
+    }
+
+    #[test]
+    fn a_call_reads_unicode_maps_until_their_bytes_are_spent() {
+        // A map of 1 MiB that covers no code: its codes cost nothing, its bytes do.
+        let mut map = b"/CIDInit /ProcSet findresource begin ".to_vec();
+        map.resize(1 << 20, b' ');
+        let mut doc = Document::with_version("1.5");
+        let map_id = doc.add_object(Stream::new(dictionary! {}, map));
+        let font = dictionary! { "Type" => "Font", "Subtype" => "Type0", "ToUnicode" => map_id };
+        let mut budget = FontMapBudget {
+            codes_left: MAX_CMAP_CODES_PER_CALL,
+            bytes_left: MAX_FONT_MAP_BYTES_PER_CALL,
+        };
+        let reads = std::iter::repeat_with(|| charge_unicode_map(&doc, &font, &mut budget))
+            .take(100)
+            .filter(|read| *read)
+            .count();
+        // 64 MiB a call, each read counted twice: 32 reads of 1 MiB.
+        assert_eq!(reads, 32);
     }
 
     #[test]
