@@ -15,6 +15,7 @@ const {
   requireOrExit,
   rootError,
 } = require('./command-line.js')
+const { MEDIA_NAME } = require('../view.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
@@ -111,7 +112,10 @@ async function serve(options, structuredContent) {
   server.server.onclose = () => toolkit.close()
   // The model's calls of read_file skip the SDK's layers; the same function answers them.
   const answer = readFileAnswer(toolkit, structuredContent)
-  const transport = new BoundedStdioTransport({ directCall: { tool: DEFINITION.name, answer } })
+  const transport = new BoundedStdioTransport({
+    directCall: { tool: DEFINITION.name, answer },
+    isMediaCall: (request) => isMediaCall(request, DEFINITION.name),
+  })
   transport.onerror = (err) => {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exitCode = 1
@@ -119,6 +123,17 @@ async function serve(options, structuredContent) {
   // When the client closes stdin (or stdout), nothing keeps the process alive once the calls
   // in flight are answered: it ends with status 0.
   await server.connect(transport)
+}
+
+/**
+ * Whether `request` calls `tool` on a path named like an image, a notebook or a PDF: a call
+ * that decodes, served in the transport's media lane. (A file named otherwise is read as text
+ * first, and decoded only when it is not text.)
+ */
+function isMediaCall(request, tool) {
+  const { name, arguments: args } = request.params ?? {}
+  const path = args?.path
+  return request.method === 'tools/call' && name === tool && typeof path === 'string' && MEDIA_NAME.test(path)
 }
 
 /**

@@ -6,7 +6,9 @@
 // feels backpressure, not the server's memory); at most MAX_QUEUED_OUTPUT_BYTES (or one
 // larger answer) wait in stdout for a client that reads late. Malformed lines get JSON-RPC's
 // error for their id, and the server goes on. A plain call of one tool (`directCall`) may be
-// answered here, without the SDK's layers: the server's hot path.
+// answered here, without the SDK's layers: the server's hot path. Calls that may decode an
+// image, a notebook or a PDF (`isMediaCall`) are served in a lane of their own, so that a
+// text read sent after them is served at once, not after their decodes.
 
 const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer, internalErrorAnswer } = require('./json-rpc-lines.js')
 
@@ -27,6 +29,19 @@ const MAX_MESSAGE_BYTES = 1024 * 1024
  * written as soon as it is made, so that the client parses it while the next is read.
  */
 const MAX_CALLS_IN_FLIGHT = 4
+
+/**
+ * Media calls served at once (2), besides the calls above: the addon decodes one at a time
+ * for the server anyway; a second is made ready to write while the first decodes. An answer
+ * holds an image of up to 5 MiB of base64, so two bound what media answers hold.
+ */
+const MAX_MEDIA_CALLS_IN_FLIGHT = 2
+
+/**
+ * Media calls read and waiting for their lane (32): while fewer wait, stdin is read on, so
+ * that text calls behind them are seen; each is one message of at most MAX_MESSAGE_BYTES.
+ */
+const MAX_MEDIA_CALLS_WAITING = 32
 
 /**
  * Bytes written to stdout that the client has not taken yet (4 MiB). An answer is written
@@ -59,12 +74,21 @@ class BoundedStdioTransport {
     output = process.stdout,
     maxMessageBytes = MAX_MESSAGE_BYTES,
     maxCallsInFlight = MAX_CALLS_IN_FLIGHT,
+    maxMediaCallsInFlight = MAX_MEDIA_CALLS_IN_FLIGHT,
+    maxMediaCallsWaiting = MAX_MEDIA_CALLS_WAITING,
     maxQueuedOutputBytes = MAX_QUEUED_OUTPUT_BYTES,
     directCall,
+    isMediaCall = () => false,
   } = {}) {
     this.input = input
     this.output = output
-    this.limits = { maxMessageBytes, maxCallsInFlight, maxQueuedOutputBytes }
+    this.limits = { maxMessageBytes, maxQueuedOutputBytes }
+    this.isMediaCall = isMediaCall
+    // Requests are served in two lanes, each with its slots and the requests waiting for one.
+    this.lanes = {
+      calls: { slots: maxCallsInFlight, serving: 0, waiting: [], maxWaiting: 0 },
+      media: { slots: maxMediaCallsInFlight, serving: 0, waiting: [], maxWaiting: maxMediaCallsWaiting },
+    }
     this.directCall = directCall
     this.splitter = new LineSplitter(maxMessageBytes, {
       onLine: (line) => this.received(readLine(line, directCall?.tool)),
@@ -72,16 +96,14 @@ class BoundedStdioTransport {
         if (!response) this.enqueue(oversizedAnswer(size, maxMessageBytes, id))
       },
     })
-    this.inFlight = new Map() // id key -> requests with that id being served
+    this.inFlight = new Map() // id key -> the lanes of the requests with that id being served
     this.directRequests = new WeakSet() // requests for `directCall`, by readLine's verdict
     this.directAborts = new Map() // id key -> AbortControllers of direct calls with that id
     // Controllers of direct calls answered, never aborted, for the next calls: making an
     // AbortSignal costs about a tenth of a call. One is handed on only once its call is
-    // settled, when the addon has taken its `abort` listener off (at most maxCallsInFlight
-    // are in use or spare).
+    // settled, when the addon has taken its `abort` listener off (at most as many as calls
+    // are served at once are in use or spare).
     this.spareControllers = []
-    this.inFlightCount = 0
-    this.waiting = [] // requests read while MAX_CALLS_IN_FLIGHT were being served
     this.outbox = [] // { line, size, key, resolve }: serialised messages not yet written
     this.outboxBytes = 0
     this.queuedBytes = 0 // written to `output`, not yet taken by the client
@@ -114,7 +136,7 @@ class BoundedStdioTransport {
     this.input.off('data', this.onData)
     this.input.off('error', this.onInputError)
     this.input.pause()
-    this.waiting = []
+    for (const lane of Object.values(this.lanes)) lane.waiting = []
     for (const controllers of this.directAborts.values()) for (const controller of controllers) controller.abort()
     this.directAborts.clear()
     for (const entry of this.outbox) entry.resolve()
@@ -129,8 +151,9 @@ class BoundedStdioTransport {
     message ??= call
     if (!message || this.closed) return
     if (isRequest(message)) {
-      if (this.waiting.length > 0 || this.inFlightCount >= this.limits.maxCallsInFlight) this.waiting.push(message)
-      else this.serve(message)
+      const lane = this.isMediaCall(message) ? this.lanes.media : this.lanes.calls
+      if (lane.waiting.length > 0 || lane.serving >= lane.slots) lane.waiting.push(message)
+      else this.serve(message, lane)
     } else {
       if (message.method === 'notifications/cancelled') this.forget(message.params?.requestId)
       this.onmessage?.(message)
@@ -138,10 +161,10 @@ class BoundedStdioTransport {
     this.applyBackpressure()
   }
 
-  serve(request) {
+  serve(request, lane) {
     const key = idKey(request.id)
-    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1)
-    this.inFlightCount++
+    this.inFlight.set(key, [...(this.inFlight.get(key) ?? []), lane])
+    lane.serving++
     if (this.directRequests.has(request)) this.answerDirectly(request, key)
     else this.onmessage?.(request)
   }
@@ -170,13 +193,13 @@ class BoundedStdioTransport {
 
   /** A request answered (its answer handed to stdout) or cancelled: its slot is free. */
   release(key) {
-    const count = this.inFlight.get(key)
-    if (count === undefined) return
-    if (count === 1) this.inFlight.delete(key)
-    else this.inFlight.set(key, count - 1)
-    this.inFlightCount--
-    while (this.waiting.length > 0 && this.inFlightCount < this.limits.maxCallsInFlight && !this.closed) {
-      this.serve(this.waiting.shift())
+    const lanes = this.inFlight.get(key)
+    if (lanes === undefined) return
+    const lane = lanes.pop()
+    if (lanes.length === 0) this.inFlight.delete(key)
+    lane.serving--
+    while (lane.waiting.length > 0 && lane.serving < lane.slots && !this.closed) {
+      this.serve(lane.waiting.shift(), lane)
     }
     this.applyBackpressure()
   }
@@ -189,7 +212,7 @@ class BoundedStdioTransport {
     if (requestId === undefined) return
     const key = idKey(requestId)
     for (const controller of this.directAborts.get(key) ?? []) controller.abort()
-    this.waiting = this.waiting.filter((request) => idKey(request.id) !== key)
+    for (const lane of Object.values(this.lanes)) lane.waiting = lane.waiting.filter((request) => idKey(request.id) !== key)
     for (const entry of this.outbox.filter((e) => e.key === key)) {
       this.outboxBytes -= entry.size
       entry.resolve()
@@ -198,10 +221,14 @@ class BoundedStdioTransport {
     this.release(key)
   }
 
-  /** Stdin is read only while nothing waits: neither requests for a slot nor bytes for stdout. */
+  /**
+   * Stdin is read only while no call waits for a slot (but fewer than maxMediaCallsWaiting
+   * media calls), and no more than maxQueuedOutputBytes wait for stdout.
+   */
   applyBackpressure() {
     if (this.closed) return
-    const full = this.waiting.length > 0 || this.outboxBytes > this.limits.maxQueuedOutputBytes
+    const laneFull = Object.values(this.lanes).some((lane) => lane.waiting.length > lane.maxWaiting)
+    const full = laneFull || this.outboxBytes > this.limits.maxQueuedOutputBytes
     if (full && !this.input.isPaused()) this.input.pause()
     else if (!full && this.input.isPaused()) this.input.resume()
   }
@@ -270,4 +297,4 @@ function serialise(message) {
   return bytes
 }
 
-module.exports = { BoundedStdioTransport, MAX_MESSAGE_BYTES, MAX_CALLS_IN_FLIGHT, MAX_QUEUED_OUTPUT_BYTES }
+module.exports = { BoundedStdioTransport, MAX_MESSAGE_BYTES, MAX_CALLS_IN_FLIGHT, MAX_MEDIA_CALLS_IN_FLIGHT, MAX_QUEUED_OUTPUT_BYTES }
