@@ -65,6 +65,9 @@ const CUT_LINE_SENTENCE = 'A line too long to return whole is cut, and a marker 
 /** What a toolkit's tool says it reads beside text files. */
 const MEDIA_SENTENCE = 'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
 
+/** What a toolkit's `start_line` says beside the specification's: how to read the end of a log. */
+const TAIL_SENTENCE = 'Negative counts from the end: -50 reads the last 50 lines.'
+
 /** The most lines one read returns (the engine's MAX_MAX_LINES). */
 const MAX_LINES = 500
 
@@ -80,8 +83,8 @@ function integerParameter(bounds, defaultValue, description) {
 /**
  * The toolkit's read_file definition: the specification's description plus the sentence on
  * cut lines; its numbers stated with their bounds (`max_lines` at most 500 in the schema and
- * in words); and `start_column`, which only a toolkit honours (the bare `readFile` keeps to
- * the specification and ignores it).
+ * in words); a negative `start_line`, which counts from the end; and `start_column`, which
+ * only a toolkit honours (the bare `readFile` keeps to the specification and ignores it).
  */
 function toolkitDefinition(spec) {
   const definition = structuredClone(spec)
@@ -89,7 +92,7 @@ function toolkitDefinition(spec) {
   definition.description = `${spec.description} ${CUT_LINE_SENTENCE} ${MEDIA_SENTENCE}`
   definition.parameters.properties = {
     path: definition.parameters.properties.path,
-    start_line: integerParameter({ minimum: 1 }, start_line.default, start_line.description),
+    start_line: integerParameter({}, start_line.default, `${start_line.description} ${TAIL_SENTENCE}`),
     max_lines: integerParameter(
       { minimum: 1, maximum: MAX_LINES },
       max_lines.default,

@@ -71,7 +71,7 @@ export const SPEC_DEFINITION = {
 
 /**
  * A toolkit's tool definition, written out independently of index.js: the specification's,
- * one sentence more on cut lines, and `start_column`.
+ * one sentence more on cut lines, a negative `start_line` (from the end), and `start_column`.
  */
 export const TOOLKIT_DEFINITION = {
   name: 'read_file',
@@ -85,9 +85,8 @@ export const TOOLKIT_DEFINITION = {
       path: structuredClone(SPEC_DEFINITION.parameters.properties.path),
       start_line: {
         type: ['integer', 'null'],
-        minimum: 1,
         default: 1,
-        description: '1-based start line of the returned window (default: 1).',
+        description: '1-based start line of the returned window (default: 1). Negative counts from the end: -50 reads the last 50 lines.',
       },
       max_lines: {
         type: ['integer', 'null'],

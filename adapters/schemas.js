@@ -36,10 +36,13 @@ function strictParameters() {
 const COUNT = { type: 'integer', minimum: 0 }
 const POSITION = { type: 'integer', minimum: 1 }
 
-/** Why a window is shorter than asked: present only when `max_lines` over 500 was read as 500. */
+/**
+ * What the answer tells beside the window: present only when `max_lines` over 500 was read as
+ * 500, or the file grew while it was read (a log being written).
+ */
 const NOTE = {
   type: 'string',
-  description: 'Only when max_lines was over 500: that 500 lines were returned, and where to read on.',
+  description: 'Only when max_lines was over 500, or the file grew while it was read: what the answer is, and how to read on.',
 }
 
 /** Where a cut line reads on: present only on an answer whose one line was cut. */

@@ -19,8 +19,9 @@ const {
 const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
-const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N] [--start-column N] [--max-lines N]
-                       [--pages P] [--format text|json] [--no-line-numbers] [--max-file-bytes N|Infinity]
+const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N | --tail N] [--start-column N]
+                       [--max-lines N] [--pages P] [--format text|json] [--no-line-numbers]
+                       [--max-file-bytes N|Infinity]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
@@ -33,6 +34,7 @@ serves the read_file tool to an MCP client over stdio (\`agent-read-file mcp --h
 options:
   --root DIR        the workspace root (default: the current directory)
   --start-line N    first line of the window, from 1 (default: 1)
+  --tail N          the last N lines instead (start_line -N; at most --max-lines of them)
   --start-column N  the byte of the first line to start at, from 1 (default: 1): reads
                     the rest of a line cut at 1 MiB, as the closing \`[next: …]\` line says
   --max-lines N     lines in the window, 1 to 500 (default: 200)
@@ -53,6 +55,7 @@ options:
 examples:
   agent-read-file src/main.ts                       the first 200 lines
   agent-read-file src/main.ts --start-line 201      the next window
+  agent-read-file logs/dev.log --tail 50            the end of a log, while it is written
   agent-read-file README.md --max-lines 20 --format text | less
   agent-read-file src/main.ts | jq .meta.line_count
   agent-read-file spec.pdf --pages 21-40 --format text
@@ -66,6 +69,7 @@ function parseCommandLine(argv) {
   const { values, positionals } = parseOptions(argv, {
     root: { type: 'string' },
     'start-line': { type: 'string' },
+    tail: { type: 'string' },
     'start-column': { type: 'string' },
     'max-lines': { type: 'string' },
     pages: { type: 'string' },
@@ -81,7 +85,9 @@ function parseCommandLine(argv) {
   const format = values.format ?? (process.stdout.isTTY ? 'text' : 'json')
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format is text or json (got ${JSON.stringify(format)})`)
   const input = { path: positionals[0] }
-  const startLine = decimal('start-line', values['start-line'], 1, Number.MAX_SAFE_INTEGER)
+  if (values['start-line'] !== undefined && values.tail !== undefined) throw new UsageError('--start-line and --tail exclude each other')
+  const tail = decimal('tail', values.tail, 1, Number.MAX_SAFE_INTEGER)
+  const startLine = tail === undefined ? decimal('start-line', values['start-line'], 1, Number.MAX_SAFE_INTEGER) : -tail
   const startColumn = decimal('start-column', values['start-column'], 1, Number.MAX_SAFE_INTEGER)
   const maxLines = decimal('max-lines', values['max-lines'], 1, 500)
   if (startLine !== undefined) input.start_line = startLine

@@ -244,6 +244,7 @@ impl ReadCall {
             max_lines: 1,
             start_column: 1,
             max_lines_capped: false,
+            lines_from_end: None,
         };
         Ok(ReadCall::new(root, request, CallKind::Many(requests)))
     }

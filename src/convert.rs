@@ -38,7 +38,8 @@ pub(crate) enum Fields {
     /// The specification's three (`path`, `start_line`, `max_lines`); others are ignored.
     Spec,
     /// A toolkit's: the specification's and `start_column`, which continues a cut line; a
-    /// `max_lines` over 500 is read as 500, and the answer says so.
+    /// `max_lines` over 500 is read as 500, and the answer says so; a negative `start_line`
+    /// counts from the end.
     Toolkit,
 }
 
@@ -62,7 +63,10 @@ pub(crate) fn request_from_js(
     let request = ReadRequest::for_path(path)?;
     let start_line = number_arg(&start_line)
         .map_err(|got| Argument::StartLine.wrong_kind(&request.path, got))?;
-    let request = request.with_start_line(start_line)?;
+    let request = match fields {
+        Fields::Spec => request.with_start_line(start_line)?,
+        Fields::Toolkit => request.with_start_line_or_tail(start_line)?,
+    };
     let max_lines =
         number_arg(&max_lines).map_err(|got| Argument::MaxLines.wrong_kind(&request.path, got))?;
     if fields == Fields::Spec {

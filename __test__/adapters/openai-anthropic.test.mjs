@@ -47,7 +47,7 @@ const STRICT_PARAMETERS = {
   type: 'object',
   properties: {
     path: { type: 'string', description: PROPERTIES.path.description },
-    start_line: { type: ['integer', 'null'], minimum: 1, description: PROPERTIES.start_line.description },
+    start_line: { type: ['integer', 'null'], description: PROPERTIES.start_line.description },
     max_lines: { type: ['integer', 'null'], minimum: 1, maximum: 500, description: PROPERTIES.max_lines.description },
     start_column: { type: ['integer', 'null'], minimum: 1, description: PROPERTIES.start_column.description },
     pages: { type: ['string', 'null'], description: PROPERTIES.pages.description },

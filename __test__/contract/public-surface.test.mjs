@@ -146,18 +146,21 @@ describe('tool definition', () => {
     }
   })
 
-  test("TOOLKIT_DEFINITIONS is the spec's definition with its bounds stated, one sentence more and start_column, frozen all the way down", () => {
+  test("TOOLKIT_DEFINITIONS is the spec's definition with its bounds stated, one sentence more, a start_line from the end and start_column, frozen all the way down", () => {
     assert.deepEqual(Object.keys(TOOLKIT_DEFINITIONS), ['read_file'])
     assert.deepEqual(TOOLKIT_DEFINITIONS.read_file, TOOLKIT_DEFINITION)
     const { properties, required } = TOOLKIT_DEFINITIONS.read_file.parameters
     assert.deepEqual(Object.keys(properties), ['path', 'start_line', 'max_lines', 'start_column', 'pages'])
     assert.deepEqual(properties.path, SPEC_DEFINITION.parameters.properties.path)
-    // The spec's defaults and the bounds its ReadFileInput states (max_lines: max 500).
+    // The spec's defaults and the bounds its ReadFileInput states (max_lines: 1 to 500); a
+    // toolkit's start_line may also be negative, counting from the end.
     for (const name of ['start_line', 'max_lines']) {
       assert.equal(properties[name].default, SPEC_DEFINITION.parameters.properties[name].default, name)
       assert.deepEqual(properties[name].type, ['integer', 'null'], name)
-      assert.equal(properties[name].minimum, 1, name)
     }
+    assert.equal(properties.max_lines.minimum, 1)
+    assert.equal('minimum' in properties.start_line, false)
+    assert.ok(properties.start_line.description.startsWith(`${SPEC_DEFINITION.parameters.properties.start_line.description} `))
     assert.equal(properties.max_lines.maximum, 500)
     assert.deepEqual(required, ['path'])
     assert.ok(TOOLKIT_DEFINITIONS.read_file.description.startsWith(`${SPEC_DEFINITION.description} `))

@@ -120,6 +120,8 @@ impl ReadAt for [u8] {
 #[derive(Clone, Copy, Debug)]
 pub struct WindowAsk {
     pub start_line: u64,
+    /// The window starts this many lines before the end instead, when given.
+    pub lines_from_end: Option<u64>,
     /// The column (byte of the line as stored, from 1) of `start_line` the window starts at.
     pub start_column: u64,
     pub max_lines: u32,
@@ -145,8 +147,13 @@ pub struct Scanned {
     /// counted.
     pub first_line_len: u64,
     pub facts: TextFacts,
+    /// The line the window starts at (from the end, when the ask counted from there).
+    pub start_line: u64,
     /// The content hash of the whole file when its scan made it, unless it is binary.
     pub content_hash: Option<u128>,
+    /// The file grew while it was read (a log being written): the window is of its first
+    /// [`TextFacts::file_len`] bytes, as they were when the read began.
+    pub growing: bool,
 }
 
 /// Facts of a file's bytes that a [`FileVersion`](crate::FileVersion) records.
@@ -216,6 +223,8 @@ fn index_file_spaced(
     read_exactly(source, &mut head, 0)?;
     let bom = head.starts_with(UTF8_BOM);
     let binary = is_binary(&head);
+    let head_len = head.len().min(END_BYTES);
+    let head_hash = end_hash(&head[..head_len]);
     drop(head);
     let mut indexer = Indexer {
         spacing,
@@ -247,27 +256,16 @@ fn index_file_spaced(
                 hasher.update(std::mem::take(&mut buffer));
             }
         }
-        if source.read_at(&mut [0u8; 1], file_len)? != 0 {
-            return Err(ScanError::Changed);
-        }
+        // Bytes past `file_len` (a file that grew during the scan) are not read: the caller
+        // compares the file's status before and after, and decides.
         content_hash = hasher.and_then(Hasher::finish);
     }
-    let text = indexer.text;
-    Ok(LineIndex {
-        piece: chunk.min(usize::try_from(spacing).unwrap_or(usize::MAX)),
-        spacing,
-        checkpoints: indexer.checkpoints,
-        line_count: text.newlines + u64::from(text.ends_unterminated()),
-        unterminated: text.ends_unterminated(),
-        facts: TextFacts {
-            file_len,
-            binary,
-            bom,
-            line_ending: LineEnding::from_counts(text.newlines, text.crlfs),
-            valid_utf8: text.utf8.valid(),
-        },
-        content_hash,
-    })
+    let ends = Ends {
+        head_len,
+        head: head_hash,
+        tail: end_hash(&indexer.tail),
+    };
+    Ok(indexer.finish(chunk, file_len, (binary, bom), ends, content_hash))
 }
 
 /// Files from this size on are hashed on a thread of their own while the scan reads on: the
@@ -360,17 +358,27 @@ impl Hasher {
     }
 }
 
-/// The text as it streams past, and a checkpoint every `spacing` bytes of it.
+/// The text as it streams past, a checkpoint every `spacing` bytes of it, and its last
+/// [`END_BYTES`] bytes.
 #[derive(Default)]
 struct Indexer {
     text: TextStream,
     spacing: u64,
     checkpoints: Vec<u64>,
+    tail: Vec<u8>,
 }
 
 impl Indexer {
     /// `bytes` are the text from offset `at`, which follows what was fed before.
-    fn feed(&mut self, mut bytes: &[u8], mut at: u64) {
+    fn feed(&mut self, bytes: &[u8], at: u64) {
+        let keep = bytes.len().min(END_BYTES);
+        let drop = (self.tail.len() + keep).saturating_sub(END_BYTES);
+        self.tail.drain(..drop);
+        self.tail.extend_from_slice(&bytes[bytes.len() - keep..]);
+        self.feed_checkpoints(bytes, at);
+    }
+
+    fn feed_checkpoints(&mut self, mut bytes: &[u8], mut at: u64) {
         while !bytes.is_empty() {
             if at == self.checkpoints.len() as u64 * self.spacing {
                 self.checkpoints.push(self.text.newlines);
@@ -382,6 +390,62 @@ impl Indexer {
             bytes = rest;
         }
     }
+
+    /// The index of the `file_len` bytes fed (with a BOM and binary as said), read `chunk`
+    /// bytes at a time when it is used.
+    fn finish(
+        mut self,
+        chunk: usize,
+        file_len: u64,
+        (binary, bom): (bool, bool),
+        ends: Ends,
+        content_hash: Option<u128>,
+    ) -> LineIndex {
+        // A file grown past what its spacing was chosen for keeps every other checkpoint.
+        while self.checkpoints.len() as u64 > MAX_CHECKPOINTS {
+            self.checkpoints = self.checkpoints.iter().copied().step_by(2).collect();
+            self.spacing = self.spacing.saturating_mul(2);
+        }
+        let text = self.text;
+        LineIndex {
+            piece: chunk.min(usize::try_from(self.spacing).unwrap_or(usize::MAX)),
+            spacing: self.spacing,
+            checkpoints: self.checkpoints,
+            line_count: text.newlines + u64::from(text.ends_unterminated()),
+            unterminated: text.ends_unterminated(),
+            facts: TextFacts {
+                file_len,
+                binary,
+                bom,
+                line_ending: LineEnding::from_counts(text.newlines, text.crlfs),
+                valid_utf8: text.utf8.valid(),
+            },
+            content_hash,
+            ends,
+            text,
+        }
+    }
+}
+
+/// The bytes at either end of what a scan read that [`Ends`] records.
+const END_BYTES: usize = 4096;
+
+/// What a scan read at either end of a file's bytes: its first [`END_BYTES`] (BOM and all)
+/// and the last ones of its text, hashed. A file found longer later, with the same inode and
+/// the same bytes at these two places, is taken to have grown from them, as a log being
+/// written does: a file rewritten from its start shows at its head (a log's first line has
+/// its time), one cut and written again at its tail. A write into the middle of a growing
+/// file, which a log's writer does not make, is not seen until the file is scanned again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct Ends {
+    /// The bytes hashed at the head: fewer than [`END_BYTES`] in a shorter file.
+    head_len: usize,
+    head: u64,
+    tail: u64,
+}
+
+fn end_hash(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
 /// The fewest text bytes between checkpoints: a page of a file reads at most about two
@@ -417,8 +481,12 @@ pub struct LineIndex {
     unterminated: bool,
     facts: TextFacts,
     /// The content hash of the file's bytes (as [`crate::FileVersion::of`] hashes them),
-    /// unless it is binary.
+    /// unless it is binary, or the index was extended.
     content_hash: Option<u128>,
+    /// What the scan read at either end of the bytes.
+    ends: Ends,
+    /// The text's state at its end, to extend the index from.
+    text: TextStream,
 }
 
 impl LineIndex {
@@ -438,6 +506,67 @@ impl LineIndex {
             content_hash: Some(hash),
             ..self
         }
+    }
+
+    /// Whether `source` holds, at either end of the bytes this index was made from, what the
+    /// scan read there ([`Ends`]): then a longer file of the same inode grew from them.
+    pub fn ends_match(&self, source: &(impl ReadAt + ?Sized)) -> Result<bool, ScanError> {
+        if self.facts.binary {
+            return Ok(false);
+        }
+        let mut head = vec![0u8; self.ends.head_len];
+        read_exactly(source, &mut head, 0)?;
+        let tail_len = self.text_len().min(END_BYTES as u64);
+        let mut tail = vec![0u8; tail_len as usize];
+        read_exactly(source, &mut tail, self.facts.file_len - tail_len)?;
+        Ok(end_hash(&head) == self.ends.head && end_hash(&tail) == self.ends.tail)
+    }
+
+    /// This index extended to the first `file_len` bytes of `source`, which begin with the
+    /// bytes it was made from (see [`LineIndex::ends_match`]): only the bytes past them are
+    /// read, as `pace` says. An extended index has no content hash.
+    pub fn extended(
+        &self,
+        source: &(impl ReadAt + ?Sized),
+        file_len: u64,
+        pace: ScanPace,
+    ) -> Result<LineIndex, ScanError> {
+        let chunk = pace.chunk.max(1);
+        let text_start = self.text_start();
+        let mut indexer = Indexer {
+            text: self.text.clone(),
+            spacing: self.spacing,
+            checkpoints: self.checkpoints.clone(),
+            tail: Vec::new(),
+        };
+        let mut buffer = Vec::new();
+        let mut offset = self.facts.file_len;
+        let mut tail_hash = self.ends.tail;
+        while offset < file_len {
+            if pace.stopped() {
+                return Err(ScanError::Stopped);
+            }
+            buffer.resize(chunk.min((file_len - offset) as usize), 0);
+            read_exactly(source, &mut buffer, offset)?;
+            indexer.feed(&buffer, offset - text_start);
+            offset += buffer.len() as u64;
+        }
+        if indexer.tail.len() < END_BYTES && file_len > self.facts.file_len {
+            // Fewer new bytes than an end: the end is read whole, old bytes and new.
+            let tail_len = (file_len - text_start).min(END_BYTES as u64);
+            let mut tail = vec![0u8; tail_len as usize];
+            read_exactly(source, &mut tail, file_len - tail_len)?;
+            indexer.tail = tail;
+        }
+        if file_len > self.facts.file_len {
+            tail_hash = end_hash(&indexer.tail);
+        }
+        let ends = Ends {
+            tail: tail_hash,
+            ..self.ends
+        };
+        let kind = (self.facts.binary, self.facts.bom);
+        Ok(indexer.finish(chunk, file_len, kind, ends, None))
     }
 
     /// Bytes it holds, beside its own size.
@@ -571,6 +700,14 @@ pub fn window_from_index(
     index: &LineIndex,
     ask: WindowAsk,
 ) -> Result<Scanned, ScanError> {
+    let ask = match ask.lines_from_end {
+        Some(n) => WindowAsk {
+            start_line: index.line_count.saturating_sub(n).saturating_add(1),
+            lines_from_end: None,
+            ..ask
+        },
+        None => ask,
+    };
     let empty = Scanned {
         kept: Vec::new(),
         returned_line_count: 0,
@@ -579,7 +716,9 @@ pub fn window_from_index(
         start_column: 1,
         first_line_len: 0,
         facts: index.facts,
+        start_line: ask.start_line,
         content_hash: index.content_hash,
+        growing: false,
     };
     if index.facts.binary || ask.start_line > index.line_count {
         return Ok(empty);
@@ -712,15 +851,35 @@ impl LineIndexCache {
         Some(index)
     }
 
+    /// The index of an earlier, shorter state of the file whose status is `stat` (the same
+    /// device and inode, fewer bytes), the latest remembered: a log being written, if its
+    /// [`LineIndex::ends_match`].
+    pub fn get_shorter(&self, stat: &Stat) -> Option<Arc<LineIndex>> {
+        let key = identity(stat);
+        let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        entries
+            .iter()
+            .rev()
+            .find(|(entry, index)| {
+                entry[..2] == key[..2] && (index.facts.file_len as i128) < key[2]
+            })
+            .map(|(_, index)| index.clone())
+    }
+
     /// Remembers `index` as the one of the file whose status is `stat`.
     pub fn insert(&self, stat: &Stat, index: LineIndex) {
+        self.insert_shared(stat, Arc::new(index));
+    }
+
+    /// [`LineIndexCache::insert`] of an index already shared.
+    pub fn insert_shared(&self, stat: &Stat, index: Arc<LineIndex>) {
         let key = identity(stat);
         let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         entries.retain(|(entry, _)| *entry != key);
         if entries.len() >= LINE_INDEX_CAPACITY {
             entries.remove(0);
         }
-        entries.push((key, Arc::new(index)));
+        entries.push((key, index));
     }
 
     /// Bytes its indexes hold.
@@ -752,23 +911,47 @@ pub fn scan_unchanged(
         if len > max_len {
             return Err(ScanUnchangedError::TooLarge(len));
         }
-        wait_until_settled(&before);
-        wait_for_writes_in_progress(file);
         let known = indexes.and_then(|indexes| indexes.get(&before));
-        let scanned = match &known {
-            Some(index) => window_from_index(file, index, ask).map(|scanned| (scanned, None)),
-            None => index_file(file, len, pace).and_then(|index| {
+        let shorter = match known {
+            Some(_) => None,
+            None => indexes.and_then(|indexes| indexes.get_shorter(&before)),
+        };
+        // A file that grew since it was last read is a log being written: it is read as it
+        // is now, from its old index, and a write in the tick of the last one is seen by the
+        // status after (its length), or by the next read.
+        if shorter.is_none() {
+            wait_until_settled(&before);
+        }
+        wait_for_writes_in_progress(file);
+        let scanned = match (known, shorter) {
+            (Some(index), _) => {
+                window_from_index(file, &index, ask).map(|scanned| (scanned, index, false))
+            }
+            (None, shorter) => indexed(file, len, pace, shorter.as_deref()).and_then(|index| {
                 let scanned = window_from_index(file, &index, ask)?;
-                Ok((scanned, Some(index)))
+                Ok((scanned, Arc::new(index), true))
             }),
         };
         let after = rustix::fs::fstat(file).map_err(io::Error::from)?;
         match scanned {
-            Ok((scanned, index)) if same_version(&before, &after) => {
-                if let (Some(indexes), Some(index)) = (indexes, index) {
-                    indexes.insert(&after, index);
+            Ok((scanned, index, new)) if same_version(&before, &after) => {
+                if let (Some(indexes), true) = (indexes, new) {
+                    indexes.insert_shared(&after, index);
                 }
                 return Ok((scanned, after));
+            }
+            // Grown while it was read: the window of the bytes it had when the read began.
+            Ok((scanned, index, new))
+                if grew(&before, &after) && index.ends_match(file).unwrap_or(false) =>
+            {
+                if let (Some(indexes), true) = (indexes, new) {
+                    indexes.insert_shared(&before, index);
+                }
+                let growing = Scanned {
+                    growing: true,
+                    ..scanned
+                };
+                return Ok((growing, before));
             }
             Ok(_) | Err(ScanError::Changed) => before = after,
             Err(ScanError::Stopped) => return Err(ScanUnchangedError::Stopped),
@@ -776,6 +959,27 @@ pub fn scan_unchanged(
         }
     }
     Err(ScanUnchangedError::Changed)
+}
+
+/// The index of the first `len` bytes of `file`: `shorter` extended when it is the index of
+/// fewer of them that the file still begins with, else a new scan.
+fn indexed(
+    file: &File,
+    len: u64,
+    pace: ScanPace,
+    shorter: Option<&LineIndex>,
+) -> Result<LineIndex, ScanError> {
+    match shorter {
+        Some(shorter) if shorter.ends_match(file)? => shorter.extended(file, len, pace),
+        _ => index_file(file, len, pace),
+    }
+}
+
+/// Whether the file whose status was `before` only grew by `after`, as far as its status
+/// tells: the same device and inode, more bytes.
+fn grew(before: &Stat, after: &Stat) -> bool {
+    let (before, after) = (identity(before), identity(after));
+    before[..2] == after[..2] && after[2] > before[2]
 }
 
 /// Waits for a write to `file` that is in progress to end, where the file system lets a
@@ -872,7 +1076,7 @@ fn read_exactly(
 
 /// The whole text as it streams past: newlines, `\r\n` pairs, its last byte and whether
 /// it is valid UTF-8.
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct TextStream {
     newlines: u64,
     crlfs: u64,
@@ -897,7 +1101,7 @@ impl TextStream {
 }
 
 /// Whether a byte stream is valid UTF-8, fed in pieces that may split a character.
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Utf8Check {
     invalid: bool,
     /// The start of a character the last piece ended inside (at most 3 bytes).
@@ -992,6 +1196,7 @@ mod tests {
     fn scanned(text: &[u8], from: (u64, u64), max_lines: u32, chunk: usize) -> Scanned {
         let ask = WindowAsk {
             start_line: from.0,
+            lines_from_end: None,
             start_column: from.1,
             max_lines,
             keep: usize::MAX,
@@ -1036,12 +1241,12 @@ mod tests {
     }
 
     #[test]
-    fn a_length_that_is_not_the_files_is_a_change() {
+    fn an_index_is_of_the_bytes_asked_and_a_file_ending_sooner_is_a_change() {
         let text: &[u8] = b"abc\n";
-        assert!(matches!(
-            index_file(text, 3, pace(2)),
-            Err(ScanError::Changed)
-        ));
+        // A file longer than measured grew: the index is of what was measured.
+        let first_three = index_file(text, 3, pace(2)).unwrap();
+        assert_eq!((first_three.line_count, first_three.facts.file_len), (1, 3));
+        assert!(first_three.unterminated);
         assert!(matches!(
             index_file(text, 5, pace(2)),
             Err(ScanError::Changed)
@@ -1088,7 +1293,7 @@ mod tests {
             let (whole, column) =
                 window::line_window_from(whole_text, start_line, start_column, max_lines);
             let index = index_file_spaced(&text[..], text.len() as u64, pace(chunk), spacing).unwrap();
-            let ask = WindowAsk { start_line, start_column, max_lines, keep: usize::MAX };
+            let ask = WindowAsk { start_line, lines_from_end: None, start_column, max_lines, keep: usize::MAX };
             let s = window_from_index(&text[..], &index, ask).unwrap();
             proptest::prop_assert_eq!(&s.kept[..], &whole_text[whole.bytes.clone()]);
             proptest::prop_assert_eq!(s.returned_line_count, whole.returned_line_count);
@@ -1139,6 +1344,7 @@ mod tests {
     fn ask(start_line: u64, start_column: u64, keep: usize) -> WindowAsk {
         WindowAsk {
             start_line,
+            lines_from_end: None,
             start_column,
             max_lines: 10,
             keep,
@@ -1276,5 +1482,111 @@ mod tests {
             "the least recently used is forgotten"
         );
         assert_eq!(cache.get(&stat(0)).unwrap().facts().file_len, 2);
+    }
+
+    /// An index extended with the bytes a file grew by is the index a scan of the whole
+    /// makes (but for its content hash), however the bytes fall into chunks and ends.
+    #[test]
+    fn an_extended_index_is_the_index_of_the_whole() {
+        let text = "first line\r\nsecond é line\nthird\n".repeat(400);
+        let bytes = [UTF8_BOM, text.as_bytes()].concat();
+        for split in [3, 4, 5, 17, 4099, 8200, bytes.len() - 1, bytes.len()] {
+            let old = index_file_spaced(&bytes[..], split as u64, pace(64), 3).unwrap();
+            // `é` split across the two scans is carried over.
+            let extended = old
+                .extended(&bytes[..], bytes.len() as u64, pace(64))
+                .unwrap();
+            let whole = index_file_spaced(&bytes[..], bytes.len() as u64, pace(64), 3).unwrap();
+            assert_eq!(extended.content_hash(), None);
+            // The same but for the head the first scan hashed, which was shorter.
+            let same = extended.checkpoints == whole.checkpoints
+                && (extended.line_count, extended.unterminated, extended.facts)
+                    == (whole.line_count, whole.unterminated, whole.facts)
+                && (&extended.text, extended.ends.tail) == (&whole.text, whole.ends.tail);
+            assert!(same, "split at {split}");
+        }
+    }
+
+    #[test]
+    fn an_index_matches_its_file_while_the_file_only_grows() {
+        let log = b"2026-11-28 started\n".repeat(500);
+        let index = index_file(&log[..], log.len() as u64, pace(1024)).unwrap();
+        let grown = [&log[..], b"2026-11-28 one more\n"].concat();
+        assert!(index.ends_match(&grown[..]).unwrap());
+        let mut rewritten_head = grown.clone();
+        rewritten_head[3] = b'7';
+        assert!(!index.ends_match(&rewritten_head[..]).unwrap());
+        let mut rewritten_tail = grown.clone();
+        rewritten_tail[log.len() - 2] = b'X';
+        assert!(!index.ends_match(&rewritten_tail[..]).unwrap());
+        assert!(matches!(
+            index.ends_match(&log[..100]),
+            Err(ScanError::Changed)
+        ));
+    }
+
+    fn appended(file: &mut File, lines: usize) {
+        use std::io::Write;
+        file.write_all(&b"a line of a log being written\n".repeat(lines))
+            .unwrap();
+        file.flush().unwrap();
+    }
+
+    fn window_of(file: &File, stat: &Stat, cache: &LineIndexCache) -> (Scanned, Stat) {
+        let ask = WindowAsk {
+            start_line: 1,
+            lines_from_end: None,
+            start_column: 1,
+            max_lines: 2,
+            keep: usize::MAX,
+        };
+        scan_unchanged(file, stat, ask, pace(4096), u64::MAX, Some(cache)).unwrap()
+    }
+
+    /// Issue 35 §4: a log appended every few milliseconds was `FILE_CHANGED` on every read.
+    /// A file that grows while it is read is answered as it was when the read began, and
+    /// said to be growing; the next read extends the index instead of scanning it all.
+    #[test]
+    fn a_file_that_grows_while_it_is_read_is_answered_as_it_was() {
+        let mut file = tempfile::tempfile().unwrap();
+        appended(&mut file, 10_000);
+        let cache = LineIndexCache::default();
+        let before = rustix::fs::fstat(&file).unwrap();
+        // Grown after the status the read begins from was taken: during the read.
+        appended(&mut file, 5);
+        let (scanned, stat) = window_of(&file, &before, &cache);
+        assert!(scanned.growing);
+        assert_eq!(
+            (scanned.line_count, scanned.facts.file_len),
+            (10_000, 300_000)
+        );
+        assert_eq!(identity(&stat), identity(&before));
+        assert!(
+            scanned.content_hash.is_some(),
+            "the first read scans the file"
+        );
+
+        let now = rustix::fs::fstat(&file).unwrap();
+        let (scanned, stat) = window_of(&file, &now, &cache);
+        assert!(!scanned.growing);
+        assert_eq!(scanned.line_count, 10_005);
+        assert_eq!(identity(&stat), identity(&now));
+        assert!(scanned.content_hash.is_none(), "the next extends the index");
+    }
+
+    #[test]
+    fn a_file_rewritten_longer_is_scanned_again_not_extended() {
+        let mut file = tempfile::tempfile().unwrap();
+        appended(&mut file, 10_000);
+        let cache = LineIndexCache::default();
+        window_of(&file, &rustix::fs::fstat(&file).unwrap(), &cache);
+        file.set_len(0).unwrap();
+        rustix::fs::seek(&file, rustix::fs::SeekFrom::Start(0)).unwrap();
+        std::io::Write::write_all(&mut file, b"a new log\n").unwrap();
+        appended(&mut file, 10_100);
+        let (scanned, _) = window_of(&file, &rustix::fs::fstat(&file).unwrap(), &cache);
+        assert_eq!(scanned.line_count, 10_101);
+        assert!(scanned.content_hash.is_some(), "scanned again");
+        assert!(!scanned.growing);
     }
 }

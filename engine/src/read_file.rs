@@ -164,6 +164,11 @@ fn with_near_misses(
     error
 }
 
+/// What a toolkit's answer says (its `note`) when the file grew while it was read: the
+/// window is of the file as it was when the read began.
+pub const GROWING_NOTE: &str =
+    "the file is growing: this is how it was when the read began; read again for the rest";
+
 /// `read` with the note its request calls for: a capped `max_lines` is told when it
 /// made a difference (the window has [`MAX_MAX_LINES`] lines and the file goes on).
 fn noted(request: &ReadRequest, (mut output, version): Read) -> Read {
@@ -290,6 +295,7 @@ fn remembered_window(
         .map(|b| b.max(window::MIN_CONTENT_BUDGET));
     let ask = WindowAsk {
         start_line: request.start_line,
+        lines_from_end: request.lines_from_end,
         start_column: request.start_column,
         max_lines: request.max_lines,
         keep: budget.map_or(usize::MAX, text_for),
@@ -305,6 +311,7 @@ fn remembered_window(
     let version = options
         .versioned
         .then(|| FileVersion::remembered(relative.to_owned(), hash, &opened.stat, index.facts()));
+    let request = &request.from_line_count(scanned.line_count);
     let output = scanned_output(relative.to_owned(), scanned, &opened.stat, request, budget);
     Ok(Some((output, version)))
 }
@@ -344,6 +351,7 @@ fn large_window_of(
     let budget = large_file_budget(&options);
     let ask = WindowAsk {
         start_line: request.start_line,
+        lines_from_end: request.lines_from_end,
         start_column: request.start_column,
         max_lines: request.max_lines,
         keep: text_for(budget),
@@ -363,7 +371,12 @@ fn large_window_of(
         let hash = scanned.content_hash;
         FileVersion::of_large_file(relative.clone(), &stat, &scanned.facts, hash)
     });
-    let output = scanned_output(relative, scanned, &stat, request, Some(budget));
+    let growing = scanned.growing;
+    let request = &request.from_line_count(scanned.line_count);
+    let mut output = scanned_output(relative, scanned, &stat, request, Some(budget));
+    if growing {
+        output.note = Some(GROWING_NOTE);
+    }
     Ok((output, version))
 }
 
@@ -465,6 +478,10 @@ fn window_of(
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
+    let request = &match request.lines_from_end {
+        Some(_) => request.from_line_count(window::line_count(text)),
+        None => request.clone(),
+    };
     let (window, start_column) = window::line_window_from(
         text,
         request.start_line,
@@ -764,6 +781,7 @@ mod tests {
                 max_lines,
                 start_column,
                 max_lines_capped: false,
+                lines_from_end: None,
             };
             let (whole, chunked) = both_ways(&text, &request, budget, chunk);
             let shown = |(out, _): Read| {

@@ -86,6 +86,10 @@ pub struct ReadRequest {
     /// Whether a whole number over [`MAX_MAX_LINES`] was asked for as `max_lines` and taken
     /// as [`MAX_MAX_LINES`] ([`ReadRequest::with_max_lines_capped`], a toolkit's read).
     pub max_lines_capped: bool,
+    /// The window ends the file: it starts this many lines before the end (a toolkit's
+    /// negative `start_line`, [`ReadRequest::with_start_line_or_tail`]); `start_line` is
+    /// then found once the file's lines are counted ([`ReadRequest::from_line_count`]).
+    pub lines_from_end: Option<u64>,
 }
 
 impl ReadRequest {
@@ -117,6 +121,7 @@ impl ReadRequest {
             max_lines: DEFAULT_MAX_LINES,
             start_column: 1,
             max_lines_capped: false,
+            lines_from_end: None,
         })
     }
 
@@ -126,6 +131,39 @@ impl ReadRequest {
             .integer_in_range(start_line, Argument::StartLine, 1, None)?
             .map_or(1, saturating_line);
         Ok(ReadRequest { start_line, ..self })
+    }
+
+    /// This request with `start_line` validated as a toolkit takes it: a negative whole
+    /// number `-n` asks for the window that starts `n` lines before the end (the last `n`
+    /// lines, as `max_lines` allows: `-50` reads a log's last 50 lines). Anything else is
+    /// [`ReadRequest::with_start_line`]'s, but for what its error says.
+    pub fn with_start_line_or_tail(
+        self,
+        start_line: NumberArg,
+    ) -> Result<ReadRequest, ReadFileError> {
+        match start_line {
+            NumberArg::Number(n) if n.fract() == 0.0 && n < 0.0 => Ok(ReadRequest {
+                lines_from_end: Some(saturating_line(-n)),
+                ..self
+            }),
+            other => self.with_start_line(other).map_err(|mut error| {
+                error.reason = error.reason.replace(
+                    Argument::StartLine.rule(),
+                    "an integer >= 1, or negative to count from the end (-50: the last 50 lines)",
+                );
+                error
+            }),
+        }
+    }
+
+    /// This request for a file of `line_count` lines: a window counted from the end starts
+    /// where that count says (at line 1 when the file has fewer lines).
+    pub fn from_line_count(&self, line_count: u64) -> ReadRequest {
+        let mut request = self.clone();
+        if let Some(n) = request.lines_from_end.take() {
+            request.start_line = line_count.saturating_sub(n).saturating_add(1);
+        }
+        request
     }
 
     /// This request with `max_lines` validated; the default when missing.
@@ -299,6 +337,37 @@ mod tests {
         );
         let message = reason(request(Missing, Number(f64::NAN)));
         assert!(message.ends_with("(got NaN)"), "{message}");
+    }
+
+    #[test]
+    fn a_toolkit_s_negative_start_line_counts_from_the_end() {
+        let req = ReadRequest::for_path("app.log".into()).unwrap();
+        let tail = req.clone().with_start_line_or_tail(Number(-50.0)).unwrap();
+        assert_eq!(tail.lines_from_end, Some(50));
+        assert_eq!(tail.from_line_count(1_000).start_line, 951);
+        assert_eq!(tail.from_line_count(1_000).lines_from_end, None);
+        assert_eq!(
+            tail.from_line_count(20).start_line,
+            1,
+            "fewer lines than asked"
+        );
+        assert_eq!(tail.from_line_count(0).start_line, 1);
+        let plain = req.clone().with_start_line_or_tail(Number(7.0)).unwrap();
+        assert_eq!((plain.start_line, plain.lines_from_end), (7, None));
+        assert_eq!(plain.from_line_count(3).start_line, 7);
+        for bad in [0.0, -1.5, f64::NAN] {
+            let message = req
+                .clone()
+                .with_start_line_or_tail(Number(bad))
+                .unwrap_err()
+                .reason;
+            assert!(
+                message.contains("or negative to count from the end"),
+                "{message}"
+            );
+        }
+        // The specification's start_line stays >= 1.
+        assert!(req.with_start_line(Number(-50.0)).is_err());
     }
 
     #[test]

@@ -196,6 +196,7 @@ pub fn file_version_within(
     }
     let nothing = WindowAsk {
         start_line: u64::MAX,
+        lines_from_end: None,
         start_column: 1,
         max_lines: 1,
         keep: 0,

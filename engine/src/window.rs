@@ -176,7 +176,12 @@ pub fn select_lines(text: &str, range: LineRange) -> (u64, Vec<&str>) {
 
 /// How many lines [`lines_without_terminators`] yields, counted without splitting.
 pub fn count_lines(text: &str) -> u64 {
-    count_newlines(text.as_bytes()) + u64::from(ends_unterminated(text.as_bytes()))
+    line_count(text.as_bytes())
+}
+
+/// How many lines `text` has: its `\n`s, and one more when it ends without one.
+pub fn line_count(text: &[u8]) -> u64 {
+    count_newlines(text) + u64::from(ends_unterminated(text))
 }
 
 /// Number of `\n` bytes.
