@@ -1,11 +1,13 @@
 // Large files (issue 19 §4): a toolkit with `maxFileBytes: Infinity` against the floor of a
 // line count (`wc -l`) and against the way a TypeScript toolkit pages a big file (`readline`
 // over a stream, counting lines), in one process. The files are made here, in a temporary
-// folder, and removed after: a 1 GiB log of 100-byte lines and a 64 MiB one-line bundle.
+// folder, and removed after: a 1 GiB log of 100-byte lines and a 64 MiB one-line bundle. Then
+// the log is written on (issue 35 §4): its end read after 1 MB more, and while a child
+// appends a line every millisecond.
 //
 //   node benchmark/large-files.mjs [--json]
 
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,7 +16,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const { createAgentToolkit } = createRequire(import.meta.url)(path.join(here, '..', 'index.js'))
+const { createAgentToolkit, readFileSync } = createRequire(import.meta.url)(path.join(here, '..', 'index.js'))
 const JSON_OUTPUT = process.argv.includes('--json')
 const progress = (line) => process.stderr.write(`${line}\n`)
 
@@ -88,6 +90,8 @@ const log = write('app.log', LOG_BYTES, (i) => {
 })
 write('bundle.min.js', BUNDLE_BYTES, () => 'var a=1;'.repeat(2 ** 20 / 8))
 fs.writeFileSync(path.join(tmp, 'small.ts'), Array.from({ length: 100 }, (_, i) => `const v${i} = ${i};\n`).join(''))
+// The largest file read whole (1 MiB of lines): what reading 1 MB costs without an index.
+fs.writeFileSync(path.join(tmp, 'whole.log'), logLine(1).repeat(2 ** 20 / LINE_BYTES))
 
 const rssBefore = process.resourceUsage().maxRSS
 progress('wc -l…')
@@ -144,6 +148,50 @@ for (let i = 0; i < 3; i++) {
   )
 }
 const freshnessMs = freshnessRuns.sort((a, b) => a - b)[1]
+
+// The log written on: 1 MB appended before each timed read of its last 50 lines, which
+// extends the line index by that 1 MB instead of scanning the log again.
+progress('the end of the log after 1 MB more, 20 times…')
+const tail = { path: 'app.log', start_line: -50 }
+let written = LOG_LINES
+const appendMiB = () => {
+  let text = ''
+  for (let k = 0; k < 10_000; k++) text += logLine(++written)
+  fs.appendFileSync(log, text)
+}
+const tailRuns = []
+for (let i = 0; i < 20; i++) {
+  appendMiB()
+  tailRuns.push(
+    await timedOnce(() => {
+      const out = toolkit.readFileSync(tail)
+      if (out.meta.line_count !== written || !out.content.endsWith(logLine(written))) throw new Error('wrong tail')
+    }),
+  )
+}
+const tailAfterMiBMs = tailRuns.sort((a, b) => a - b)[10]
+// The specification's readFileSync keeps no index: it reads the 1 MiB file whole each time.
+const wholeMiBMs = medianMs(200, () => readFileSync(tmp, { path: 'whole.log', max_lines: 50 }), WARMUP)
+
+progress('the end of the log while a line is appended every millisecond, 200 reads…')
+const writer = spawn(process.execPath, ['-e', `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(log)}, 'a')
+let n = ${written}
+setInterval(() => fs.writeSync(fd, \`\${String(++n).padStart(9, '0')} appended\`.padEnd(${LINE_BYTES - 1}, '.') + '\\n'), 1)
+console.log('writing')`], { stdio: ['ignore', 'pipe', 'inherit'] })
+await new Promise((resolve) => writer.stdout.once('data', resolve))
+let answered = 0
+const liveRuns = []
+for (let i = 0; i < 200; i++) {
+  liveRuns.push(
+    await timedOnce(async () => {
+      const out = await toolkit.readFile(tail).catch((error) => error)
+      if (typeof out.content === 'string' && out.meta.returned_line_count === 50) answered++
+    }),
+  )
+  await new Promise((resolve) => setTimeout(resolve, 2))
+}
+writer.kill()
+const liveTailMs = liveRuns.sort((a, b) => a - b)[100]
 toolkit.close()
 
 progress('plain Node: readline over the log (once each: seconds a read)…')
@@ -159,6 +207,9 @@ const rows = [
   { what: '64 MiB one-line bundle, first read', ms: bundleFirstMs, against: 'wc -l of the log', other: wcMs, target: '(for scale)', pass: true },
   { what: '64 MiB one-line bundle, read again (1 MiB)', ms: bundleAgainMs, against: '100-line file', other: smallMs, target: '(for scale)', pass: true },
   { what: 'the bundle at column 60,000,000 (16 KiB)', ms: bundleColumnMs, against: '100-line file', other: budgetedSmallMs, target: 'under 2x the small-file read', pass: bundleColumnMs < 2 * budgetedSmallMs },
+  { what: 'the log\'s last 50 lines after 1 MB more', ms: tailAfterMiBMs, against: '1 MiB file read whole', other: wholeMiBMs, target: 'under 2x reading 1 MiB whole', pass: tailAfterMiBMs < 2 * wholeMiBMs },
+  { what: 'the same, against the 100-line file', ms: tailAfterMiBMs, against: '100-line file', other: smallMs, target: '(for scale)', pass: true },
+  { what: `its last 50 lines, appended every ms (${answered}/200 answered)`, ms: liveTailMs, against: '100-line file', other: smallMs, target: 'every read answered', pass: answered === 200 },
 ]
 const report = { wc_ms: wcMs, rss_growth_mib: rssGrowthMiB, rss_peak_mib: rssPeakMiB, rows }
 if (JSON_OUTPUT) {
@@ -167,7 +218,7 @@ if (JSON_OUTPUT) {
   const out = [`large files (${typeof Bun !== 'undefined' ? `Bun ${Bun.version}` : `Node ${process.versions.node}`}): median ms`]
   for (const r of rows) {
     const ratio = r.against === 'plain' ? `${(r.other / r.ms).toFixed(0)}x faster` : `${(r.ms / r.other).toFixed(2)}x ${r.against}`
-    out.push(`  ${r.what.padEnd(46)} ${r.ms.toFixed(3).padStart(10)} ms  (${r.against} ${r.other.toFixed(3)} ms: ${ratio})  ${r.target}  ${r.pass ? 'PASS' : 'MISS'}`)
+    out.push(`  ${r.what.padEnd(50)} ${r.ms.toFixed(3).padStart(10)} ms  (${r.against} ${r.other.toFixed(3)} ms: ${ratio})  ${r.target}  ${r.pass ? 'PASS' : 'MISS'}`)
   }
   out.push(`  peak RSS growth of the addon's part: ${rssGrowthMiB.toFixed(1)} MiB (the process's peak: ${rssPeakMiB.toFixed(0)} MiB; target: at most 64)  ${rssGrowthMiB <= 64 ? 'PASS' : 'MISS'}`)
   process.stdout.write(`${out.join('\n')}\n`)

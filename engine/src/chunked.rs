@@ -1087,7 +1087,10 @@ struct TextStream {
 impl TextStream {
     fn feed(&mut self, bytes: &[u8]) {
         self.newlines += window::count_newlines(bytes);
-        self.crlfs += memchr::memmem::find_iter(bytes, b"\r\n").count() as u64;
+        // Most text has no `\r` at all: one fast search tells, before any pair is counted.
+        if memchr::memchr(b'\r', bytes).is_some() {
+            self.crlfs += memchr::memmem::find_iter(bytes, b"\r\n").count() as u64;
+        }
         if self.last == Some(b'\r') && bytes.first() == Some(&b'\n') {
             self.crlfs += 1;
         }
