@@ -439,6 +439,7 @@ describe('agent-read-file mcp: plain read_file calls are answered without the SD
       { path: '../outside.txt' },
       { path: 'small.txt', max_lines: 1000 },
       { path: 'small.txt', start_line: 0 },
+      { path: 'small.txt', start_line: -1 }, // the last line
       { path: 5 },
       { file: 'small.txt' },
     ]
@@ -457,6 +458,8 @@ describe('agent-read-file mcp: plain read_file calls are answered without the SD
       const missing = server.messages.find(answerTo('plain-3')).result
       assert.equal(missing.isError, true)
       assert.match(missing.content[0].text, /^NOT_FOUND: missing\.txt: /)
+      const last = server.messages.find(answerTo('plain-7')).result
+      assert.deepEqual(last.content, [{ type: 'text', text: 'small.txt line 2 of 2 (8 bytes)\n2\ttwo\n' }])
     } finally {
       await server.close()
     }
