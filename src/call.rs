@@ -370,6 +370,7 @@ impl ReadCall {
                     path: &self.request.path,
                     pages: *pages,
                     max_text_bytes: self.rules.max_content_bytes.unwrap_or(MEDIA_TEXT_BYTES),
+                    stop: self.stop.as_deref(),
                 };
                 let policy = self.rules.policy.as_ref();
                 let read = media::read_media(&root, &request, policy, &self.rules.media)?;

@@ -198,6 +198,27 @@ const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
     assert.ok(result.grownMiB < 200, `peak RSS grew ${result.grownMiB.toFixed(1)} MiB`)
   })
 
+  // Issue 35 §2: aborting a view did not stop its decode, so the next media read of the same
+  // thread waited for it. A PNG's decode now stops at its next band of 64 rows.
+  slowTest('an aborted view stops its decode: the next view is not kept waiting for it', 60_000, async () => {
+    fx.write('img/deep-abort.png', await deepPng(7000, 7000))
+    fx.write('img/small-after.png', await image(64, 64, 'png'))
+    const kit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => kit.close())
+    let started = performance.now()
+    await kit.view({ path: 'img/deep-abort.png' })
+    const wholeMs = performance.now() - started
+    const controller = new AbortController()
+    const aborted = kit.view({ path: 'img/deep-abort.png' }, { signal: controller.signal }).catch((error) => error)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    controller.abort()
+    assert.equal((await aborted).code, 'ABORT_ERR')
+    started = performance.now()
+    await kit.view({ path: 'img/small-after.png' })
+    const nextMs = performance.now() - started
+    assert.ok(nextMs < wholeMs / 2, `the next view took ${nextMs.toFixed(0)} ms; the whole decode ${wholeMs.toFixed(0)} ms`)
+  })
+
   test('a truncated PNG and a truncated JPEG are INVALID_MEDIA', async () => {
     fx.write('img/cut.png', wide.subarray(0, Math.floor(wide.length / 2)))
     fx.write('img/cut.jpg', photo.subarray(0, 600))

@@ -12,6 +12,7 @@ pub mod notebook;
 pub mod pdf;
 
 use std::fs::File;
+use std::sync::atomic::AtomicBool;
 
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, BINARY_SCAN_BYTES, GuardError};
@@ -155,6 +156,9 @@ pub struct MediaRequest<'a> {
     pub pages: Option<PartRange>,
     /// The most bytes of text the answer carries (the toolkit's content budget).
     pub max_text_bytes: usize,
+    /// Set when the caller gives up on the read (its signal fired): an image's decode stops
+    /// ([`image::fit_or_stop`]), and the read is `ABORT_ERR`.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// The file `request.path` names beneath `root` as typed parts, with the version read, when
@@ -178,7 +182,7 @@ pub fn read_media(
         .map_err(|len| too_large(requested, len, limits.max_file_bytes))?;
     let relative = &file.relative;
     let answer = match kind {
-        MediaKind::Image(_) => image_answer(&bytes, limits, requested)?,
+        MediaKind::Image(_) => image_answer(&bytes, limits, request)?,
         MediaKind::Pdf => match pdf_answer(&bytes, request, requested) {
             // Text that happens to start like a PDF, under another name, is read as text.
             Err(err) if claimed_kind(relative).is_none() && err.code == ErrorCode::InvalidMedia => {
@@ -362,9 +366,10 @@ fn too_large(requested: &str, len: u64, max: u64) -> ReadFileError {
 fn image_answer(
     bytes: &[u8],
     limits: &MediaLimits,
-    requested: &str,
+    request: &MediaRequest<'_>,
 ) -> Result<Answer, ReadFileError> {
-    let image = image::fit(bytes, &limits.image).map_err(|err| image_error(err, requested))?;
+    let image = image::fit_or_stop(bytes, &limits.image, request.stop)
+        .map_err(|err| image_error(err, request.path))?;
     Ok(Answer {
         parts: vec![MediaPart::Image(image)],
         shown: None,
@@ -378,6 +383,7 @@ fn image_error(err: ImageError, requested: &str) -> ReadFileError {
         | ImageError::TooManyScans { .. }
         | ImageError::CannotFit { .. } => ErrorCode::ImageTooLarge,
         ImageError::NotAnImage | ImageError::Corrupt(_) => ErrorCode::InvalidMedia,
+        ImageError::Stopped => ErrorCode::Aborted,
     };
     ReadFileError::new(code, requested, err.to_string())
 }
@@ -478,11 +484,16 @@ fn notebook_answer(
     for part in window.parts {
         parts.push(match part {
             NotebookPart::Text(text) => MediaPart::Text(text),
-            NotebookPart::Image { bytes, .. } => match image::fit(&bytes, &limits.image) {
-                Ok(image) => MediaPart::Image(image),
-                // One bad plot does not hide the notebook: the model is told which.
-                Err(err) => MediaPart::Text(format!("[image output not shown: {err}]\n")),
-            },
+            NotebookPart::Image { bytes, .. } => {
+                match image::fit_or_stop(&bytes, &limits.image, request.stop) {
+                    Ok(image) => MediaPart::Image(image),
+                    Err(ImageError::Stopped) => {
+                        return Err(image_error(ImageError::Stopped, requested));
+                    }
+                    // One bad plot does not hide the notebook: the model is told which.
+                    Err(err) => MediaPart::Text(format!("[image output not shown: {err}]\n")),
+                }
+            }
         });
     }
     Ok(Answer {

@@ -9,6 +9,7 @@
 
 use std::io::Cursor;
 use std::num::NonZeroU64;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use base64::Engine;
 use fast_image_resize as fir;
@@ -141,6 +142,10 @@ pub enum ImageError {
         /// The most scans read at this size: [`MAX_SCAN_PIXELS`] over its pixels.
         max_scans: u64,
     },
+    /// Its caller gave up on it (the call's signal fired): the decode stopped at its next band
+    /// of rows, or between its steps.
+    #[error("the read was stopped before it ended")]
+    Stopped,
     /// Truncated, corrupt, or otherwise undecodable; the string says what, in a few words.
     #[error("the image cannot be decoded: {0}")]
     Corrupt(String),
@@ -533,6 +538,25 @@ impl Pixels {
 /// part still over it is made smaller, three quarters of the edge at a time, down to a
 /// long edge of [`MIN_EDGE`] pixels ([`ImageError::CannotFit`] below that).
 pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError> {
+    fit_or_stop(bytes, limits, None)
+}
+
+/// [`fit`], given up ([`ImageError::Stopped`]) once `stop` is set: a PNG's decode looks at it
+/// every [`ROWS_BETWEEN_STOPS`] rows, and every image between decoding, resizing and each
+/// encoding. The other decoders (JPEG, GIF, WebP, an interlaced PNG) run to their end, bounded
+/// by the pixels and scans checked before them.
+pub fn fit_or_stop(
+    bytes: &[u8],
+    limits: &ImageLimits,
+    stop: Option<&AtomicBool>,
+) -> Result<FittedImage, ImageError> {
+    let stopped = || {
+        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            Err(ImageError::Stopped)
+        } else {
+            Ok(())
+        }
+    };
     let header = Header::read(bytes)?;
     if header.pixels() > limits.max_source_pixels {
         return Err(ImageError::TooManyPixels {
@@ -575,11 +599,13 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
         }
     };
     let (stored_width, stored_height) = stored((width, height));
-    let source = decode(&header, bytes, limits, stored_width, stored_height)?;
+    stopped()?;
+    let source = decode(&header, bytes, limits, (stored_width, stored_height), stop)?;
     let opaque = source.opaque();
     let source = Widened::of(source);
     let (mut width, mut height) = (width, height);
     loop {
+        stopped()?;
         let at = stored((width, height));
         let (format, encoded) = encode_within(&source, at, opaque, &header, limits)?;
         let len = base64_len(encoded.len());
@@ -823,11 +849,11 @@ fn decode(
     header: &Header,
     bytes: &[u8],
     limits: &ImageLimits,
-    width: u32,
-    height: u32,
+    (width, height): (u32, u32),
+    stop: Option<&AtomicBool>,
 ) -> Result<Pixels, ImageError> {
     let pixels = match header.format {
-        ImageFormat::Png => decode_png(bytes, limits)?,
+        ImageFormat::Png => decode_png(bytes, limits, stop)?,
         ImageFormat::Jpeg => decode_jpeg(header, bytes, limits, width, height)?,
         ImageFormat::Gif => decode_gif(bytes, limits)?,
         ImageFormat::Webp => decode_webp(bytes, limits)?,
@@ -840,7 +866,14 @@ fn decode(
     Ok(pixels)
 }
 
-fn decode_png(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> {
+/// How many rows of a PNG are decoded between two looks at the stop flag.
+const ROWS_BETWEEN_STOPS: usize = 64;
+
+fn decode_png(
+    bytes: &[u8],
+    limits: &ImageLimits,
+    stop: Option<&AtomicBool>,
+) -> Result<Pixels, ImageError> {
     let failed = |e: png::DecodingError| match e {
         png::DecodingError::LimitsExceeded => corrupt("a PNG over the decoder's memory limit"),
         e => corrupt(format!("PNG: {e}")),
@@ -862,11 +895,28 @@ fn decode_png(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> 
         .output_buffer_size()
         .ok_or_else(|| corrupt("a PNG too large"))?;
     let mut data = vec![0; size];
-    let frame = reader.next_frame(&mut data).map_err(failed)?;
-    data.truncate(frame.buffer_size());
+    let (width, height) = reader.info().size();
+    if reader.info().interlaced {
+        // Adam7's passes each cover the whole image: the decoder puts them together.
+        let frame = reader.next_frame(&mut data).map_err(failed)?;
+        data.truncate(frame.buffer_size());
+    } else {
+        let line = reader
+            .output_line_size(width)
+            .filter(|&line| line > 0)
+            .ok_or_else(|| corrupt("a PNG too large"))?;
+        for (i, row) in data.chunks_exact_mut(line).enumerate() {
+            if i % ROWS_BETWEEN_STOPS == 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(ImageError::Stopped);
+            }
+            if reader.read_row(row).map_err(failed)?.is_none() {
+                return Err(corrupt("PNG: fewer rows than its header declares"));
+            }
+        }
+    }
     Ok(Pixels {
-        width: frame.width,
-        height: frame.height,
+        width,
+        height,
         channels,
         data,
     })
@@ -1025,6 +1075,50 @@ mod tests {
         out
     }
 
+    /// Issue 35 §2: an abort did not stop a decode. A PNG's rows are decoded a band at a time,
+    /// the stop flag looked at before each; the other steps look at it between them.
+    #[test]
+    fn a_decode_stops_at_its_next_band_of_rows_once_told() {
+        // Wider than the longest edge sent: decoded and resized, not handed over as it is.
+        let (width, height) = (2000, 3 * ROWS_BETWEEN_STOPS as u32 + 5);
+        let png = png_of(
+            width,
+            height,
+            png::ColorType::Rgb,
+            &noise(width, height, 3, 7),
+        );
+        let limits = ImageLimits::default();
+        let stop = AtomicBool::new(false);
+        let whole = decode_png(&png, &limits, Some(&stop)).unwrap();
+        assert_eq!(
+            (whole.width, whole.height, whole.data.len()),
+            (width, height, (width * height * 3) as usize)
+        );
+        let mut plain = png::Decoder::new(Cursor::new(&png[..]))
+            .read_info()
+            .unwrap();
+        let mut expected = vec![0; plain.output_buffer_size().unwrap()];
+        plain.next_frame(&mut expected).unwrap();
+        assert!(
+            whole.data == expected,
+            "row by row decodes what next_frame does"
+        );
+        stop.store(true, Ordering::Relaxed);
+        assert!(matches!(
+            decode_png(&png, &limits, Some(&stop)),
+            Err(ImageError::Stopped)
+        ));
+        let jpeg = jpeg_of(width as u16, height as u16, &noise(width, height, 3, 7));
+        for bytes in [&png, &jpeg] {
+            let stopped = fit_or_stop(bytes, &limits, Some(&stop));
+            assert!(
+                matches!(stopped, Err(ImageError::Stopped)),
+                "{:?}",
+                stopped.err()
+            );
+        }
+    }
+
     fn jpeg_of(width: u16, height: u16, data: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         jpeg_encoder::Encoder::new(&mut out, 90)
@@ -1069,7 +1163,7 @@ mod tests {
             max_pixels: u64::MAX,
             ..ImageLimits::default()
         };
-        decode(&header, &bytes, &big, header.width, header.height).unwrap()
+        decode(&header, &bytes, &big, (header.width, header.height), None).unwrap()
     }
 
     fn within(part: &FittedImage, limits: &ImageLimits) {
