@@ -832,7 +832,8 @@ impl Kept {
 
 /// The line indexes of the files a toolkit read last, each keyed by the file's
 /// [`identity`] when it was scanned: a file changed since has another key, so its index is
-/// never used again, and is forgotten as the least recently used.
+/// used again only to extend it (a file that grew, [`LineIndexCache::get_shorter`]), and is
+/// replaced by the next index of that file, or forgotten as the least recently used.
 #[derive(Debug, Default)]
 pub struct LineIndexCache(Mutex<Vec<([i128; 7], Arc<LineIndex>)>>);
 
@@ -875,7 +876,8 @@ impl LineIndexCache {
     pub fn insert_shared(&self, stat: &Stat, index: Arc<LineIndex>) {
         let key = identity(stat);
         let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.retain(|(entry, _)| *entry != key);
+        // One index a file: an older state of it (a log's, before it grew) is of no more use.
+        entries.retain(|(entry, _)| entry[..2] != key[..2]);
         if entries.len() >= LINE_INDEX_CAPACITY {
             entries.remove(0);
         }
@@ -1463,28 +1465,34 @@ mod tests {
     }
 
     #[test]
-    fn the_cache_keeps_the_most_recent_indexes() {
+    fn the_cache_keeps_the_most_recent_indexes_one_a_file() {
         let cache = LineIndexCache::default();
-        let file = tempfile::tempfile().unwrap();
-        let stat = |len: i64| {
-            let mut stat = rustix::fs::fstat(&file).unwrap();
+        let files: Vec<File> = (0..=LINE_INDEX_CAPACITY)
+            .map(|_| tempfile::tempfile().unwrap())
+            .collect();
+        let stat = |file: &File, len: i64| {
+            let mut stat = rustix::fs::fstat(file).unwrap();
             stat.st_size = len;
             stat
         };
         let index = |text: &[u8]| index_file(text, text.len() as u64, pace(4)).unwrap();
-        cache.insert(&stat(0), index(b"a\n"));
-        for len in 1..=LINE_INDEX_CAPACITY as i64 {
-            cache.insert(&stat(len), index(b"b\n"));
-            if len == 5 {
-                assert!(cache.get(&stat(0)).is_some()); // used: now the most recent
+        cache.insert(&stat(&files[0], 2), index(b"a\n"));
+        for (n, file) in files.iter().enumerate().skip(1) {
+            cache.insert(&stat(file, 2), index(b"b\n"));
+            if n == 5 {
+                assert!(cache.get(&stat(&files[0], 2)).is_some()); // used: now the most recent
             }
         }
-        assert!(cache.get(&stat(0)).is_some());
+        assert!(cache.get(&stat(&files[0], 2)).is_some());
         assert!(
-            cache.get(&stat(1)).is_none(),
+            cache.get(&stat(&files[1], 2)).is_none(),
             "the least recently used is forgotten"
         );
-        assert_eq!(cache.get(&stat(0)).unwrap().facts().file_len, 2);
+        // A later state of a file replaces the earlier one.
+        cache.insert(&stat(&files[0], 4), index(b"a\nb\n"));
+        assert!(cache.get(&stat(&files[0], 2)).is_none());
+        assert_eq!(cache.get(&stat(&files[0], 4)).unwrap().facts().file_len, 4);
+        assert_eq!(cache.0.lock().unwrap().len(), LINE_INDEX_CAPACITY);
     }
 
     /// An index extended with the bytes a file grew by is the index a scan of the whole
