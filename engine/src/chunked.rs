@@ -147,8 +147,6 @@ pub struct Scanned {
     /// counted.
     pub first_line_len: u64,
     pub facts: TextFacts,
-    /// The line the window starts at (from the end, when the ask counted from there).
-    pub start_line: u64,
     /// The content hash of the whole file when its scan made it, unless it is binary.
     pub content_hash: Option<u128>,
     /// The file grew while it was read (a log being written): the window is of its first
@@ -716,7 +714,6 @@ pub fn window_from_index(
         start_column: 1,
         first_line_len: 0,
         facts: index.facts,
-        start_line: ask.start_line,
         content_hash: index.content_hash,
         growing: false,
     };

@@ -478,9 +478,14 @@ fn window_of(
     let byte_length = file.bytes.len() as u64;
     let text = window::strip_bom(&file.bytes);
     let bom_len = file.bytes.len() - text.len();
-    let request = &match request.lines_from_end {
-        Some(_) => request.from_line_count(window::line_count(text)),
-        None => request.clone(),
+    // A window counted from the end starts where the text's line count says.
+    let from_end;
+    let request = match request.lines_from_end {
+        Some(_) => {
+            from_end = request.from_line_count(window::line_count(text));
+            &from_end
+        }
+        None => request,
     };
     let (window, start_column) = window::line_window_from(
         text,
