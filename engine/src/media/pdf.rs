@@ -1184,6 +1184,14 @@ mod tests {
     }
 
     #[test]
+    fn a_pdf_that_only_names_encrypt_outside_its_trailer_is_read() {
+        let page = page_reading("kept");
+        let named = b"<< /Encrypt 1 /Filter /Standard >>";
+        let bytes = raw_pdf(&[ONE_PAGE[0], ONE_PAGE[1], ONE_PAGE[2], &page, named]);
+        assert_eq!(texts(&pdf_text(&bytes, 1, 1).unwrap()), ["kept"]);
+    }
+
+    #[test]
     fn an_operation_with_too_many_operands_ends_the_page_s_text() {
         // The second file: one operation of 1,000,000 operands (591 MB before).
         let content = format!(

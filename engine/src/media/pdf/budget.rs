@@ -220,6 +220,10 @@ pub fn load(bytes: &[u8], force_reconstruct: bool) -> LoadResult {
     let Ok(keys) = keys else {
         return Ok(Err(LoadFailure::Encrypted));
     };
+    if !keys.trailer.has(b"Encrypx") {
+        // The name stood elsewhere (in a page's dictionary, say): the file is not encrypted.
+        return metered(Mode::Count, || load_with_filter(bytes, options()));
+    }
     let Some((state, dictionary)) = encryption_state(keys) else {
         return Ok(Err(LoadFailure::Encrypted));
     };
