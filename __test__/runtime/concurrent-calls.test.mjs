@@ -145,7 +145,6 @@ describe('media decodes beside text reads', () => {
       // model's calls come): let each decode start before the next view.
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
-    assert.deepEqual(settled, [], 'the decodes were over before the text read was sent')
     assert.deepEqual(settled, [], 'a decode was over before the text read was sent')
     // A batch is always read on the pool, never answered on the JS thread.
     const [read] = await toolkit.readFiles([{ path: 'notes.txt' }])
@@ -155,5 +154,56 @@ describe('media decodes beside text reads', () => {
     assert.deepEqual(read, { ok: true, output: await toolkit.readFile({ path: 'notes.txt' }) })
     await Promise.all(views)
     assert.equal(settled.length, 4)
+  })
+
+  // Each env decoded one image at a time, but every worker is an env of its own: four workers
+  // decoding held all four of libuv's threads and four decodes' memory. One decode now runs
+  // in the whole process; the others wait off the pool, each worker kept alive until its turn.
+  test('the decodes of four workers run one at a time, and a text read is answered before any', async () => {
+    const { decoded, image } = await import('../media.mjs')
+    fx.write('wide.png', await image(6000, 6000, 'png'))
+    fx.write('notes.txt', 'one\ntwo\n')
+    const script = path.join(fx.base, 'view-worker.cjs')
+    fs.writeFileSync(
+      script,
+      `const { parentPort, workerData } = require('node:worker_threads')
+const { createAgentToolkit } = require(${JSON.stringify(INDEX_PATH)})
+const toolkit = createAgentToolkit({ workspaceRoot: workerData.ws })
+parentPort.once('message', () =>
+  toolkit.view({ path: 'wide.png' }).then(
+    (output) => parentPort.postMessage({ ended: Date.now(), data: output.parts[0].data }),
+    (error) => parentPort.postMessage({ ended: Date.now(), error: String(error) }),
+  ),
+)
+parentPort.postMessage('ready')`,
+    )
+    const workers = Array.from({ length: 4 }, () => new Worker(script, { workerData: { ws: fx.ws } }))
+    after(() => Promise.all(workers.map((worker) => worker.terminate())))
+    const answer = (worker) => new Promise((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+    await Promise.all(workers.map(answer))
+    const views = workers.map(answer)
+    const go = Date.now()
+    for (const worker of workers) worker.postMessage('go')
+    // Let the workers' text reads pass and their decodes start.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    // A batch is always read on the pool, never answered on the JS thread.
+    const sent = Date.now()
+    const [read] = await toolkit.readFiles([{ path: 'notes.txt' }])
+    const waited = Date.now() - sent
+    assert.deepEqual(read, { ok: true, output: await toolkit.readFile({ path: 'notes.txt' }) })
+    const ends = await Promise.all(views)
+    for (const end of ends) {
+      assert.equal(end.error, undefined)
+      assert.deepEqual(await decoded(end.data), { format: 'png', width: 1072, height: 1072 })
+    }
+    // Behind decodes holding every thread, the read waits about as long as the first decode
+    // takes; beside one decode, a few milliseconds.
+    const firstDecode = Math.min(...ends.map((end) => end.ended)) - go
+    assert.ok(waited < firstDecode / 2, `the text read waited ${waited} ms; the first view took ${firstDecode} ms`)
   })
 })

@@ -13,6 +13,7 @@
 //! Electron renderer reload). So it lives in the env's Node-API instance data, dropped with
 //! the env, never in thread-locals or statics.
 
+mod decode_permit;
 mod js_thread;
 mod pool;
 mod promises;

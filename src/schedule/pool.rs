@@ -11,7 +11,9 @@
 //! hold a pool thread for seconds, so at most [`MEDIA_IN_FLIGHT`] of an env's run at once,
 //! one call a work item, and a text read never waits in a queue behind one. One, because the
 //! pool may be small: Node's libuv has 4 threads, Bun's pool one per CPU (2 on a 2-core
-//! machine), and a text read must find a thread free.
+//! machine), and a text read must find a thread free. And one in the whole process: a media
+//! work item goes to the pool only with the process's [`DecodePermit`], which the envs of
+//! all threads share; the lane of an env that finds it taken is woken when it is free.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -20,6 +22,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use napi::bindgen_prelude::Undefined;
 use napi::{Env, Task};
 
+use super::decode_permit::{self, DecodePermit};
 use super::{EnvState, Queued};
 use crate::call::{OpenedRoots, Reply};
 use agent_read_file_engine::error::ReadFileError;
@@ -39,6 +42,8 @@ pub(super) struct Pool {
     lane: Lane,
     waiting: Waiting,
     in_flight: Cell<usize>,
+    /// Whether this env is among those the decode permit wakes when it is given back.
+    waiting_for_permit: Cell<bool>,
 }
 
 /// Which calls a [`Pool`] runs, and so how many work items of how many calls.
@@ -84,6 +89,7 @@ impl Pool {
             lane,
             waiting: Waiting::default(),
             in_flight: Cell::new(0),
+            waiting_for_permit: Cell::new(false),
         }
     }
 
@@ -102,6 +108,13 @@ impl Pool {
             if count == 0 {
                 return;
             }
+            let permit = match self.lane {
+                Lane::Text => None,
+                Lane::Media => match self.decode_permit(env) {
+                    Some(permit) => Some(permit),
+                    None => return, // woken when it is given back
+                },
+            };
             let mut calls = Vec::with_capacity(max_calls);
             calls.extend(waiting.drain(..count));
             drop(waiting);
@@ -109,6 +122,7 @@ impl Pool {
                 lane: self.lane,
                 calls,
                 waiting: self.waiting.clone(),
+                permit,
             };
             if env.spawn(item).is_err() {
                 // The env is shutting down: nothing is left to settle the promises for.
@@ -116,6 +130,24 @@ impl Pool {
             }
             self.in_flight.set(self.in_flight.get() + 1);
         }
+    }
+
+    /// The process's decode permit, or `None` while another work item holds it: then this
+    /// env waits for it (once, however often it asks) and is woken on its JS thread.
+    fn decode_permit(&self, env: &Env) -> Option<DecodePermit> {
+        let mut now_waiting = false;
+        let permit = DecodePermit::take_or_wait(|| {
+            if self.waiting_for_permit.get() {
+                return None;
+            }
+            let waker = decode_permit::waker(env, wake_media_lane);
+            now_waiting = waker.is_some();
+            waker
+        });
+        if now_waiting {
+            self.waiting_for_permit.set(true);
+        }
+        permit
     }
 
     /// A work item came back; `left_over`, the calls it did not run, go back to the head of
@@ -129,12 +161,23 @@ impl Pool {
     }
 }
 
+/// The decode permit was given back: `env`'s media lane sends what waits, if it can.
+fn wake_media_lane(env: &Env) {
+    if let Ok(state) = EnvState::of(env) {
+        let pool = state.pool(Lane::Media);
+        pool.waiting_for_permit.set(false);
+        pool.start(env);
+    }
+}
+
 /// Calls run together on one pool thread.
 struct WorkItem {
     lane: Lane,
     calls: Vec<Queued>,
     /// Where more calls wait; the work item takes them while it has room.
     waiting: Waiting,
+    /// A media work item's right to decode, given back as soon as its call has run.
+    permit: Option<DecodePermit>,
 }
 
 impl Task for WorkItem {
@@ -153,6 +196,7 @@ impl Task for WorkItem {
             content_bytes += reply.as_ref().map_or(0, Reply::content_len);
             replies.push(reply);
         }
+        drop(self.permit.take());
         Ok(replies)
     }
 
