@@ -144,10 +144,13 @@ export function manyOperandsPdf(operands) {
   return onePage(`BT /F1 12 Tf 72 720 Td (before) Tj ${'0 '.repeat(operands)}Tj (after) Tj ET`)
 }
 
-/** A `width` x `height` JPEG of noise: large for its pixels, as a photo's grain makes it. */
-export function noisyJpeg(width, height) {
+/**
+ * A `width` x `height` JPEG of noise: large for its pixels, as a photo's grain makes it;
+ * `progressive`, in several scans.
+ */
+export function noisyJpeg(width, height, { progressive = false } = {}) {
   return sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-    .jpeg({ quality: 95 })
+    .jpeg({ quality: 95, progressive })
     .toBuffer()
 }
 

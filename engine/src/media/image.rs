@@ -7,7 +7,7 @@
 //! [`ImageLimits::max_source_pixels`] from its header, before a pixel is decoded or a buffer
 //! sized by pixels allocated, and every decoder runs under a memory limit.
 
-use std::io::Cursor;
+use std::io::{self, BufRead, Cursor, Read, Seek, SeekFrom};
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -142,8 +142,8 @@ pub enum ImageError {
         /// The most scans read at this size: [`MAX_SCAN_PIXELS`] over its pixels.
         max_scans: u64,
     },
-    /// Its caller gave up on it (the call's signal fired): the decode stopped at its next band
-    /// of rows, or between its steps.
+    /// Its caller gave up on it (the call's signal fired): the decode stopped at its next read
+    /// of the image's bytes, or between its steps.
     #[error("the read was stopped before it ended")]
     Stopped,
     /// Truncated, corrupt, or otherwise undecodable; the string says what, in a few words.
@@ -541,17 +541,17 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
     fit_or_stop(bytes, limits, None)
 }
 
-/// [`fit`], given up ([`ImageError::Stopped`]) once `stop` is set: a PNG's decode looks at it
-/// every [`ROWS_BETWEEN_STOPS`] rows, and every image between decoding, resizing and each
-/// encoding. The other decoders (JPEG, GIF, WebP, an interlaced PNG) run to their end, bounded
-/// by the pixels and scans checked before them.
+/// [`fit`], given up ([`ImageError::Stopped`]) once `stop` is set: a decode looks at it each
+/// time it reads the image's bytes ([`StoppableBytes`]), and every image between decoding,
+/// resizing and each encoding. A lossy WebP, which reads its bytes before it decodes them, runs to its end, bounded by the
+/// pixels checked before it.
 pub fn fit_or_stop(
     bytes: &[u8],
     limits: &ImageLimits,
     stop: Option<&AtomicBool>,
 ) -> Result<FittedImage, ImageError> {
     let stopped = || {
-        if stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        if is_set(stop) {
             Err(ImageError::Stopped)
         } else {
             Ok(())
@@ -853,10 +853,21 @@ fn decode(
     stop: Option<&AtomicBool>,
 ) -> Result<Pixels, ImageError> {
     let pixels = match header.format {
-        ImageFormat::Png => decode_png(bytes, limits, stop)?,
-        ImageFormat::Jpeg => decode_jpeg(header, bytes, limits, width, height)?,
-        ImageFormat::Gif => decode_gif(bytes, limits)?,
-        ImageFormat::Webp => decode_webp(bytes, limits)?,
+        ImageFormat::Png => decode_png(bytes, limits, stop),
+        ImageFormat::Jpeg => decode_jpeg(
+            header,
+            StoppableBytes::new(bytes, stop),
+            limits,
+            width,
+            height,
+        ),
+        ImageFormat::Gif => decode_gif(StoppableBytes::new(bytes, stop), limits),
+        ImageFormat::Webp => decode_webp(StoppableBytes::new(bytes, stop), limits),
+    };
+    // A decoder stopped by its reader says only that its read failed.
+    let pixels = match pixels {
+        Err(_) if is_set(stop) => return Err(ImageError::Stopped),
+        pixels => pixels?,
     };
     // The decoders agree with the header, but the resizer needs the buffer to match.
     let expected = u64::from(pixels.width) * u64::from(pixels.height) * u64::from(pixels.channels);
@@ -866,8 +877,57 @@ fn decode(
     Ok(pixels)
 }
 
-/// How many rows of a PNG are decoded between two looks at the stop flag.
-const ROWS_BETWEEN_STOPS: usize = 64;
+fn is_set(stop: Option<&AtomicBool>) -> bool {
+    stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+}
+
+/// An image's bytes for a decoder that reads them as it decodes (a PNG's rows, a JPEG's scans,
+/// a GIF's frame, a lossless WebP) and has no hook to stop it: every read looks at the
+/// stop flag, and fails once it is set, so the decode ends at its next read.
+struct StoppableBytes<'a> {
+    bytes: Cursor<&'a [u8]>,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<'a> StoppableBytes<'a> {
+    fn new(bytes: &'a [u8], stop: Option<&'a AtomicBool>) -> StoppableBytes<'a> {
+        StoppableBytes {
+            bytes: Cursor::new(bytes),
+            stop,
+        }
+    }
+
+    fn go_on(&self) -> io::Result<()> {
+        if is_set(self.stop) {
+            return Err(io::Error::other("the read was stopped"));
+        }
+        Ok(())
+    }
+}
+
+impl Read for StoppableBytes<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.go_on()?;
+        self.bytes.read(buf)
+    }
+}
+
+impl BufRead for StoppableBytes<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.go_on()?;
+        self.bytes.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.bytes.consume(amount);
+    }
+}
+
+impl Seek for StoppableBytes<'_> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        self.bytes.seek(to)
+    }
+}
 
 fn decode_png(
     bytes: &[u8],
@@ -879,8 +939,10 @@ fn decode_png(
         e => corrupt(format!("PNG: {e}")),
     };
     let memory = usize::try_from(memory_limit(limits)).unwrap_or(usize::MAX);
-    let mut decoder =
-        png::Decoder::new_with_limits(Cursor::new(bytes), png::Limits { bytes: memory });
+    let mut decoder = png::Decoder::new_with_limits(
+        StoppableBytes::new(bytes, stop),
+        png::Limits { bytes: memory },
+    );
     decoder.set_transformations(png::Transformations::normalize_to_color8());
     let mut reader = decoder.read_info().map_err(failed)?;
     let (color, depth) = reader.output_color_type();
@@ -896,24 +958,8 @@ fn decode_png(
         .ok_or_else(|| corrupt("a PNG too large"))?;
     let mut data = vec![0; size];
     let (width, height) = reader.info().size();
-    if reader.info().interlaced {
-        // Adam7's passes each cover the whole image: the decoder puts them together.
-        let frame = reader.next_frame(&mut data).map_err(failed)?;
-        data.truncate(frame.buffer_size());
-    } else {
-        let line = reader
-            .output_line_size(width)
-            .filter(|&line| line > 0)
-            .ok_or_else(|| corrupt("a PNG too large"))?;
-        for (i, row) in data.chunks_exact_mut(line).enumerate() {
-            if i % ROWS_BETWEEN_STOPS == 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return Err(ImageError::Stopped);
-            }
-            if reader.read_row(row).map_err(failed)?.is_none() {
-                return Err(corrupt("PNG: fewer rows than its header declares"));
-            }
-        }
-    }
+    let frame = reader.next_frame(&mut data).map_err(failed)?;
+    data.truncate(frame.buffer_size());
     Ok(Pixels {
         width,
         height,
@@ -924,7 +970,7 @@ fn decode_png(
 
 fn decode_jpeg(
     header: &Header,
-    bytes: &[u8],
+    bytes: StoppableBytes<'_>,
     limits: &ImageLimits,
     width: u32,
     height: u32,
@@ -972,7 +1018,7 @@ fn decode_jpeg(
     })
 }
 
-fn decode_gif(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> {
+fn decode_gif(bytes: StoppableBytes<'_>, limits: &ImageLimits) -> Result<Pixels, ImageError> {
     let failed = |e: gif::DecodingError| corrupt(format!("GIF: {e}"));
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::RGBA);
@@ -1011,9 +1057,9 @@ fn decode_gif(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> 
     })
 }
 
-fn decode_webp(bytes: &[u8], limits: &ImageLimits) -> Result<Pixels, ImageError> {
+fn decode_webp(bytes: StoppableBytes<'_>, limits: &ImageLimits) -> Result<Pixels, ImageError> {
     let failed = |e: image_webp::DecodingError| corrupt(format!("WebP: {e}"));
-    let mut decoder = image_webp::WebPDecoder::new(Cursor::new(bytes)).map_err(failed)?;
+    let mut decoder = image_webp::WebPDecoder::new(bytes).map_err(failed)?;
     decoder.set_memory_limit(usize::try_from(memory_limit(limits)).unwrap_or(usize::MAX));
     let (width, height) = decoder.dimensions();
     if u64::from(width) * u64::from(height) > limits.max_source_pixels {
@@ -1075,40 +1121,18 @@ mod tests {
         out
     }
 
-    /// Issue 35 §2: an abort did not stop a decode. A PNG's rows are decoded a band at a time,
-    /// the stop flag looked at before each; the other steps look at it between them.
+    /// Issue 35 §2: an abort did not stop an image's read: told before, it does not start.
     #[test]
-    fn a_decode_stops_at_its_next_band_of_rows_once_told() {
-        // Wider than the longest edge sent: decoded and resized, not handed over as it is.
-        let (width, height) = (2000, 3 * ROWS_BETWEEN_STOPS as u32 + 5);
+    fn a_read_told_to_stop_gives_up_before_decoding() {
+        let (width, height) = (2000, 300);
         let png = png_of(
             width,
             height,
             png::ColorType::Rgb,
             &noise(width, height, 3, 7),
         );
-        let limits = ImageLimits::default();
-        let stop = AtomicBool::new(false);
-        let whole = decode_png(&png, &limits, Some(&stop)).unwrap();
-        assert_eq!(
-            (whole.width, whole.height, whole.data.len()),
-            (width, height, (width * height * 3) as usize)
-        );
-        let mut plain = png::Decoder::new(Cursor::new(&png[..]))
-            .read_info()
-            .unwrap();
-        let mut expected = vec![0; plain.output_buffer_size().unwrap()];
-        plain.next_frame(&mut expected).unwrap();
-        assert!(
-            whole.data == expected,
-            "row by row decodes what next_frame does"
-        );
-        stop.store(true, Ordering::Relaxed);
-        assert!(matches!(
-            decode_png(&png, &limits, Some(&stop)),
-            Err(ImageError::Stopped)
-        ));
         let jpeg = jpeg_of(width as u16, height as u16, &noise(width, height, 3, 7));
+        let (limits, stop) = (ImageLimits::default(), AtomicBool::new(true));
         for bytes in [&png, &jpeg] {
             let stopped = fit_or_stop(bytes, &limits, Some(&stop));
             assert!(
@@ -1117,6 +1141,65 @@ mod tests {
                 stopped.err()
             );
         }
+    }
+
+    /// Issue 35 §2: an image's decode ran to its end after an abort. The decoders read the
+    /// bytes as they decode, and each read looks at the stop flag.
+    #[test]
+    fn a_decode_stops_at_its_next_read_once_told() {
+        let (width, height) = (1600u32, 1200u32);
+        let rgb = noise(width, height, 3, 11);
+        let images = [
+            ("PNG", png_of(width, height, png::ColorType::Rgb, &rgb)),
+            ("JPEG", jpeg_of(width as u16, height as u16, &rgb)),
+            (
+                "GIF",
+                grey_gif_of(width as u16, height as u16, &rgb[..rgb.len() / 3]),
+            ),
+            ("WebP", webp_of(width, height, &rgb)),
+        ];
+        let limits = ImageLimits::default();
+        for (name, bytes) in &images {
+            let header = Header::read(bytes).unwrap();
+            let started = std::time::Instant::now();
+            let whole = decode(&header, bytes, &limits, (width, height), None);
+            let whole_time = started.elapsed();
+            assert!(whole.is_ok(), "{name}: {:?}", whole.err());
+            // Told to stop a tenth of the way through (a decode slower than that is no test).
+            assert!(
+                whole_time.as_millis() >= 20,
+                "{name} decoded in {whole_time:?}"
+            );
+            let stop = AtomicBool::new(false);
+            let stopped = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    std::thread::sleep(whole_time / 10);
+                    stop.store(true, Ordering::Relaxed);
+                });
+                decode(&header, bytes, &limits, (width, height), Some(&stop))
+            });
+            assert!(
+                matches!(stopped, Err(ImageError::Stopped)),
+                "{name}: {:?}",
+                stopped.map(|pixels| pixels.width).err()
+            );
+        }
+    }
+
+    /// A GIF of one frame whose pixels are `greys`, through a palette of 256 greys.
+    fn grey_gif_of(width: u16, height: u16, greys: &[u8]) -> Vec<u8> {
+        let palette: Vec<u8> = (0..=255).flat_map(|grey| [grey; 3]).collect();
+        let mut out = Vec::new();
+        let mut encoder = gif::Encoder::new(&mut out, width, height, &palette).unwrap();
+        let frame = gif::Frame {
+            width,
+            height,
+            buffer: std::borrow::Cow::Borrowed(greys),
+            ..gif::Frame::default()
+        };
+        encoder.write_frame(&frame).unwrap();
+        drop(encoder);
+        out
     }
 
     fn jpeg_of(width: u16, height: u16, data: &[u8]) -> Vec<u8> {
