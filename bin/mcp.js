@@ -15,6 +15,10 @@ const {
   requireOrExit,
   rootError,
 } = require('./command-line.js')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { codedError } = require('../errors.js')
 const { MEDIA_NAME } = require('../view.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
@@ -27,7 +31,8 @@ const MCP_HELP = `${MCP_USAGE}
 Serves the read_file tool over stdio to an MCP client (Model Context Protocol).
 
 options:
-  --root DIR              the workspace root (default: the current directory)
+  --root DIR              the workspace root (default: the current directory, unless it
+                          is / or holds your home directory: those only given as --root)
   --deny GLOB             refuse files matching this gitignore-style rule (POLICY_DENIED);
                           repeatable; added to the default rules
   --allow GLOB            re-admit files a deny rule covers; repeatable
@@ -45,8 +50,9 @@ options:
                           result has it, as Claude Code and GitHub Copilot do)
   -h, --help              this help
 
-An MCP client's configuration:
-  { "command": "npx", "args": ["-y", "agent-read-file", "mcp", "--root", "/path/to/project"] }
+An MCP client's configuration (npx installs the MCP SDK beside the package):
+  { "command": "npx", "args": ["-y", "-p", "agent-read-file", "-p", "@modelcontextprotocol/sdk",
+    "-p", "zod@4", "agent-read-file", "mcp", "--root", "/path/to/project"] }
 
 The server ends when the client closes its stdin.`
 
@@ -96,9 +102,9 @@ async function serve(options, structuredContent) {
   const { readFileAnswer } = require('../adapters/mcp-core.js')
   const { DEFINITION } = require('../adapters/schemas.js')
   const { BoundedStdioTransport } = require('./stdio-transport.js')
-  let toolkit
+  let toolkit, root
   try {
-    const root = workspaceRoot(options.workspaceRoot)
+    root = servedRoot(options.workspaceRoot)
     try {
       toolkit = loadPackage().createAgentToolkit({ ...options, workspaceRoot: root })
     } catch (err) {
@@ -108,6 +114,8 @@ async function serve(options, structuredContent) {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exit(1)
   }
+  // What the client's log shows: which directory the model may read.
+  process.stderr.write(`agent-read-file mcp: serving ${root}\n`)
   const server = createMcpServer(toolkit, { structuredContent })
   server.server.onclose = () => toolkit.close()
   // The model's calls of read_file skip the SDK's layers; the same function answers them.
@@ -123,6 +131,38 @@ async function serve(options, structuredContent) {
   // When the client closes stdin (or stdout), nothing keeps the process alive once the calls
   // in flight are answered: it ends with status 0.
   await server.connect(transport)
+}
+
+/**
+ * The root to serve: `--root`, or the current directory. Clients start servers wherever they
+ * please (Claude Desktop in `/`): a current directory that is the filesystem's root, the
+ * home directory or one above it is served only when `--root` names it.
+ */
+function servedRoot(root) {
+  const served = workspaceRoot(root)
+  if (root !== undefined) return served
+  const real = (dir) => {
+    try {
+      return fs.realpathSync(dir)
+    } catch {
+      return path.resolve(dir)
+    }
+  }
+  const [cwd, home] = [real(served), real(os.homedir())]
+  const what =
+    cwd === path.parse(cwd).root
+      ? "the filesystem's root"
+      : cwd === home
+        ? 'your home directory'
+        : path.relative(cwd, home).startsWith('..')
+          ? undefined
+          : 'above your home directory'
+  if (what === undefined) return served
+  throw codedError(
+    'INVALID_ARGUMENT',
+    '--root',
+    `not given, and the current directory ${cwd} is ${what}; name the project to serve (--root /path/to/project)`,
+  )
 }
 
 /**

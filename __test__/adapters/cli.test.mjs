@@ -218,6 +218,19 @@ describe('agent-read-file CLI', () => {
       assert.equal(run(['-v']).stdout, `${version}\n`)
     })
 
+    // Issue 36 §4: the configuration `mcp --help` showed left out the MCP SDK, so a client
+    // that pasted it got ERR_MCP_SDK_MISSING; the README's worked.
+    test('mcp --help shows the client configuration the README shows', () => {
+      const help = run(['mcp', '--help'])
+      assert.equal(help.status, 0)
+      const shown = help.stdout.slice(help.stdout.indexOf('{', help.stdout.indexOf("An MCP client's configuration")))
+      const fromHelp = JSON.parse(shown.slice(0, shown.indexOf('}') + 1))
+      const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+      const block = readme.split('```json\n').find((text) => text.includes('"mcpServers"'))
+      const fromReadme = JSON.parse(block.slice(0, block.indexOf('```'))).mcpServers.read_file
+      assert.deepEqual(fromHelp, fromReadme)
+    })
+
     test('numbers are whole decimal numbers only; anything else exits 2 with the usage', () => {
       for (const bad of ['abc', '1e2', '0x10', '1.5', '-1', '', ' 3', '+3', '٣']) {
         for (const option of ['--start-line', '--start-column', '--max-lines']) {

@@ -262,7 +262,7 @@ describe('agent-read-file mcp: stdout failing', () => {
       const status = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))])
       child.kill()
       assert.deepEqual(status, { code: 1, signal: null }, stderr)
-      assert.equal(stderr, 'agent-read-file mcp: cannot write to stdout: ENOSPC\n')
+      assert.equal(stderr, `agent-read-file mcp: serving ${fx.ws}\nagent-read-file mcp: cannot write to stdout: ENOSPC\n`)
     } finally {
       fs.closeSync(full)
     }

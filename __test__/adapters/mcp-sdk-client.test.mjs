@@ -360,10 +360,47 @@ describe('agent-read-file mcp: options', () => {
   })
 })
 
+// Issue 36 §4: started without --root by a client whose working directory is / (Claude
+// Desktop starts servers there), the server served the whole filesystem and said nothing.
+describe('agent-read-file mcp without --root', () => {
+  test('refuses the filesystem root, the home directory and above it; serves below, and says which', async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-home-'))
+    after(() => fs.rmSync(base, { recursive: true, force: true }))
+    const home = path.join(fs.realpathSync(base), 'home', 'me')
+    fs.mkdirSync(path.join(home, 'project'), { recursive: true })
+    const env = { ...process.env, HOME: home }
+    const cases = [
+      ['/', "/ is the filesystem's root"],
+      [path.dirname(home), `${path.dirname(home)} is above your home directory`],
+      [home, `${home} is your home directory`],
+    ]
+    for (const [cwd, said] of cases) {
+      const { code, stderr } = await runToExit([CLI, 'mcp'], { cwd, env })
+      assert.equal(code, 1, stderr)
+      assert.equal(
+        stderr,
+        `agent-read-file mcp: INVALID_ARGUMENT: --root: not given, and the current directory ${said}; name the project to serve (--root /path/to/project)\n`,
+      )
+    }
+    // Below the home directory, or any directory named by --root (even /): served, and said.
+    const project = path.join(home, 'project')
+    assert.deepEqual(await runToExit([CLI, 'mcp'], { cwd: project, env }), {
+      code: 0,
+      signal: null,
+      stderr: `agent-read-file mcp: serving ${project}\n`,
+    })
+    assert.deepEqual(await runToExit([CLI, 'mcp', '--root', '/'], { cwd: '/', env }), {
+      code: 0,
+      signal: null,
+      stderr: 'agent-read-file mcp: serving /\n',
+    })
+  })
+})
+
 /** Runs this runtime with `args`, stdin closed; resolves with the status and stderr. */
-function runToExit(args, { stdin = 'ignore', cwd } = {}) {
+function runToExit(args, { stdin = 'ignore', cwd, env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: [stdin, 'ignore', 'pipe'], cwd })
+    const child = spawn(process.execPath, args, { stdio: [stdin, 'ignore', 'pipe'], cwd, env })
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr += chunk))
     child.on('error', reject)
@@ -420,7 +457,7 @@ describe('agent-read-file mcp: a client that goes away', () => {
       const status = JSON.parse(fs.readFileSync(statusFile, 'utf8'))
       assert.deepEqual(status, { code: 0, signal: null, terminated: false }, server.stderr())
       assert.equal(alive(pid), false)
-      assert.equal(server.stderr(), '')
+      assert.equal(server.stderr(), `agent-read-file mcp: serving ${fx.ws}\n`)
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
@@ -446,7 +483,7 @@ describe('agent-read-file mcp: a client that goes away', () => {
     child.stdout.destroy()
     child.stdin.destroy()
     assert.deepEqual(await ended, { code: 0, signal: null }, stderr)
-    assert.equal(stderr, '')
+    assert.equal(stderr, `agent-read-file mcp: serving ${fx.ws}\n`)
   })
 })
 
