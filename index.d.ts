@@ -383,7 +383,18 @@ export declare const ToolCatalog: {
 export interface AgentToolkit extends Disposable {
   /** The tool definition to show the model: {@link TOOLKIT_DEFINITIONS}`.read_file`. */
   readonly definition: typeof TOOLKIT_DEFINITIONS.read_file
-  /** Rejects with a {@link ToolkitError}. */
+  /**
+   * The model's call of {@link AgentToolkit.definition}: `args` as the model sent them (a
+   * JSON text or an object), read as {@link AgentToolkit.view} reads (text, images, notebooks,
+   * PDFs: everything the definition offers) and answered as the model should see it. Never
+   * rejects: a failure is a result with `isError: true`. `runToolCall(toolkit, args, options)`.
+   */
+  runToolCall(args: unknown, options?: RunToolCallOptions): Promise<RunToolCallResult>
+  /**
+   * A text read for the harness's own code, in the specification's output shape: an image or
+   * a PDF is `BINARY_NOT_SUPPORTED`, a notebook its JSON. The model's calls go to
+   * {@link AgentToolkit.runToolCall}. Rejects with a {@link ToolkitError}.
+   */
   readFile(input: ToolkitReadFileInput, options?: CallOptions): Promise<ToolkitReadFileOutput>
   /**
    * Any file an agent meets, under the same sandbox, policy and ledger: a text file answers

@@ -449,6 +449,9 @@ function createAgentToolkit(options) {
   const close = () => workspace.close()
   const toolkit = Object.freeze({
     definition: TOOLKIT_DEFINITIONS.read_file,
+    runToolCall(args, callOptions) {
+      return runToolCall(toolkit, args, callOptions)
+    },
     readFile(input, callOptions) {
       return rejectingThrows(() =>
         tracked(settings.memory, [pathOf(input)], () =>

@@ -66,6 +66,11 @@ async function harness(): Promise<RunToolCallResult> {
   const deduping = createAgentToolkit({ workspaceRoot: '/w', resultFormat: 'text', lineNumbers: true, dedupeReads: true })
   const forgotten: void = deduping.forgetReads()
   void forgotten
+  // The toolkit's own method for the model's calls: the same result, the same options.
+  const own: RunToolCallResult = await toolkit.runToolCall(fromAnthropic, { resultFormat: 'json' })
+  void own
+  // @ts-expect-error: a format that does not exist
+  await toolkit.runToolCall({ path: 'a.ts' }, { resultFormat: 'yaml' })
   return runToolCall(toolkit, { path: 'a.ts', start_line: null })
 }
 

@@ -1,9 +1,10 @@
 // The documents' examples, run as they are written. Every ```js block of README.md,
 // SECURITY.md, CONTRIBUTING.md, benchmark/README.md and docs/*.md runs as an ES module in a
-// child of the current runtime (node or bun), in a small workspace where `agent-read-file`
-// resolves to this package (one workspace per document, its blocks run in order); each
+// child of the current runtime (node or bun), from an empty project where `agent-read-file`
+// resolves to this package, as a user would paste it (issue 36 §6: a block that assumed files
+// was a block that failed as pasted, and one that wrote them overwrote the user's); each
 // `console.log(...) // → expected` line must print exactly `expected`, in order. So the
-// examples cannot drift from the code.
+// examples cannot drift from the code, and no block touches the directory it is run from.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
@@ -50,49 +51,38 @@ function expectedOutput(source) {
     .map((line) => line.slice(line.indexOf('// → ') + '// → '.length))
 }
 
-// One line of Japanese in Shift_JIS: "これは日本語で書かれた説明書です。文字コードの判定を確かめます。\n"
-const SJIS_LINE = Buffer.from(
-  '82b182ea82cd93fa967b8cea82c58f9182a982ea82bd90e096be8f9182c582b78142' +
-    '95b68e9a8352815b836882cc94bb92e882f08a6d82a982df82dc82b781420a',
-  'hex',
-)
-
-/** The workspace the examples assume, beside a file outside it. */
-function makeWorkspace() {
+/**
+ * An empty project with this package installed (linked), and the MCP SDK the MCP recipe's
+ * client comes from; the temporary directory its examples make theirs in, `tmp`.
+ */
+function emptyProject() {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-read-file-readme-'))
-  const ws = path.join(base, 'ws')
-  const write = (rel, data) => {
-    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true })
-    fs.writeFileSync(path.join(ws, rel), data)
-  }
-  write('src/main.ts', Array.from({ length: 120 }, (_, i) => `line ${i + 1}\n`).join(''))
-  const lib = Array.from({ length: 9 }, (_, i) => `// ${i + 1}\n`).join('') + 'fn main() {\n    run();\n}\n'
-  write('src/lib.rs', lib)
-  // 40 lines by AIntern's count, which splits on `\n`: no newline after the last one.
-  const japanese = Buffer.concat(Array(40).fill(SJIS_LINE))
-  write('docs/readme-ja.txt', japanese.subarray(0, japanese.length - 1))
-  fs.writeFileSync(path.join(base, 'outside.txt'), 'outside\n')
-  fs.mkdirSync(path.join(ws, 'node_modules'))
+  const ws = path.join(base, 'project')
+  const tmp = path.join(base, 'tmp')
+  fs.mkdirSync(path.join(ws, 'node_modules', '@modelcontextprotocol'), { recursive: true })
+  fs.mkdirSync(tmp)
   fs.symlinkSync(ROOT, path.join(ws, 'node_modules', 'agent-read-file'), 'dir')
-  // The MCP recipe's client comes from the SDK, as an application has it installed.
-  fs.mkdirSync(path.join(ws, 'node_modules', '@modelcontextprotocol'))
   const sdk = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk')
   fs.symlinkSync(sdk, path.join(ws, 'node_modules', '@modelcontextprotocol', 'sdk'), 'dir')
-  return { base, ws }
+  return { base, ws, tmp }
 }
 
-function run(file, cwd) {
+/** The project's files, but `node_modules` and the examples the test wrote. */
+function filesOf(ws) {
+  return fs.readdirSync(ws).filter((name) => name !== 'node_modules' && !name.startsWith('example-'))
+}
+
+function run(file, cwd, tmp) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [file], { cwd, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [file], { cwd, timeout: 30_000, env: { ...process.env, TMPDIR: tmp } }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${path.basename(file)} failed: ${error.message}\n${stderr}`))
       else resolve(stdout)
     })
   })
 }
-
 for (const document of DOCUMENTS) {
   describe(`${document} examples`, () => {
-    const { base, ws } = makeWorkspace()
+    const { base, ws, tmp } = emptyProject()
     after(() => fs.rmSync(base, { recursive: true, force: true }))
 
     test(`${document}: each example says what it prints`, () => {
@@ -107,22 +97,19 @@ for (const document of DOCUMENTS) {
       test(`${document}:${line} runs and prints what its comments say`, async () => {
         const file = path.join(ws, `example-${line}.mjs`)
         fs.writeFileSync(file, source)
-        const printed = (await run(file, ws)).trimEnd().split('\n')
+        const printed = (await run(file, ws, tmp)).trimEnd().split('\n')
         assert.deepEqual(printed, expectedOutput(source))
+        assert.deepEqual(filesOf(ws), [], 'the example wrote into the directory it was run from')
       })
     }
   })
 }
 
 describe('README examples', () => {
-  const { base, ws } = makeWorkspace()
+  const { base, ws } = emptyProject()
   after(() => fs.rmSync(base, { recursive: true, force: true }))
-
-  test('the fixture is what the examples say it is (checked independently)', () => {
-    const japanese = new TextDecoder('shift_jis', { fatal: true }).decode(SJIS_LINE)
-    assert.equal(japanese, 'これは日本語で書かれた説明書です。文字コードの判定を確かめます。\n')
-    assert.equal(fs.readFileSync(path.join(ws, 'src/lib.rs'), 'utf8').split('\n')[9], 'fn main() {')
-  })
+  fs.mkdirSync(path.join(ws, 'src'))
+  fs.writeFileSync(path.join(ws, 'src/lib.rs'), '// 1\n'.repeat(9) + 'fn main() {\n    run();\n}\n')
 
   test('the MCP client configuration starts a server that answers read_file', async () => {
     const [config] = [...README.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => JSON.parse(match[1]))

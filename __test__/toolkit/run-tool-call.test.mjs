@@ -1,0 +1,63 @@
+// Issue 36 §1: the README said to pass the model's arguments for `toolkit.definition` to
+// `toolkit.readFile`, which answers BINARY_NOT_SUPPORTED for the PNG and the PDF the
+// definition offers to read, and a notebook's raw JSON. The toolkit's one method for the
+// model's calls reads everything its definition offers.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import pkg from '../../index.js'
+import { after, describe, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
+import { image, pdf } from '../media.mjs'
+
+const { createAgentToolkit, runToolCall } = pkg
+
+describe('toolkit.runToolCall: the model’s call of toolkit.definition', () => {
+  const fx = makeFixture()
+  after(() => fs.rmSync(fx.base, { recursive: true, force: true }))
+
+  test('reads every kind the definition offers, as runToolCall(toolkit, args) does', async () => {
+    fx.write('notes.txt', 'one\ntwo\n')
+    fx.write('shot.png', await image(40, 30, 'png'))
+    fx.write('doc.pdf', pdf(['Hello PDF']))
+    const notebook = {
+      nbformat: 4,
+      nbformat_minor: 5,
+      metadata: {},
+      cells: [{ cell_type: 'markdown', metadata: {}, source: 'A cell.' }],
+    }
+    fx.write('analysis.ipynb', JSON.stringify(notebook))
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    assert.match(toolkit.definition.description, /images \(PNG, JPEG, GIF, WebP\), Jupyter notebooks and PDFs/)
+
+    const text = await toolkit.runToolCall('{"path":"notes.txt"}')
+    assert.equal(text.isError, false)
+    assert.equal(text.content, 'notes.txt lines 1-2 of 2 (8 bytes)\n1\tone\n2\ttwo\n')
+    const shot = await toolkit.runToolCall({ path: 'shot.png' })
+    assert.equal(shot.isError, false)
+    assert.deepEqual(shot.parts.map((part) => part.type), ['text', 'image'])
+    assert.equal(shot.output.kind, 'image')
+    const doc = await toolkit.runToolCall({ path: 'doc.pdf', pages: '1' })
+    assert.equal(doc.output.kind, 'pdf')
+    assert.ok(doc.content.includes('Hello PDF'), doc.content)
+    const cells = await toolkit.runToolCall({ path: 'analysis.ipynb' })
+    assert.equal(cells.output.kind, 'notebook')
+    assert.ok(cells.content.includes('[cell 1 markdown]\nA cell.\n'), cells.content)
+    for (const args of [{ path: 'notes.txt' }, { path: 'shot.png' }, { path: 'doc.pdf', pages: '1' }, { path: 'analysis.ipynb' }]) {
+      assert.deepEqual(await toolkit.runToolCall(args), await runToolCall(toolkit, args))
+    }
+    // The typed text read keeps the specification's shape: the PNG is not text.
+    await assert.rejects(toolkit.readFile({ path: 'shot.png' }), { code: 'BINARY_NOT_SUPPORTED' })
+  })
+
+  test('never rejects: a malformed call, a missing file and an aborted one are results', async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    const malformed = await toolkit.runToolCall('{"path":')
+    assert.deepEqual([malformed.isError, malformed.code], [true, 'INVALID_ARGUMENT'])
+    const missing = await toolkit.runToolCall({ path: 'missing.txt' })
+    assert.deepEqual([missing.isError, missing.code], [true, 'NOT_FOUND'])
+    const aborted = await toolkit.runToolCall({ path: 'notes.txt' }, { signal: AbortSignal.abort() })
+    assert.deepEqual([aborted.isError, aborted.code], [true, 'ABORT_ERR'])
+  })
+})
