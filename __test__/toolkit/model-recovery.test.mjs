@@ -54,6 +54,26 @@ describe('NOT_FOUND names the closest readable files', () => {
     )
   })
 
+  // Issue 36 §5: a name ending like an image, a PDF or a notebook is read as media, whose
+  // NOT_FOUND named no near miss, while readFileSync's did.
+  test('a misspelt image, PDF or notebook: the same near misses through the model-facing read', async () => {
+    fx.write('shots/shot.png', 'not really a PNG\n')
+    fx.write('shots/design.pdf', 'not really a PDF\n')
+    fx.write('shots/analysis.ipynb', '{}\n')
+    for (const [asked, near] of [
+      ['shots/shot.PNG', 'shots/shot.png'],
+      ['shots/shot.jpeg', 'shots/shot.png'],
+      ['shots/design.PDF', 'shots/design.pdf'],
+      ['shots/analysis.ipnyb', 'shots/analysis.ipynb'],
+    ]) {
+      const expected = `NOT_FOUND: ${asked}: ${reason}; did you mean ${near}?`
+      assert.equal(await messageOf((input) => toolkit.readFile(input), { path: asked }), expected)
+      assert.equal(await messageOf((input) => toolkit.view(input), { path: asked }), expected)
+      const { content, code } = await toolkit.runToolCall({ path: asked })
+      assert.deepEqual({ content, code }, { content: expected, code: 'NOT_FOUND' })
+    }
+  })
+
   test("a file the workspace's ignore files deny is never suggested", async () => {
     fx.write('notes/plan.md', 'plan\n')
     fx.write('notes/plans.md', 'plans\n')

@@ -17,6 +17,7 @@ use std::sync::atomic::AtomicBool;
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, BINARY_SCAN_BYTES, GuardError};
 use crate::policy::Policy;
+use crate::read_file;
 use crate::render;
 use crate::sandbox::Root;
 use crate::source;
@@ -165,8 +166,18 @@ pub struct MediaRequest<'a> {
 /// its content is an image, a notebook or a PDF; `None` when it is anything else (read it as
 /// text). A file whose name claims an image or a PDF but whose content is not one is
 /// `INVALID_MEDIA`; one over `limits.max_file_bytes` is `SIZE_LIMIT_EXCEEDED`, refused
-/// before it is read.
+/// before it is read. A toolkit's `NOT_FOUND` names the near misses, as a text read's does.
 pub fn read_media(
+    root: &Root,
+    request: &MediaRequest<'_>,
+    policy: Option<&Policy>,
+    limits: &MediaLimits,
+) -> Result<Option<(MediaOutput, FileVersion)>, ReadFileError> {
+    read_media_file(root, request, policy, limits)
+        .map_err(|error| read_file::with_near_misses(error, root, request.path, policy))
+}
+
+fn read_media_file(
     root: &Root,
     request: &MediaRequest<'_>,
     policy: Option<&Policy>,

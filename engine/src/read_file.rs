@@ -141,21 +141,20 @@ pub fn read_file(
     options: ReadOptions,
 ) -> Result<Read, ReadFileError> {
     let read = read_window(root, request, options).map(|read| noted(request, read));
-    read.map_err(|error| match options.policy {
-        Some(policy) if error.code == ErrorCode::NotFound => {
-            with_near_misses(error, root, &request.path, policy)
-        }
-        _ => error,
-    })
+    read.map_err(|error| with_near_misses(error, root, &request.path, options.policy))
 }
 
-/// `error` (a `NOT_FOUND` of `requested`) with the near misses the policy admits.
-fn with_near_misses(
+/// `error`, when it is a toolkit's (one with a `policy`) `NOT_FOUND` of `requested`, with the
+/// near misses the policy admits; any other error as it is.
+pub(crate) fn with_near_misses(
     mut error: ReadFileError,
     root: &Root,
     requested: &str,
-    policy: &Policy,
+    policy: Option<&Policy>,
 ) -> ReadFileError {
+    let Some(policy) = policy.filter(|_| error.code == ErrorCode::NotFound) else {
+        return error;
+    };
     let Ok(relative) = root.relative_path(requested) else {
         return error;
     };
