@@ -69,6 +69,21 @@ export type OpenAIChatMessage =
  */
 export declare function openaiChatMessages(toolCallId: string, result: RunToolCallResult): OpenAIChatMessage[]
 
+/** One tool call's answer, for {@link openaiChatTurn}. */
+export interface OpenAIChatAnswer {
+  /** The `id` of the assistant message's tool call. */
+  toolCallId: string
+  result: RunToolCallResult
+}
+
+/**
+ * The Chat Completions messages that answer one assistant turn's tool calls (parallel tool
+ * calls are the API's default), in the order of its `tool_calls`: every `tool` message first,
+ * as the API requires right after the assistant message, then one `user` message carrying the
+ * images of all of them, each result's introduced by its call's id.
+ */
+export declare function openaiChatTurn(answers: readonly OpenAIChatAnswer[]): OpenAIChatMessage[]
+
 import type { RunToolCallResult } from '../index'
 
 /** The harness-neutral `runToolCall` of the package root, here too. */

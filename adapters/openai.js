@@ -56,11 +56,32 @@ function openaiChatMessages(toolCallId, result) {
   const messages = [{ role: 'tool', tool_call_id: toolCallId, content: result.content }]
   const images = imagesOf(result)
   if (images.length > 0) {
-    const intro = { type: 'text', text: `The image${images.length === 1 ? '' : 's'} of the read_file result above:` }
-    const parts = images.map((part) => ({ type: 'image_url', image_url: { url: dataUrl(part) } }))
-    messages.push({ role: 'user', content: [intro, ...parts] })
+    const intro = `The image${images.length === 1 ? '' : 's'} of the read_file result above:`
+    messages.push({ role: 'user', content: imageParts(intro, images) })
   }
   return messages
 }
 
-module.exports = { openaiTool, openaiResponsesTool, openaiResponsesOutput, openaiChatMessages, runToolCall }
+/**
+ * The Chat Completions messages that answer one assistant turn's tool calls, `answers` in the
+ * order of its `tool_calls`: every `tool` message first (the API wants them right after the
+ * assistant message), then one `user` message with the images of all of them, each result's
+ * introduced by its call's id.
+ */
+function openaiChatTurn(answers) {
+  const messages = answers.map(({ toolCallId, result }) => ({ role: 'tool', tool_call_id: toolCallId, content: result.content }))
+  const content = answers.flatMap(({ toolCallId, result }) => {
+    const images = imagesOf(result)
+    if (images.length === 0) return []
+    return imageParts(`The image${images.length === 1 ? '' : 's'} of the read_file result of call ${toolCallId}:`, images)
+  })
+  if (content.length > 0) messages.push({ role: 'user', content })
+  return messages
+}
+
+/** `intro` as a text part, then `images` as `image_url` parts. */
+function imageParts(intro, images) {
+  return [{ type: 'text', text: intro }, ...images.map((part) => ({ type: 'image_url', image_url: { url: dataUrl(part) } }))]
+}
+
+module.exports = { openaiTool, openaiResponsesTool, openaiResponsesOutput, openaiChatMessages, openaiChatTurn, runToolCall }

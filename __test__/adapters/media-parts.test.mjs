@@ -27,7 +27,7 @@ import { makeFixture, runtimeEnvironment } from '../helpers.mjs'
 import { image, pdf } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
-const { openaiResponsesOutput, openaiChatMessages } = openaiAdapter
+const { openaiResponsesOutput, openaiChatMessages, openaiChatTurn } = openaiAdapter
 const { anthropicTool, anthropicToolResult } = anthropicAdapter
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
@@ -257,5 +257,43 @@ describe('OpenAI: an image is an input_image (Responses), or a user message afte
         ],
       },
     ])
+  })
+
+  // Issue 36 §5: with parallel tool calls (the API's default), one openaiChatMessages a call
+  // gave assistant → tool → user(image) → tool, which the API rejects with a 400.
+  test('Chat Completions, parallel calls: every tool message, then one user message with the images', async () => {
+    const reply = { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-5', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'done' } }] }
+    const service = fakeService([reply])
+    const calls = [
+      { id: 'call_1', path: 'shot.png' },
+      { id: 'call_2', path: 'notes.txt' },
+      { id: 'call_3', path: 'shot.png' },
+    ]
+    const assistant = {
+      role: 'assistant',
+      content: null,
+      tool_calls: calls.map(({ id, path }) => ({ id, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path }) } })),
+    }
+    const answers = []
+    for (const { id, path } of calls) answers.push({ toolCallId: id, result: await runToolCall(toolkit, { path }) })
+    const messages = [{ role: 'user', content: 'Look.' }, assistant, ...openaiChatTurn(answers)]
+    await client(service).chat.completions.create({ model: 'gpt-5', messages })
+    const image = { type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } }
+    assert.deepEqual(service.requests[0].messages.slice(2), [
+      { role: 'tool', tool_call_id: 'call_1', content: `${header}[image 40x30 image/png]\n` },
+      { role: 'tool', tool_call_id: 'call_2', content: answers[1].result.content },
+      { role: 'tool', tool_call_id: 'call_3', content: `${header}[image 40x30 image/png]\n` },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The image of the read_file result of call call_1:' },
+          image,
+          { type: 'text', text: 'The image of the read_file result of call call_3:' },
+          image,
+        ],
+      },
+    ])
+    // Text alone: the tool messages, and no user message.
+    assert.deepEqual(openaiChatTurn([answers[1]]).map((message) => message.role), ['tool'])
   })
 })

@@ -3,7 +3,7 @@
 // Anthropic's `required: string[]`).
 import type OpenAI from 'openai'
 import type Anthropic from '@anthropic-ai/sdk'
-import { openaiTool, openaiResponsesTool, openaiChatMessages } from '../../adapters/openai.js'
+import { openaiTool, openaiResponsesTool, openaiChatMessages, openaiChatTurn } from '../../adapters/openai.js'
 import { anthropicTool, anthropicToolResult } from '../../adapters/anthropic.js'
 import { TOOL_DEFINITIONS, createAgentToolkit, runToolCall, type RunToolCallResult } from '../../index.js'
 
@@ -47,7 +47,8 @@ async function harness(): Promise<RunToolCallResult> {
     // The parts as each SDK takes them, with no casts.
     const toolResult: Anthropic.Messages.ToolResultBlockParam = anthropicToolResult('toolu_1', result)
     const chatMessages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = openaiChatMessages('call_1', result)
-    void [toolResult, chatMessages]
+    const turn: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = openaiChatTurn([{ toolCallId: 'call_1', result }])
+    void [toolResult, chatMessages, turn]
   } else {
     const code: string = result.code
     void code
