@@ -62,7 +62,8 @@ examples:
   agent-read-file ./mcp                             a file named mcp
   agent-read-file mcp --root ~/project              an MCP server for that project
 
-exit status: 0 read, 1 the read failed (CODE: message on stderr), 2 a malformed command line
+exit status: 0 read, 1 the read failed (CODE: message on stderr; with --format json,
+{"error":{"code","message"}}), 2 a malformed command line
 (a number out of its range included).`
 
 function parseCommandLine(argv) {
