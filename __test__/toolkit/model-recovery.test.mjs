@@ -74,6 +74,22 @@ describe('NOT_FOUND names the closest readable files', () => {
     }
   })
 
+  // Issue 36 §5: a directory answered NOT_FILE and nothing else; a model that asks to read a
+  // directory wants to know what is in it.
+  test('a directory: NOT_FILE names what in it may be read, never a denied file or one outside', async () => {
+    for (const name of ['listing/b.md', 'listing/a.md', 'listing/.env', 'listing/id.pem', 'listing/sub/x.txt', 'listing/.git/HEAD']) {
+      fx.write(name, 'x\n')
+    }
+    fx.link('listing/out.md', '../../outside/main.ts')
+    const expected = 'NOT_FILE: listing: a directory, not a regular file; it holds a.md, b.md and sub/'
+    const { content, code } = await toolkit.runToolCall({ path: 'listing' })
+    assert.deepEqual({ content, code }, { content: expected, code: 'NOT_FILE' })
+    assert.equal(await messageOf((input) => toolkit.readFile(input), { path: 'listing/' }), expected.replace('listing:', 'listing/:'))
+    assert.equal(await messageOf((input) => toolkit.view(input), { path: 'listing' }), expected)
+    // The specification's function keeps its letter.
+    assert.equal(await messageOf((input) => readFile(fx.ws, input), { path: 'listing' }), 'NOT_FILE: listing: a directory, not a regular file')
+  })
+
   test("a file the workspace's ignore files deny is never suggested", async () => {
     fx.write('notes/plan.md', 'plan\n')
     fx.write('notes/plans.md', 'plans\n')

@@ -166,7 +166,8 @@ pub struct MediaRequest<'a> {
 /// its content is an image, a notebook or a PDF; `None` when it is anything else (read it as
 /// text). A file whose name claims an image or a PDF but whose content is not one is
 /// `INVALID_MEDIA`; one over `limits.max_file_bytes` is `SIZE_LIMIT_EXCEEDED`, refused
-/// before it is read. A toolkit's `NOT_FOUND` names the near misses, as a text read's does.
+/// before it is read. A toolkit's `NOT_FOUND` and `NOT_FILE` say what to read next, as a text
+/// read's do.
 pub fn read_media(
     root: &Root,
     request: &MediaRequest<'_>,
@@ -174,7 +175,7 @@ pub fn read_media(
     limits: &MediaLimits,
 ) -> Result<Option<(MediaOutput, FileVersion)>, ReadFileError> {
     read_media_file(root, request, policy, limits)
-        .map_err(|error| read_file::with_near_misses(error, root, request.path, policy))
+        .map_err(|error| read_file::with_next_steps(error, root, request.path, policy))
 }
 
 fn read_media_file(

@@ -134,32 +134,44 @@ pub type Read = (ReadFileOutput, Option<FileVersion>);
 
 /// Reads the requested window of a file beneath `root`, under `options`. May wait for the
 /// disk. A toolkit's `NOT_FOUND` (one with a policy) names the readable files closest to
-/// the path asked for, if any are close ([`suggest`]).
+/// the path asked for, if any are close, and its `NOT_FILE` of a directory what the directory
+/// holds ([`suggest`]).
 pub fn read_file(
     root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
 ) -> Result<Read, ReadFileError> {
     let read = read_window(root, request, options).map(|read| noted(request, read));
-    read.map_err(|error| with_near_misses(error, root, &request.path, options.policy))
+    read.map_err(|error| with_next_steps(error, root, &request.path, options.policy))
 }
 
-/// `error`, when it is a toolkit's (one with a `policy`) `NOT_FOUND` of `requested`, with the
-/// near misses the policy admits; any other error as it is.
-pub(crate) fn with_near_misses(
+/// `error`, when it is a toolkit's (one with a `policy`), with what to read next: a
+/// `NOT_FOUND` of `requested` names the near misses the policy admits, a `NOT_FILE` of a
+/// directory what it holds ([`suggest`]); any other error as it is.
+pub(crate) fn with_next_steps(
     mut error: ReadFileError,
     root: &Root,
     requested: &str,
     policy: Option<&Policy>,
 ) -> ReadFileError {
-    let Some(policy) = policy.filter(|_| error.code == ErrorCode::NotFound) else {
+    let Some(policy) = policy else {
         return error;
     };
     let Ok(relative) = root.relative_path(requested) else {
         return error;
     };
-    let near = suggest::near_misses(root, &relative, policy);
-    error.reason = suggest::with_suggestions(&error.reason, &near);
+    match error.code {
+        ErrorCode::NotFound => {
+            let near = suggest::near_misses(root, &relative, policy);
+            error.reason = suggest::with_suggestions(&error.reason, &near);
+        }
+        ErrorCode::NotFile => {
+            if let Some(entries) = suggest::directory_entries(root, &relative, policy) {
+                error.reason = suggest::with_entries(&error.reason, &entries);
+            }
+        }
+        _ => {}
+    }
     error
 }
 
@@ -430,9 +442,10 @@ pub fn read_file_from_memory(
     let (relative, opened) =
         source::open_from_memory(root, &request.path, options.policy, openable).map_err(
             |stop| match stop {
-                // Its near misses are found by listing a directory, which may wait.
+                // What to read next is found by listing a directory, which may wait.
                 Stop::Failed(error)
-                    if error.code == ErrorCode::NotFound && options.policy.is_some() =>
+                    if matches!(error.code, ErrorCode::NotFound | ErrorCode::NotFile)
+                        && options.policy.is_some() =>
                 {
                     Stop::WouldBlock
                 }

@@ -1,16 +1,20 @@
-//! What a toolkit's `NOT_FOUND` suggests: up to [`MAX_SUGGESTIONS`] readable files whose
-//! paths are closest to the one asked for, so that a model that misspelt a name reads the
-//! file on its next call instead of listing directories first.
+//! What a toolkit's error tells a model to read next. `NOT_FOUND` suggests up to
+//! [`MAX_SUGGESTIONS`] readable files whose paths are closest to the one asked for, so that a
+//! model that misspelt a name reads the file on its next call instead of listing directories
+//! first; `NOT_FILE` of a directory names up to [`MAX_ENTRIES_LISTED`] of its entries
+//! ([`directory_entries`]), as a model that asks to read a directory wants to know what is in
+//! it.
 //!
 //! Only the error path runs this. A directory is listed through the root handle
 //! ([`Root::open_directory`], confined as every open is), at most [`MAX_ENTRIES_EXAMINED`]
-//! of its entries are looked at, and a name is suggested only once it has been opened as a
+//! of its entries are looked at, and a file is named only once it has been opened as a
 //! regular file beneath the root and the toolkit's policy admits the path it was opened by
-//! ([`source::open`]): a suggestion never names a denied file, a directory, or anything a
-//! symlink leads to outside the workspace.
+//! ([`source::open`]): never a denied file, or anything a symlink leads to outside the
+//! workspace. A subdirectory is named (`lib/`) unless the toolkit's own rules deny it.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 use rustix::fs::{Dir, FileType};
 
@@ -27,6 +31,74 @@ pub const MAX_ENTRIES_EXAMINED: usize = 1000;
 
 /// The most close names opened to be checked, per directory listed.
 const MAX_CANDIDATES_CHECKED: usize = 8;
+
+/// The most entries a `NOT_FILE` of a directory names.
+pub const MAX_ENTRIES_LISTED: usize = 20;
+
+/// The most files opened to list one directory (each is opened, and the policy asked, before
+/// it is named): a directory of denied files costs 64 opens at most.
+const MAX_FILES_CHECKED: usize = 64;
+
+/// What a model could read next in the directory `relative`, by name, sorted: files that
+/// open beneath the root and the policy admits, and subdirectories the toolkit's own rules
+/// do not deny (`lib/`); at most [`MAX_ENTRIES_LISTED`], and whether more were left out.
+/// `None` when `relative` is not a directory beneath the root.
+pub fn directory_entries(
+    root: &Root,
+    relative: &str,
+    policy: &Policy,
+) -> Option<(Vec<String>, bool)> {
+    let directory = relative.trim_end_matches('/');
+    let entries = Dir::new(root.open_directory(directory).ok()?).ok()?;
+    let mut names: Vec<(String, bool)> = entries
+        .take(MAX_ENTRIES_EXAMINED)
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = typable_name(OsStr::from_bytes(entry.file_name().to_bytes()))?;
+            Some((name, entry.file_type() == FileType::Directory))
+        })
+        .collect();
+    let mut more = names.len() == MAX_ENTRIES_EXAMINED;
+    names.sort();
+    let (mut listed, mut opened) = (Vec::new(), 0);
+    for (name, is_directory) in names {
+        if listed.len() == MAX_ENTRIES_LISTED || opened == MAX_FILES_CHECKED {
+            more = true;
+            break;
+        }
+        let path = join(directory, &name);
+        if is_directory {
+            if !denies_whole(policy, &path) {
+                listed.push(format!("{name}/"));
+            }
+        } else {
+            opened += 1;
+            if source::open(root, &path, Some(policy)).is_ok() {
+                listed.push(name);
+            }
+        }
+    }
+    Some((listed, more))
+}
+
+/// Whether the toolkit's own rules deny what the directory `path` holds. A rule of directories
+/// (`.git/`) matches the files in one, so it is asked of a file in it, named as no file is.
+fn denies_whole(policy: &Policy, path: &str) -> bool {
+    policy.denial(&Path::new(path).join("\u{1}")).is_some()
+}
+
+/// `reason` with what the directory holds: `...; it holds a.ts, lib/ and more`.
+pub fn with_entries(reason: &str, (names, more): &(Vec<String>, bool)) -> String {
+    match (names.as_slice(), more) {
+        ([], false) => format!("{reason}; it holds nothing read_file may read"),
+        ([], true) => format!("{reason}; none of the first entries it holds may be read"),
+        (names, true) => format!("{reason}; it holds {} and more", names.join(", ")),
+        ([only], false) => format!("{reason}; it holds {only}"),
+        ([first @ .., last], false) => {
+            format!("{reason}; it holds {} and {last}", first.join(", "))
+        }
+    }
+}
 
 /// The readable files closest to `relative` (a path from [`Root::relative_path`]), best
 /// first: files of its own directory; when that directory does not exist, the same file in
@@ -214,6 +286,18 @@ mod tests {
             fs::create_dir_all(self.ws.join(name)).unwrap();
         }
 
+        fn listed(&self, requested: &str, deny: &[&str]) -> Option<(Vec<String>, bool)> {
+            let root = Root::open(self.ws.to_str().unwrap()).unwrap();
+            let deny: Vec<String> = deny.iter().map(|rule| (*rule).to_owned()).collect();
+            let rules = crate::policy::PolicyRules {
+                deny: &deny,
+                ..Default::default()
+            };
+            let policy = Policy::new(rules).unwrap();
+            let relative = root.relative_path(requested).unwrap();
+            directory_entries(&root, &relative, &policy)
+        }
+
         fn near(&self, requested: &str, deny: &[&str]) -> Vec<String> {
             let root = Root::open(self.ws.to_str().unwrap()).unwrap();
             let deny: Vec<String> = deny.iter().map(|rule| (*rule).to_owned()).collect();
@@ -225,6 +309,52 @@ mod tests {
             let relative = root.relative_path(requested).unwrap();
             near_misses(&root, &relative, &policy)
         }
+    }
+
+    /// Issue 36 §5: a directory answered `NOT_FILE` with no next step.
+    #[test]
+    fn a_directory_names_what_may_be_read_in_it_sorted() {
+        let fx = Fixture::new(&[
+            "src/b.ts",
+            "src/a.ts",
+            "src/key.pem",
+            "src/lib/x.rs",
+            "src/.git/HEAD",
+        ]);
+        fx.link("src/out.ts", "../../outside/main.ts");
+        fx.link("src/up.ts", "../src/a.ts");
+        let listed = |requested: &str| fx.listed(requested, &["*.pem", ".git/"]);
+        // Not key.pem nor .git/ (denied), nor out.ts (outside); up.ts opens a.ts, inside.
+        let names = ["a.ts", "b.ts", "lib/", "up.ts"].map(String::from).to_vec();
+        let expected = (names, false);
+        assert_eq!(listed("src"), Some(expected.clone()));
+        assert_eq!(listed("./src/"), Some(expected.clone()));
+        assert_eq!(listed("src/a.ts"), None);
+        assert_eq!(listed("missing"), None);
+        assert_eq!(
+            with_entries("a directory, not a regular file", &expected),
+            "a directory, not a regular file; it holds a.ts, b.ts, lib/ and up.ts"
+        );
+    }
+
+    #[test]
+    fn a_large_directory_names_its_first_entries_and_says_there_are_more() {
+        let names: Vec<String> = (0..30).map(|i| format!("big/f{i:02}.txt")).collect();
+        let fx = Fixture::new(&names.iter().map(String::as_str).collect::<Vec<_>>());
+        let (listed, more) = fx.listed("big", &[]).unwrap();
+        assert_eq!(listed.len(), MAX_ENTRIES_LISTED);
+        assert_eq!(
+            (listed[0].as_str(), listed[19].as_str(), more),
+            ("f00.txt", "f19.txt", true)
+        );
+        assert_eq!(
+            with_entries("r", &(vec!["a".into(), "b/".into()], true)),
+            "r; it holds a, b/ and more"
+        );
+        assert_eq!(
+            with_entries("r", &(vec![], false)),
+            "r; it holds nothing read_file may read"
+        );
     }
 
     #[test]

@@ -163,9 +163,12 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
             let pool = read_file(root, &request, options);
             let attempt = read_file_from_memory(root, &request, options);
             if options.policy.is_some()
-                && pool.as_ref().is_err_and(|e| e.code == ErrorCode::NotFound)
+                && pool
+                    .as_ref()
+                    .is_err_and(|e| matches!(e.code, ErrorCode::NotFound | ErrorCode::NotFile))
             {
-                // A toolkit's NOT_FOUND lists a directory for its near misses, which may wait.
+                // A toolkit's NOT_FOUND lists a directory for its near misses, and its
+                // NOT_FILE of a directory lists that directory: either may wait.
                 assert!(matches!(attempt, Err(Stop::WouldBlock)), "{path}");
                 continue;
             }
