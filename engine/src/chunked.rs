@@ -287,7 +287,7 @@ enum Hasher {
 impl Hasher {
     /// A hasher for a file of `file_len` bytes read `chunk` bytes at a time.
     fn for_len(file_len: u64, chunk: usize) -> Hasher {
-        let here = || Hasher::Here(Box::new(crate::version::content_hasher()), Vec::new());
+        let here = || Hasher::Here(Box::new(crate::keyed_hash::hasher()), Vec::new());
         if file_len < HASH_BESIDE_FROM_BYTES {
             return here();
         }
@@ -299,7 +299,7 @@ impl Hasher {
             let _ = give_back.send(Vec::with_capacity(chunk));
         }
         let hash = move || {
-            let mut hasher = crate::version::content_hasher();
+            let mut hasher = crate::keyed_hash::hasher();
             for piece in to_hash {
                 hasher.update(&piece);
                 let _ = give_back.send(piece);

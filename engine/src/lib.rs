@@ -27,6 +27,7 @@ pub mod dialect;
 mod encoding;
 pub mod error;
 mod file_guard;
+mod keyed_hash;
 pub mod media;
 pub mod model_text;
 pub mod policy;

@@ -14,15 +14,14 @@
 //! not outlive it.)
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, OnceLock, PoisonError};
-
-use xxhash_rust::xxh3;
+use std::sync::{Mutex, PoisonError};
 
 use rustix::fs::Stat;
 
 use crate::chunked::{self, CHUNK_BYTES, ScanPace, TextFacts, WindowAsk};
 use crate::error::ReadFileError;
 use crate::file_guard::{self, Span};
+use crate::keyed_hash;
 use crate::policy::Policy;
 use crate::request::MAX_FILE_BYTES;
 use crate::sandbox::Root;
@@ -51,7 +50,7 @@ impl FileVersion {
         let text = window::strip_bom(bytes);
         FileVersion {
             path,
-            hash: xxh3::xxh3_128_with_secret(bytes, process_secret()),
+            hash: keyed_hash::of(bytes),
             byte_length: bytes.len() as u64,
             mtime_ms,
             line_ending: LineEnding::of(text),
@@ -80,7 +79,7 @@ impl FileVersion {
             for field in chunked::identity(stat) {
                 identity.extend_from_slice(&field.to_le_bytes());
             }
-            xxh3::xxh3_128_with_secret(&identity, process_secret())
+            keyed_hash::of(&identity)
         });
         FileVersion {
             path,
@@ -118,45 +117,6 @@ impl FileVersion {
 /// What an identity hash starts with, so that it is not the content hash of a small file
 /// whose bytes happen to be an identity.
 const IDENTITY_TAG: &[u8] = b"agent-read-file identity\0";
-
-/// A hasher that streams bytes to the hash [`FileVersion::of`] gives them all at once.
-pub(crate) fn content_hasher() -> xxh3::Xxh3 {
-    xxh3::Xxh3::with_secret(*process_secret())
-}
-
-/// This process's XXH3 secret, drawn from the OS's random source on first use.
-fn process_secret() -> &'static [u8; SECRET_LEN] {
-    static SECRET: OnceLock<[u8; SECRET_LEN]> = OnceLock::new();
-    SECRET.get_or_init(|| {
-        let mut secret = [0u8; SECRET_LEN];
-        if getrandom::fill(&mut secret).is_err() {
-            secret = secret_without_random_source();
-        }
-        secret
-    })
-}
-
-/// The length of XXH3's default secret; any length from 136 bytes up is allowed.
-const SECRET_LEN: usize = 192;
-
-/// A secret for a process whose OS gives no random bytes (no such OS is a target): the
-/// process's id, the time and addresses spread over the secret's length. Weaker than a
-/// random one, but never the public default.
-fn secret_without_random_source() -> [u8; SECRET_LEN] {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_nanos());
-    let local = 0u8;
-    let seed = (u128::from(std::process::id()) << 64)
-        ^ nanos
-        ^ (std::ptr::from_ref(&local) as usize as u128) << 32;
-    let mut secret = [0u8; SECRET_LEN];
-    for (index, chunk) in secret.chunks_mut(16).enumerate() {
-        let word = xxh3::xxh3_128_with_seed(&seed.to_le_bytes(), index as u64);
-        chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
-    }
-    secret
-}
 
 /// The version of the file `requested` names beneath `root` now (refused as `read_file`
 /// refuses it: outside the workspace, not a regular file, over [`MAX_FILE_BYTES`], denied
@@ -295,23 +255,12 @@ mod tests {
     }
 
     #[test]
-    fn the_hash_is_xxh3_128_keyed_with_a_secret_that_is_not_the_default() {
-        let secret = process_secret();
-        assert_eq!(
-            version(b"abcd").hash,
-            xxh3::xxh3_128_with_secret(b"abcd", secret)
-        );
-        assert_ne!(version(b"abcd").hash, xxh3::xxh3_128(b"abcd"));
+    fn the_hash_is_the_keyed_hash_of_the_bytes() {
+        assert_eq!(version(b"abcd").hash, keyed_hash::of(b"abcd"));
         assert_ne!(version(b"abcd").hash, version(b"abce").hash);
         let text = version(b"").hash_string();
         assert!(text.starts_with("xxh3-128-keyed:"), "{text}");
         assert_eq!(text.len(), "xxh3-128-keyed:".len() + 32);
-        let fallback = secret_without_random_source();
-        assert_ne!(&fallback[..], &secret[..]);
-        assert_ne!(
-            xxh3::xxh3_128_with_secret(b"abcd", &fallback),
-            xxh3::xxh3_128(b"abcd")
-        );
     }
 
     #[test]
