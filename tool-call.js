@@ -123,12 +123,44 @@ function failure(code, message) {
   return { content: renderFailure(code, message), isError: true, code }
 }
 
-/** The call's input (see `argumentsInput`), or the INVALID_ARGUMENT result of bad JSON. */
+/** The call's input (see `argumentsInput` and `withNumbers`), or the INVALID_ARGUMENT result of bad JSON. */
 function inputOf(args) {
   try {
-    return { input: argumentsInput(args) }
+    return { input: withNumbers(argumentsInput(args)) }
   } catch (error) {
     return { error: failure(error.code, error.message) }
+  }
+}
+
+/** The arguments a model may send as numbers written in a string. */
+const NUMBER_ARGUMENTS = ['start_line', 'max_lines', 'start_column']
+
+/** A whole decimal number as a string holds it: digits, a `-` at most, nothing else. */
+const DECIMAL = /^-?[0-9]{1,15}$/
+
+/**
+ * `input` with a window's numbers that came as strings of decimal digits (`"10"`) as the
+ * numbers they spell; anything else as it is, for the read to check. Models send numbers so
+ * at times, and so does the MCP Inspector's CLI (it converts only an `"integer"` type, and ours
+ * is nullable): refusing would spend the model's turn on a value nobody can misread. Only a
+ * plain decimal (not `"1e1"`, `" 10"` or `"+10"`); the specification's functions keep their
+ * letter (a string is INVALID_ARGUMENT). Never throws: an object that cannot be read is
+ * left to the read's own checks.
+ */
+function withNumbers(input) {
+  try {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return input
+    let copy
+    for (const key of NUMBER_ARGUMENTS) {
+      const value = input[key]
+      if (typeof value === 'string' && DECIMAL.test(value)) {
+        copy ??= { ...input }
+        copy[key] = Number(value)
+      }
+    }
+    return copy ?? input
+  } catch {
+    return input
   }
 }
 
@@ -212,4 +244,4 @@ function failureOf(thrown) {
   return failure(code, message)
 }
 
-module.exports = { runToolCall, toolFailure, failureOf, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions, numberOf }
+module.exports = { runToolCall, toolFailure, failureOf, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions, numberOf, withNumbers }

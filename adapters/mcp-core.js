@@ -4,7 +4,7 @@
 // system loads them, so a server made here is an instance of the class the caller imports;
 // a server handed in may come from any copy of the SDK.
 
-const { runToolCall, failureOf, settingsOf, numberOf } = require('../tool-call.js')
+const { runToolCall, failureOf, settingsOf, numberOf, withNumbers } = require('../tool-call.js')
 const { isMedia, withoutImageData } = require('../model-text.js')
 const { MEDIA_NAME, NOT_TEXT } = require('../view.js')
 const { toolkitOf } = require('./toolkit.js')
@@ -78,7 +78,7 @@ function readFileAnswer(toolkit, structured = true) {
   const settings = settingsOf(toolkit)
   if (settings.mcpAnswer === undefined || settings.memory !== undefined || settings.resultFormat !== 'text') return answer
   return async (request, signal) => {
-    const args = request.params.arguments
+    const args = withNumbers(request.params.arguments)
     // An id with a lone surrogate would reach Rust as U+FFFD; JSON.stringify escapes it.
     const spelt = typeof request.id !== 'string' || request.id.isWellFormed()
     if (spelt && !MEDIA_NAME.test(typeof args.path === 'string' ? args.path : '')) {

@@ -472,6 +472,28 @@ describe('agent-read-file mcp: plain read_file calls are answered without the SD
   })
 })
 
+// Issue 36 §4: the MCP Inspector's CLI (`--tool-arg start_line=2`) sends numbers as strings.
+describe('agent-read-file mcp: numbers sent as decimal strings', () => {
+  test('are read as the numbers they spell; other strings are refused', async () => {
+    const server = await readyServer()
+    try {
+      const call = (id, args) => server.send({ id, method: 'tools/call', params: { name: 'read_file', arguments: args } })
+      call('numbers', { path: 'small.txt', start_line: 2, max_lines: 1 })
+      call('strings', { path: 'small.txt', start_line: '2', max_lines: '1' })
+      const [numbers, strings] = await Promise.all(['numbers', 'strings'].map((id) => server.next((m) => m.id === id, id)))
+      assert.equal(numbers.result.content[0].text, 'small.txt line 2 of 2 (8 bytes)\n2\ttwo\n')
+      assert.deepEqual(strings.result, numbers.result)
+      // Anything but a plain decimal is still refused.
+      call('spelt', { path: 'small.txt', start_line: '2.0' })
+      const spelt = await server.next((m) => m.id === 'spelt', 'spelt')
+      assert.equal(spelt.result.isError, true)
+      assert.match(spelt.result.content[0].text, /^INVALID_ARGUMENT: small\.txt: start_line/)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe('BoundedStdioTransport: calls answered directly', () => {
   /** A transport on in-memory streams whose direct calls run `call`; `lines()` is what it wrote. */
   function transport(call) {

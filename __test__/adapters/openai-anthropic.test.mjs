@@ -285,7 +285,7 @@ describe('runToolCall never throws', () => {
     ['a malformed JSON text', '{"path": "src/a.txt"', 'INVALID_ARGUMENT'],
     ['a JSON text that is not an object', '"src/a.txt"', 'INVALID_ARGUMENT'],
     ['a missing file', { path: 'nope.txt' }, 'NOT_FOUND'],
-    ['a wrong type', { path: 'src/a.txt', max_lines: '2' }, 'INVALID_ARGUMENT'],
+    ['a wrong type', { path: 'src/a.txt', max_lines: 'two' }, 'INVALID_ARGUMENT'],
     ['no arguments at all', undefined, 'INVALID_ARGUMENT'],
   ]) {
     test(`${what} is an error result with its code`, async () => {

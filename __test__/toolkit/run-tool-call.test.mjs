@@ -60,4 +60,25 @@ describe('toolkit.runToolCall: the model’s call of toolkit.definition', () => 
     const aborted = await toolkit.runToolCall({ path: 'notes.txt' }, { signal: AbortSignal.abort() })
     assert.deepEqual([aborted.isError, aborted.code], [true, 'ABORT_ERR'])
   })
+
+  // Issue 36 §4: the MCP Inspector's CLI sends `--tool-arg start_line=10` as "10" (it converts
+  // only an "integer" type, and ours is nullable), and models send numbers so at times.
+  test("a window's numbers written as decimal strings are those numbers; nothing else is", async () => {
+    fx.write('ten.txt', Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join(''))
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    const asNumbers = await toolkit.runToolCall({ path: 'ten.txt', start_line: 3, max_lines: 2 })
+    assert.equal(asNumbers.content, 'ten.txt lines 3-4 of 10 (71 bytes)\n3\tline 3\n4\tline 4\n[next: start_line=5]\n')
+    assert.deepEqual(await toolkit.runToolCall({ path: 'ten.txt', start_line: '3', max_lines: '2' }), asNumbers)
+    assert.deepEqual(await toolkit.runToolCall('{"path":"ten.txt","start_line":"3","max_lines":"2"}'), asNumbers)
+    const last = await toolkit.runToolCall({ path: 'ten.txt', start_line: '-1' })
+    assert.equal(last.content, 'ten.txt line 10 of 10 (71 bytes)\n10\tline 10\n')
+    for (const bad of ['1e1', ' 3', '3 ', '+3', '3.0', '', '0x3', '٣', '9007199254740993']) {
+      const result = await toolkit.runToolCall({ path: 'ten.txt', max_lines: bad })
+      assert.deepEqual([result.isError, result.code], [true, 'INVALID_ARGUMENT'], JSON.stringify(bad))
+    }
+    // The specification's functions keep their letter: a string is not a number.
+    await assert.rejects(pkg.readFile(fx.ws, { path: 'ten.txt', max_lines: '2' }), { code: 'INVALID_ARGUMENT' })
+    await assert.rejects(toolkit.readFile({ path: 'ten.txt', max_lines: '2' }), { code: 'INVALID_ARGUMENT' })
+  })
 })
