@@ -543,8 +543,8 @@ pub fn fit(bytes: &[u8], limits: &ImageLimits) -> Result<FittedImage, ImageError
 
 /// [`fit`], given up ([`ImageError::Stopped`]) once `stop` is set: a decode looks at it each
 /// time it reads the image's bytes ([`StoppableBytes`]), and every image between decoding,
-/// resizing and each encoding. A lossy WebP, which reads its bytes before it decodes them, runs to its end, bounded by the
-/// pixels checked before it.
+/// resizing and each encoding. A lossy WebP, which reads its bytes before it decodes them,
+/// runs to its end, bounded by the pixels checked before it.
 pub fn fit_or_stop(
     bytes: &[u8],
     limits: &ImageLimits,
@@ -877,6 +877,7 @@ fn decode(
     Ok(pixels)
 }
 
+/// Whether the caller gave up on the read.
 fn is_set(stop: Option<&AtomicBool>) -> bool {
     stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
 }
