@@ -286,7 +286,13 @@ mod tests {
             fs::create_dir_all(self.ws.join(name)).unwrap();
         }
 
-        fn listed(&self, requested: &str, deny: &[&str]) -> Option<(Vec<String>, bool)> {
+        /// `ask` of the root, the policy of the `deny` rules, and `requested` made relative.
+        fn with<T>(
+            &self,
+            requested: &str,
+            deny: &[&str],
+            ask: impl Fn(&Root, &str, &Policy) -> T,
+        ) -> T {
             let root = Root::open(self.ws.to_str().unwrap()).unwrap();
             let deny: Vec<String> = deny.iter().map(|rule| (*rule).to_owned()).collect();
             let rules = crate::policy::PolicyRules {
@@ -295,19 +301,15 @@ mod tests {
             };
             let policy = Policy::new(rules).unwrap();
             let relative = root.relative_path(requested).unwrap();
-            directory_entries(&root, &relative, &policy)
+            ask(&root, &relative, &policy)
+        }
+
+        fn listed(&self, requested: &str, deny: &[&str]) -> Option<(Vec<String>, bool)> {
+            self.with(requested, deny, directory_entries)
         }
 
         fn near(&self, requested: &str, deny: &[&str]) -> Vec<String> {
-            let root = Root::open(self.ws.to_str().unwrap()).unwrap();
-            let deny: Vec<String> = deny.iter().map(|rule| (*rule).to_owned()).collect();
-            let rules = crate::policy::PolicyRules {
-                deny: &deny,
-                ..Default::default()
-            };
-            let policy = Policy::new(rules).unwrap();
-            let relative = root.relative_path(requested).unwrap();
-            near_misses(&root, &relative, &policy)
+            self.with(requested, deny, near_misses)
         }
     }
 
