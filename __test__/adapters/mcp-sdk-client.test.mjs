@@ -15,7 +15,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import * as z from 'zod'
 import pkg from '../../index.js'
 import { createMcpServer, registerReadFile } from '../../adapters/mcp.mjs'
-import { after, before, describe, test } from '../harness.mjs'
+import { after, before, describe, slowTest, test } from '../harness.mjs'
 import {
   TOOLKIT_DEFINITION,
   cutMarker,
@@ -363,7 +363,8 @@ describe('agent-read-file mcp: options', () => {
 // Issue 36 §4: started without --root by a client whose working directory is / (Claude
 // Desktop starts servers there), the server served the whole filesystem and said nothing.
 describe('agent-read-file mcp without --root', () => {
-  test('refuses the filesystem root, the home directory and above it; serves below, and says which', async () => {
+  // Five servers started, one after another.
+  slowTest('refuses the filesystem root, the home directory and above it; serves below, and says which', 60_000, async () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-home-'))
     after(() => fs.rmSync(base, { recursive: true, force: true }))
     const home = path.join(fs.realpathSync(base), 'home', 'me')

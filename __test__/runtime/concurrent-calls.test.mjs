@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import pkg from '../../index.js'
-import { after, describe, test } from '../harness.mjs'
+import { after, describe, slowTest, test } from '../harness.mjs'
 import { INDEX_PATH, checkError, expectedOutput, makeFixture } from '../helpers.mjs'
 
 const { readFile, createAgentToolkit } = pkg
@@ -159,7 +159,8 @@ describe('media decodes beside text reads', () => {
   // Each env decoded one image at a time, but every worker is an env of its own: four workers
   // decoding held all four of libuv's threads and four decodes' memory. One decode now runs
   // in the whole process; the others wait off the pool, each worker kept alive until its turn.
-  test('the decodes of four workers run one at a time, and a text read is answered before any', async () => {
+  // Four decodes one after another, and four workers started: seconds, more on a loaded machine.
+  slowTest('the decodes of four workers run one at a time, and a text read is answered before any', 120_000, async () => {
     const { decoded, image } = await import('../media.mjs')
     fx.write('wide.png', await image(6000, 6000, 'png'))
     fx.write('notes.txt', 'one\ntwo\n')
