@@ -136,7 +136,9 @@ async function serve(options, structuredContent) {
 /**
  * The root to serve: `--root`, or the current directory. Clients start servers wherever they
  * please (Claude Desktop in `/`): a current directory that is the filesystem's root, the
- * home directory or one above it is served only when `--root` names it.
+ * home directory or one above it is served only when `--root` names it. Asked of the path as
+ * spelt and as resolved, each against the home directory as spelt and as resolved: a symlink
+ * on either side does not slip past.
  */
 function servedRoot(root) {
   const served = workspaceRoot(root)
@@ -148,21 +150,27 @@ function servedRoot(root) {
       return path.resolve(dir)
     }
   }
-  const [cwd, home] = [real(served), real(os.homedir())]
-  const what =
-    cwd === path.parse(cwd).root
-      ? "the filesystem's root"
-      : cwd === home
-        ? 'your home directory'
-        : path.relative(cwd, home).startsWith('..')
-          ? undefined
-          : 'above your home directory'
-  if (what === undefined) return served
-  throw codedError(
-    'INVALID_ARGUMENT',
-    '--root',
-    `not given, and the current directory ${cwd} is ${what}; name the project to serve (--root /path/to/project)`,
-  )
+  const home = os.homedir()
+  for (const dir of new Set([path.resolve(served), real(served)])) {
+    for (const own of new Set([path.resolve(home), real(home)])) {
+      const what = notServedUnlessNamed(dir, own)
+      if (what !== undefined) {
+        throw codedError(
+          'INVALID_ARGUMENT',
+          '--root',
+          `not given, and the current directory ${dir} is ${what}; name the project to serve (--root /path/to/project)`,
+        )
+      }
+    }
+  }
+  return served
+}
+
+/** What `dir` is when it is the filesystem's root, `home` or above it; else `undefined`. */
+function notServedUnlessNamed(dir, home) {
+  if (dir === path.parse(dir).root) return "the filesystem's root"
+  if (dir === home) return 'your home directory'
+  return path.relative(dir, home).startsWith('..') ? undefined : 'above your home directory'
 }
 
 /**
