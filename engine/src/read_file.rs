@@ -154,7 +154,9 @@ pub(crate) fn with_next_steps(
     requested: &str,
     policy: Option<&Policy>,
 ) -> ReadFileError {
-    let Some(policy) = policy else {
+    let Some(policy) =
+        policy.filter(|_| matches!(error.code, ErrorCode::NotFound | ErrorCode::NotFile))
+    else {
         return error;
     };
     let Ok(relative) = root.relative_path(requested) else {
