@@ -38,6 +38,7 @@ pub mod root_cache;
 pub mod sandbox;
 mod source;
 mod suggest;
+pub mod tokens;
 mod version;
 mod window;
 
@@ -49,5 +50,6 @@ pub use read_file::{
     read_file_from_memory,
 };
 pub use source::{Reader, open_error};
+pub use tokens::{TokenBudget, Tokenizer};
 pub use version::{FileVersion, LEDGER_CAPACITY, Ledger, file_version, file_version_within};
 pub use window::{LineEnding, MIN_CONTENT_BUDGET};

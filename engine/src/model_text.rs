@@ -132,7 +132,7 @@ fn split_digits(text: &str) -> Option<(&str, &str)> {
 }
 
 /// The first line of the window: worked out from where it ends, as `renderRead` does.
-fn first_line(output: &ReadFileOutput) -> u64 {
+pub(crate) fn first_line(output: &ReadFileOutput) -> u64 {
     let returned = u64::from(output.meta.returned_line_count);
     match output.next_start_line {
         None => (output.meta.line_count + 1).saturating_sub(returned),

@@ -14,11 +14,13 @@ use crate::chunked::{
 };
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, MAX_CACHED_READ_BYTES, Span};
+use crate::model_text;
 use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
 use crate::source::{self, Source};
 use crate::suggest;
+use crate::tokens::{TokenBudget, TokenFit};
 use crate::version::FileVersion;
 use crate::window::{self, Fit, LinePlace};
 
@@ -119,6 +121,10 @@ pub struct ReadOptions<'p> {
     /// Set (from any thread) when the caller gives up on the read: a scan of a file over
     /// [`MAX_FILE_BYTES`] stops at its next chunk, with [`ErrorCode::Aborted`].
     pub stop: Option<&'p AtomicBool>,
+    /// The most tokens a model is given for the read, estimated ([`TokenBudget::fit`]): a
+    /// window over it is read again with as many bytes as fit, so it ends at the last whole
+    /// line within it, or its first line is cut and marked, as `max_content_bytes` cuts.
+    pub max_tokens: Option<TokenBudget>,
 }
 
 impl ReadOptions<'_> {
@@ -141,8 +147,57 @@ pub fn read_file(
     request: &ReadRequest,
     options: ReadOptions,
 ) -> Result<Read, ReadFileError> {
-    let read = read_window(root, request, options).map(|read| noted(request, read));
+    let read = read_window(root, request, options)
+        .and_then(|read| within_tokens(root, request, options, read))
+        .map(|read| noted(request, read));
     read.map_err(|error| with_next_steps(error, root, &request.path, options.policy))
+}
+
+/// How many times a window over its token budget is read again, narrower each time. Once is
+/// enough unless the file changed in between (or the budget is smaller than the smallest
+/// content budget).
+const TOKEN_FITS: usize = 3;
+
+/// `read`, or, when its text is over the options' token budget, the same window read again
+/// with the bytes that fit as its content budget (see [`ReadOptions::max_tokens`]).
+fn within_tokens(
+    root: &Root,
+    request: &ReadRequest,
+    options: ReadOptions,
+    mut read: Read,
+) -> Result<Read, ReadFileError> {
+    let Some(budget) = options.max_tokens else {
+        return Ok(read);
+    };
+    for _ in 0..TOKEN_FITS {
+        let Some(bytes) = bytes_within(budget, &read.0) else {
+            break;
+        };
+        let narrowed = ReadOptions {
+            max_content_bytes: Some(
+                options
+                    .max_content_bytes
+                    .map_or(bytes, |own| own.min(bytes)),
+            ),
+            ..options
+        };
+        read = read_window(root, request, narrowed)?;
+    }
+    Ok(read)
+}
+
+/// The content budget, in bytes, under which `output`'s window fits `budget`; `None` when it
+/// fits as it is.
+fn bytes_within(budget: TokenBudget, output: &ReadFileOutput) -> Option<usize> {
+    let first_line = model_text::first_line(output);
+    match budget.fit(&output.path, output.content.as_str(), first_line) {
+        TokenFit::Whole => None,
+        TokenFit::Lines { bytes } => Some(bytes),
+        // Room for the longest marker the cut line may get: its text gets at least `bytes`.
+        TokenFit::FirstLine { bytes } => {
+            Some(bytes + 1 + window::cut_marker(first_line, u64::MAX, u64::MAX).len())
+        }
+    }
 }
 
 /// `error`, when it is a toolkit's (one with a `policy`), with what to read next: a
@@ -458,15 +513,24 @@ pub fn read_file_from_memory(
     if len > MAX_CACHED_READ_BYTES {
         let cached = CachedReads::new(&opened.file, len, MAX_CACHED_READ_BYTES);
         let read = remembered_window(request, options, &relative, &opened, &cached)?;
-        return read
-            .map(|read| noted(request, read))
-            .ok_or(Stop::WouldBlock);
+        return within_tokens_from_memory(options, read.ok_or(Stop::WouldBlock)?)
+            .map(|read| noted(request, read));
     }
     let file = source::read_opened_from_memory(opened, &request.path, max)?;
-    Ok(noted(
-        request,
-        window_of(request, options, (relative, file))?,
-    ))
+    let read = window_of(request, options, (relative, file))?;
+    within_tokens_from_memory(options, read).map(|read| noted(request, read))
+}
+
+/// `read` when it is within the options' token budget; else [`Stop::WouldBlock`], for
+/// [`read_file`] to read it again, narrower.
+fn within_tokens_from_memory(options: ReadOptions, read: Read) -> Attempt<Read> {
+    match options
+        .max_tokens
+        .and_then(|budget| bytes_within(budget, &read.0))
+    {
+        None => Ok(read),
+        Some(_) => Err(Stop::WouldBlock),
+    }
 }
 
 fn binary_error(request: &ReadRequest) -> ReadFileError {
