@@ -26,9 +26,10 @@ export declare class ReadPolicy {
    * the largest file read, the specification's `MAX_FILE_BYTES` when absent;
    * `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
    * `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
-   * absent. `media` (each limit checked by the caller) bounds the toolkit's media reads.
+   * absent. `media` (each limit checked by the caller) bounds the toolkit's media reads;
+   * `tokens` is the budget of tokens of each read's text, none when absent.
    */
-  constructor(defaultDeny: Array<string>, deny: Array<string>, allow: Array<string>, ignoreFiles: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null, media?: MediaOptions | undefined | null)
+  constructor(defaultDeny: Array<string>, deny: Array<string>, allow: Array<string>, ignoreFiles: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null, media?: MediaOptions | undefined | null, tokens?: TokenOptions | undefined | null)
 }
 
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */
@@ -96,6 +97,14 @@ export declare const enum DialectName {
 
 /** The names of the dialects, in the engine's order (`dialects.js` builds one tool per name). */
 export declare function dialectNames(): Array<`${DialectName}`>
+
+/**
+ * An estimate of the tokens `text` costs a model, counted as `tokenizer` (`'o200k_base'`,
+ * the default, or `'cl100k_base'`) would count it, without the tokenizer: within 10% of the
+ * exact count for 95% of the reads of a corpus of code, prose, minified JavaScript, JSON,
+ * CJK text and logs. Linear in the text. What a toolkit's `maxReadTokens` is counted with.
+ */
+export declare function estimateTokens(text: string, tokenizer?: 'o200k_base' | 'cl100k_base'): number
 
 /**
  * Runs one call of a dialect's tool: its answer, or for Forge an `Error` whose `code` is a
@@ -296,4 +305,17 @@ export interface ShownRange {
 export interface TextPart {
   type: 'text'
   text: string
+}
+
+/**
+ * A toolkit's budget of tokens for each read (`maxReadTokens`, `tokenizer`), as checked by
+ * the caller.
+ */
+export interface TokenOptions {
+  /** The most tokens of text one read gives a model. */
+  maxReadTokens: number
+  /** The tokenizer whose counts are estimated: `'o200k_base'` or `'cl100k_base'`. */
+  tokenizer: string
+  /** Whether each line costs a gutter beside its text (line numbers, or JSON's escapes). */
+  numbered: boolean
 }

@@ -842,6 +842,7 @@ module.exports.ainternFormatFileSize = nativeBinding.ainternFormatFileSize
 module.exports.ainternValidate = nativeBinding.ainternValidate
 module.exports.DialectName = nativeBinding.DialectName
 module.exports.dialectNames = nativeBinding.dialectNames
+module.exports.estimateTokens = nativeBinding.estimateTokens
 module.exports.executeDialect = nativeBinding.executeDialect
 module.exports.fileVersion = nativeBinding.fileVersion
 module.exports.MAX_BATCH_CONTENT_BYTES = nativeBinding.MAX_BATCH_CONTENT_BYTES

@@ -78,7 +78,15 @@ export {
   MAX_FILE_BYTES,
   MAX_BATCH_FILES,
   MAX_BATCH_CONTENT_BYTES,
+  estimateTokens,
 } from './binding'
+
+/**
+ * A {@link ToolkitOptions.maxReadTokens} for a model whose context window holds
+ * `contextTokens` tokens: one eighth of it (25,000 of a 200,000-token context), at least
+ * 1,000. Throws `INVALID_ARGUMENT` for anything but a positive safe integer.
+ */
+export declare function maxReadTokensFor(contextTokens: number): number
 
 /** One result of `readFiles`: the output, or the error, of one input. */
 export type ReadFilesResult<Code extends string = ReadFileErrorCode, Output = ReadFileOutput> =
@@ -301,6 +309,20 @@ export interface ToolkitOptions {
    * Content and marker together stay within the budget.
    */
   maxContentBytes?: number
+  /**
+   * The most tokens a model is given for one read: the lines, their numbers, the header and
+   * the closing line, estimated by {@link estimateTokens} for {@link ToolkitOptions.tokenizer}
+   * (no token is shorter than a byte, so a window of fewer bytes is not estimated at all). A
+   * window over it ends at its last whole line within it, or its first line is cut and
+   * marked, as `maxContentBytes` cuts; a tenth of the budget is left for the estimate's
+   * error, so no read of the measured corpus goes over it by the exact count. An integer
+   * from 1000 to 4294967295, or `Infinity` (else `INVALID_ARGUMENT`). Default: none.
+   * {@link maxReadTokensFor} sizes it from a context window. `maxContentBytes` still bounds
+   * the bytes; the specification's functions have no token budget.
+   */
+  maxReadTokens?: number
+  /** The tokenizer `maxReadTokens` is counted for: `'o200k_base'` (default) or `'cl100k_base'`. */
+  tokenizer?: 'o200k_base' | 'cl100k_base'
   /**
    * The largest file read, in bytes: a positive safe integer, or `Infinity` for files of
    * any size (else `INVALID_ARGUMENT`). Default: the specification's

@@ -14,6 +14,7 @@ const {
   MAX_BATCH_CONTENT_BYTES,
   Workspace,
   ReadPolicy,
+  estimateTokens,
 } = require('./native.js')
 const { dialects } = require('./dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
@@ -330,18 +331,62 @@ function fileLimitOf(options, owner) {
   return limit
 }
 
+/** The smallest `maxReadTokens`: room for a header, a closing line and some lines. */
+const MIN_READ_TOKENS = 1000
+
+/** The tokenizers whose counts `maxReadTokens` may be estimated in. */
+const TOKENIZERS = ['o200k_base', 'cl100k_base']
+
+/**
+ * A `maxReadTokens` for a model whose context window holds `contextTokens` tokens: one eighth
+ * of it (25,000 of a 200k context, Claude Code's read budget), at least 1,000;
+ * INVALID_ARGUMENT for anything but a positive safe integer.
+ */
+function maxReadTokensFor(contextTokens) {
+  if (!Number.isSafeInteger(contextTokens) || contextTokens < 1) {
+    const got = typeof contextTokens === 'number' ? String(contextTokens) : contextTokens === null ? 'null' : typeof contextTokens
+    throw codedError('INVALID_ARGUMENT', 'contextTokens', `contextTokens must be a positive safe integer (got ${got})`)
+  }
+  return Math.min(0xffffffff, Math.max(MIN_READ_TOKENS, Math.floor(contextTokens / 8)))
+}
+
+/**
+ * The token budget of `options` (`maxReadTokens`, `tokenizer`) as the native options, or
+ * `undefined` for none (`maxReadTokens` absent or `Infinity`). `numbered`: whether each line
+ * costs a gutter in what the model is given.
+ */
+function tokenBudgetOf(options, owner, numbered) {
+  const limit = readOption(options, 'maxReadTokens', owner)
+  const tokenizer = readOption(options, 'tokenizer', owner) ?? TOKENIZERS[0]
+  if (!TOKENIZERS.includes(tokenizer)) {
+    const got = typeof tokenizer === 'string' ? JSON.stringify(tokenizer) : tokenizer === null ? 'null' : typeof tokenizer
+    throw codedError('INVALID_ARGUMENT', 'tokenizer', `${owner}.tokenizer must be 'o200k_base' or 'cl100k_base' (got ${got})`)
+  }
+  if (limit === undefined || limit === Infinity) return undefined
+  if (!Number.isInteger(limit) || limit < MIN_READ_TOKENS || limit > 0xffffffff) {
+    const got = typeof limit === 'number' ? String(limit) : limit === null ? 'null' : typeof limit
+    const reason = `${owner}.maxReadTokens must be an integer from ${MIN_READ_TOKENS} to 4294967295, or Infinity (got ${got})`
+    throw codedError('INVALID_ARGUMENT', 'maxReadTokens', reason)
+  }
+  return { maxReadTokens: limit, tokenizer, numbered }
+}
+
 /**
  * The compiled policy of `options` (`owner` names them in errors): defaultDeny, deny,
- * allow, ignoreFiles, maxContentBytes, maxFileBytes and maxBatchContentBytes, each read
- * once. Throws INVALID_ARGUMENT for bad or unreadable ones.
+ * allow, ignoreFiles, maxContentBytes, maxFileBytes, maxBatchContentBytes, media,
+ * maxReadTokens and tokenizer, each read once; `numbered`: whether a model is given each
+ * line with a gutter (line numbers, or JSON's escapes). Throws INVALID_ARGUMENT for bad or
+ * unreadable ones.
  */
-function policyOf(options, owner) {
+function policyOf(options, owner, numbered = true) {
   const defaultDeny = defaultDenyOf(options, owner)
   const deny = ruleList(options, 'deny', [], owner)
   const allow = ruleList(options, 'allow', [], owner)
   const ignoreFiles = ignoreFilesOf(options, owner)
   const budgets = [budgetOf(options, owner), fileLimitOf(options, owner), budgetOf(options, owner, 'maxBatchContentBytes')]
-  return compiledPolicy([defaultDeny, deny, allow, ignoreFiles, ...budgets, mediaOptionsOf(options, owner)])
+  const media = mediaOptionsOf(options, owner)
+  const tokens = tokenBudgetOf(options, owner, numbered)
+  return compiledPolicy([defaultDeny, deny, allow, ignoreFiles, ...budgets, media, tokens])
 }
 
 /** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */
@@ -383,8 +428,8 @@ function dedupeOf(options) {
  * What `runToolCall` and the adapters give the model for this toolkit's reads: the
  * rendering options of `options`, and a read memory when `dedupeReads` is on.
  */
-function modelSettingsOf(options, workspace) {
-  const { resultFormat = 'text', lineNumbers = true } = renderingOptions(options, 'options')
+function modelSettingsOf(options, rendering, workspace) {
+  const { resultFormat = 'text', lineNumbers = true } = rendering
   const memory = dedupeOf(options) ? new ReadMemory() : undefined
   return {
     resultFormat,
@@ -438,10 +483,13 @@ function createAgentToolkit(options) {
     throw codedError('INVALID_ARGUMENT', 'workspaceRoot', `options must be an object like { workspaceRoot } (got ${got})`)
   }
   const workspaceRoot = readOption(options, 'workspaceRoot', 'options')
-  const workspace = new Workspace(workspaceRoot, policyOf(options, 'options'))
+  const rendering = renderingOptions(options, 'options')
+  // JSON's escapes cost about what line numbers do: the budget counts a gutter for either.
+  const numbered = rendering.lineNumbers !== false || rendering.resultFormat === 'json'
+  const workspace = new Workspace(workspaceRoot, policyOf(options, 'options', numbered))
   let settings
   try {
-    settings = modelSettingsOf(options, workspace)
+    settings = modelSettingsOf(options, rendering, workspace)
   } catch (error) {
     workspace.close()
     throw error
@@ -518,6 +566,8 @@ module.exports = {
   ToolCatalog,
   createAgentToolkit,
   runToolCall,
+  estimateTokens,
+  maxReadTokensFor,
   isReadFileError,
   isToolkitError,
   DEFAULT_DENY,

@@ -17,7 +17,7 @@ use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{
     FileVersion, Ledger, LineIndexCache, MIN_CONTENT_BUDGET, Read, ReadFileOutput, ReadOptions,
-    answered, file_version, file_version_within, read_file, read_file_from_memory,
+    TokenBudget, answered, file_version, file_version_within, read_file, read_file_from_memory,
 };
 
 use crate::convert::{Fields, media_request_from_js, request_from_js, string_or_type, type_of};
@@ -46,6 +46,8 @@ pub(crate) struct Rules {
     pub(crate) max_batch_content_bytes: Option<usize>,
     /// What a media read (`view`) may take and give.
     pub(crate) media: MediaLimits,
+    /// The most tokens of text one read gives a model; `None`: no such budget.
+    pub(crate) max_tokens: Option<TokenBudget>,
 }
 
 /// One validated call, ready to run on any thread.
@@ -273,6 +275,7 @@ impl ReadCall {
             max_file_bytes: self.rules.max_file_bytes,
             line_indexes: self.line_indexes.as_deref(),
             stop: self.stop.as_deref(),
+            max_tokens: self.rules.max_tokens,
         }
     }
 
@@ -304,9 +307,26 @@ impl ReadCall {
     /// `readFileSync`: its answer is delivered as it returns.
     pub(crate) fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
         let root = self.root(&mut OpenedRoots::default())?;
-        let (output, seen) = self.read(&root, &self.request)?;
+        let (output, seen) = self
+            .read(&root, &self.request)
+            .map_err(|error| self.explained(error))?;
         seen.record();
         Ok(output)
+    }
+
+    /// `error`, when it is a toolkit's refusal of a file's size, naming the option that
+    /// lifts the limit: `maxFileBytes` for text, `media.maxFileBytes` for an image, a
+    /// notebook or a PDF. A size refusal of the specification's functions has no option.
+    fn explained(&self, mut error: ReadFileError) -> ReadFileError {
+        let toolkit = self.rules.policy.is_some();
+        if toolkit && error.code == ErrorCode::SizeLimitExceeded && error.file_size.is_some() {
+            let option = match error.reason.contains(media::MEDIA_LIMIT_WORDS) {
+                true => "media.maxFileBytes",
+                false => "maxFileBytes",
+            };
+            error.reason = format!("{}; the toolkit's {option} lifts the limit", error.reason);
+        }
+        error
     }
 
     /// Whether [`ReadCall::run_from_memory`] may answer it: a `readFile` (a version hashes the
@@ -332,12 +352,25 @@ impl ReadCall {
         Some(
             read.map(|(output, version)| {
                 self.window_reply(output, Seen::new(&self.ledger, version))
-            }),
+            })
+            .map_err(|error| self.explained(error)),
         )
     }
 
     /// The one code path of every call on the pool.
     pub(crate) fn run_with(&self, roots: &mut OpenedRoots) -> Result<Reply, ReadFileError> {
+        match self.reply_with(roots) {
+            Ok(Reply::Many(results, seen)) => {
+                let results = results
+                    .into_iter()
+                    .map(|result| result.map_err(|error| self.explained(error)));
+                Ok(Reply::Many(results.collect(), seen))
+            }
+            reply => reply.map_err(|error| self.explained(error)),
+        }
+    }
+
+    fn reply_with(&self, roots: &mut OpenedRoots) -> Result<Reply, ReadFileError> {
         let root = self.root(roots)?;
         match &self.kind {
             CallKind::Read => {

@@ -91,6 +91,25 @@ fn run_sync<'env>(
     output::output_value(env, &EnvState::of(env)?.makers, output)
 }
 
+/// An estimate of the tokens `text` costs a model, counted as `tokenizer` (`'o200k_base'`,
+/// the default, or `'cl100k_base'`) would count it, without the tokenizer: within 10% of the
+/// exact count for 95% of the reads of a corpus of code, prose, minified JavaScript, JSON,
+/// CJK text and logs. Linear in the text. What a toolkit's `maxReadTokens` is counted with.
+#[napi(
+    js_name = "estimateTokens",
+    ts_args_type = "text: string, tokenizer?: 'o200k_base' | 'cl100k_base'"
+)]
+pub fn estimate_tokens(env: Env, text: String, tokenizer: Option<String>) -> napi::Result<u32> {
+    let tokenizer = match tokenizer {
+        None => agent_read_file_engine::Tokenizer::default(),
+        Some(name) => {
+            toolkit::tokenizer_named(&name).map_err(|error| convert::throwable(&env, error))?
+        }
+    };
+    let tokens = agent_read_file_engine::tokens::estimate(&text, tokenizer);
+    Ok(u32::try_from(tokens).unwrap_or(u32::MAX))
+}
+
 /// The most inputs one `readFiles` call takes.
 #[napi]
 pub const MAX_BATCH_FILES: u32 = 64;

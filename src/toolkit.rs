@@ -13,7 +13,7 @@ use agent_read_file_engine::media::MediaLimits;
 use agent_read_file_engine::policy::{Policy, PolicyRules};
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
-use agent_read_file_engine::{Ledger, LineIndexCache};
+use agent_read_file_engine::{Ledger, LineIndexCache, TokenBudget, Tokenizer};
 
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
@@ -53,7 +53,8 @@ impl ReadPolicy {
     /// the largest file read, the specification's `MAX_FILE_BYTES` when absent;
     /// `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
     /// `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
-    /// absent. `media` (each limit checked by the caller) bounds the toolkit's media reads.
+    /// absent. `media` (each limit checked by the caller) bounds the toolkit's media reads;
+    /// `tokens` is the budget of tokens of each read's text, none when absent.
     #[napi(constructor)]
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -66,6 +67,7 @@ impl ReadPolicy {
         max_file_bytes: Option<f64>,
         max_batch_content_bytes: Option<u32>,
         media: Option<MediaOptions>,
+        tokens: Option<TokenOptions>,
     ) -> napi::Result<Self> {
         let rules = PolicyRules {
             default_deny: &default_deny,
@@ -84,10 +86,51 @@ impl ReadPolicy {
             max_file_bytes,
             max_batch_content_bytes: max_batch_content_bytes.map(|bytes| bytes as usize),
             media: media.map(MediaLimits::from).unwrap_or_default(),
+            max_tokens: tokens
+                .map(TokenBudget::try_from)
+                .transpose()
+                .map_err(|error| throwable(&env, error))?,
         };
         Ok(ReadPolicy {
             rules: Arc::new(rules),
         })
+    }
+}
+
+/// A toolkit's budget of tokens for each read (`maxReadTokens`, `tokenizer`), as checked by
+/// the caller.
+#[napi(object)]
+pub struct TokenOptions {
+    /// The most tokens of text one read gives a model.
+    pub max_read_tokens: u32,
+    /// The tokenizer whose counts are estimated: `'o200k_base'` or `'cl100k_base'`.
+    pub tokenizer: String,
+    /// Whether each line costs a gutter beside its text (line numbers, or JSON's escapes).
+    pub numbered: bool,
+}
+
+impl TryFrom<TokenOptions> for TokenBudget {
+    type Error = ReadFileError;
+
+    fn try_from(options: TokenOptions) -> Result<TokenBudget, ReadFileError> {
+        Ok(TokenBudget {
+            tokens: options.max_read_tokens as usize,
+            tokenizer: tokenizer_named(&options.tokenizer)?,
+            numbered: options.numbered,
+        })
+    }
+}
+
+/// The tokenizer of its name: `o200k_base` or `cl100k_base`, else `INVALID_ARGUMENT`.
+pub(crate) fn tokenizer_named(name: &str) -> Result<Tokenizer, ReadFileError> {
+    match name {
+        "o200k_base" => Ok(Tokenizer::O200kBase),
+        "cl100k_base" => Ok(Tokenizer::Cl100kBase),
+        _ => Err(ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            "tokenizer",
+            format!("tokenizer must be 'o200k_base' or 'cl100k_base' (got {name:?})"),
+        )),
     }
 }
 

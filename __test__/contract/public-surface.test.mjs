@@ -57,6 +57,8 @@ describe('exports', () => {
       'ToolCatalog',
       'createAgentToolkit',
       'runToolCall',
+      'estimateTokens',
+      'maxReadTokensFor',
       'isReadFileError',
       'isToolkitError',
       'DEFAULT_DENY',

@@ -1,0 +1,177 @@
+// A toolkit's token budget (`maxReadTokens`) and the estimator it is counted with
+// (`estimateTokens`), against exact o200k_base and cl100k_base counts (gpt-tokenizer) of the
+// corpus in benchmark/token-corpus.mjs: the estimate's 95th percentile error within 10% for
+// each kind of text, and no read over its budget by the exact count.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base'
+import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base'
+import pkg from '../../index.js'
+import { ROOT, repositoryCorpus, logsWorkspace } from '../../benchmark/token-corpus.mjs'
+import { after, slowTest, test } from '../harness.mjs'
+import { makeFixture } from '../helpers.mjs'
+
+const { createAgentToolkit, estimateTokens, maxReadTokensFor, readFileSync } = pkg
+const EXACT = { o200k_base: o200k, cl100k_base: cl100k }
+
+/** Every kind of the corpus: `[kind, root, files]`, the log's workspace made here. */
+function corpus() {
+  const logs = logsWorkspace()
+  after(() => logs.remove())
+  return [...repositoryCorpus().map(([kind, files]) => [kind, ROOT, files]), ['logs', logs.root, logs.files]]
+}
+
+/**
+ * The model's text of every read of `files` through `toolkit`, page after page of up to 200
+ * lines, a long line's pieces one after another (as its marker says).
+ */
+async function* pages(toolkit, files) {
+  for (const file of files) {
+    for (let next = { start_line: 1 }; next !== null; ) {
+      const result = await toolkit.runToolCall({ path: file, max_lines: 200, ...next })
+      assert.equal(result.isError, false, result.content)
+      yield result.content
+      const { continuation, next_start_line: line } = result.output
+      next = continuation ?? (line === null ? null : { start_line: line })
+    }
+  }
+}
+
+/** The 95th percentile of the absolute values of `errors`. */
+function p95(errors) {
+  const sorted = errors.map(Math.abs).sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length * 0.95)]
+}
+
+for (const tokenizer of ['o200k_base', 'cl100k_base']) {
+  slowTest(`the estimate of a read is within 10% of the exact ${tokenizer} count for 95% of each kind's reads`, 120_000, async () => {
+    const kinds = []
+    for (const [kind, root, files] of corpus()) {
+      const toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], maxReadTokens: 4000 })
+      after(() => toolkit.close())
+      const errors = []
+      for await (const text of pages(toolkit, files)) {
+        const exact = EXACT[tokenizer](text)
+        // A read of a few tokens is off by a large share for one token.
+        if (exact >= 100) errors.push((estimateTokens(text, tokenizer) - exact) / exact)
+      }
+      assert.ok(errors.length >= 10, `${kind}: ${errors.length} reads`)
+      kinds.push(`${kind} ${(p95(errors) * 100).toFixed(1)}% of ${errors.length}`)
+      assert.ok(p95(errors) <= 0.1, kinds.join(', '))
+    }
+  })
+}
+
+/** What each read's text costs when the toolkit's budget is `budget`, by the exact count. */
+async function overBudget(options, budget, exact) {
+  const over = []
+  let reads = 0
+  for (const [kind, root, files] of corpus()) {
+    const toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], maxReadTokens: budget, ...options })
+    after(() => toolkit.close())
+    for (const file of files) {
+      for (const args of [{}, { max_lines: 500 }]) {
+        const result = await toolkit.runToolCall({ path: file, ...args })
+        assert.equal(result.isError, false, result.content)
+        reads++
+        const tokens = exact(result.content)
+        if (tokens > budget) over.push(`${kind} ${file}: ${tokens}`)
+      }
+    }
+  }
+  return { over, reads }
+}
+
+for (const [name, options, exact] of [
+  ['text with line numbers (o200k_base)', {}, o200k],
+  ['text without line numbers (o200k_base)', { lineNumbers: false }, o200k],
+  ['JSON (o200k_base)', { resultFormat: 'json' }, o200k],
+  ['text with line numbers (cl100k_base)', { tokenizer: 'cl100k_base' }, cl100k],
+]) {
+  slowTest(`no read of the corpus is over its budget by the exact count: ${name}`, 120_000, async () => {
+    for (const budget of [1000, 4000, 25_000]) {
+      const { over, reads } = await overBudget(options, budget, exact)
+      assert.ok(reads > 40, `${reads} reads`)
+      assert.deepEqual(over, [], `budget ${budget}`)
+    }
+  })
+}
+
+/** A workspace holding `dist/bundle.min.js`: one line of about 700 KB of minified code. */
+function minifiedBundle() {
+  const fx = makeFixture()
+  after(() => fx.cleanup())
+  const source = fs.readFileSync(path.join(ROOT, 'node_modules/js-yaml/dist/browser/js-yaml.umd.min.js'), 'utf8').replaceAll('\n', ';')
+  fx.write('dist/bundle.min.js', source.repeat(Math.ceil(700_000 / source.length)))
+  return fx
+}
+
+test('maxReadTokens: 25,000 gives a model at most 25,000 tokens of a 700 KB one-line bundle, and the column to read on', async () => {
+  const fx = minifiedBundle()
+  const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxReadTokens: 25_000 })
+  after(() => toolkit.close())
+  const result = await toolkit.runToolCall({ path: 'dist/bundle.min.js' })
+  const tokens = o200k(result.content)
+  assert.ok(tokens <= 25_000 && tokens > 20_000, `${tokens} tokens`)
+  const { start_column: column } = result.output.continuation
+  assert.match(result.content, new RegExp(`\\[line 1 continues at column ${column} of \\d+; next: start_line=1 start_column=${column}\\]\\n$`))
+  const next = await toolkit.runToolCall({ path: 'dist/bundle.min.js', start_column: column })
+  assert.ok(o200k(next.content) <= 25_000, `${o200k(next.content)} tokens`)
+  assert.ok(next.output.continuation.start_column > column)
+})
+
+test('without maxReadTokens (or with Infinity) the line comes whole; the specification functions have no token budget', () => {
+  const fx = minifiedBundle()
+  const size = fs.statSync(path.join(fx.ws, 'dist/bundle.min.js')).size
+  const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxReadTokens: Infinity })
+  after(() => toolkit.close())
+  assert.equal(Buffer.byteLength(toolkit.readFileSync({ path: 'dist/bundle.min.js' }).content), size)
+  const plain = createAgentToolkit({ workspaceRoot: fx.ws })
+  after(() => plain.close())
+  assert.equal(Buffer.byteLength(plain.readFileSync({ path: 'dist/bundle.min.js' }).content), size)
+  assert.equal(Buffer.byteLength(readFileSync(fx.ws, { path: 'dist/bundle.min.js' }).content), size)
+})
+
+test('the budget ends a window at its last whole line within it, and says where to read on', async () => {
+  const fx = makeFixture()
+  after(() => fx.cleanup())
+  fx.write('notes.md', Array.from({ length: 400 }, (_, i) => `Line ${i + 1} of the notes says something about the project.\n`).join(''))
+  const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxReadTokens: 1000 })
+  after(() => toolkit.close())
+  const result = await toolkit.runToolCall({ path: 'notes.md', max_lines: 400 })
+  const returned = result.output.meta.returned_line_count
+  // About 15 tokens a line with its number: far fewer than 400 lines, but most of the budget
+  // (a tenth of it is left for the estimate's error).
+  assert.ok(returned > 35 && returned < 70, `${returned} lines`)
+  assert.equal(result.output.next_start_line, returned + 1)
+  assert.ok(result.content.endsWith(`[next: start_line=${returned + 1}]\n`), result.content.slice(-80))
+  assert.ok(o200k(result.content) <= 1000 && o200k(result.content) > 700, `${o200k(result.content)} tokens`)
+})
+
+test('maxReadTokens and tokenizer are checked: an integer from 1000, or Infinity; o200k_base or cl100k_base', () => {
+  const fx = makeFixture()
+  after(() => fx.cleanup())
+  for (const maxReadTokens of [999, 1.5, '25000', null, -1, 2 ** 32]) {
+    assert.throws(() => createAgentToolkit({ workspaceRoot: fx.ws, maxReadTokens }), { code: 'INVALID_ARGUMENT', message: /maxReadTokens must be an integer from 1000 to 4294967295, or Infinity/ })
+  }
+  assert.throws(() => createAgentToolkit({ workspaceRoot: fx.ws, tokenizer: 'gpt2' }), { code: 'INVALID_ARGUMENT', message: /tokenizer must be 'o200k_base' or 'cl100k_base' \(got "gpt2"\)/ })
+  assert.throws(() => estimateTokens('text', 'gpt2'), { code: 'INVALID_ARGUMENT' })
+})
+
+test('maxReadTokensFor sizes the budget from a context window: one eighth, at least 1,000', () => {
+  assert.equal(maxReadTokensFor(200_000), 25_000)
+  assert.equal(maxReadTokensFor(128_000), 16_000)
+  assert.equal(maxReadTokensFor(1_000_000), 125_000)
+  assert.equal(maxReadTokensFor(4096), 1000)
+  for (const bad of [0, -5, 1.5, '200000', Infinity]) assert.throws(() => maxReadTokensFor(bad), { code: 'INVALID_ARGUMENT' })
+})
+
+test('estimateTokens counts a few known texts close to their exact o200k_base counts', () => {
+  for (const text of ['hello world', 'const answer = computeTheAnswer(42);\n', '日本語のテキストを読みます。', '2026-11-28T07:49:16.000Z INFO request completed\n']) {
+    const exact = o200k(text)
+    const estimate = estimateTokens(text)
+    assert.ok(Math.abs(estimate - exact) <= Math.max(2, exact * 0.25), `${JSON.stringify(text)}: ${estimate} for ${exact}`)
+  }
+  assert.equal(estimateTokens(''), 0)
+})
