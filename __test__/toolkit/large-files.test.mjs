@@ -102,8 +102,11 @@ describe('maxFileBytes: the option', () => {
     await assertRejectsCode(() => small.readFile({ path: 'ten.txt' }), 'SIZE_LIMIT_EXCEEDED', 'ten.txt')
     assert.match(
       (await small.readFile({ path: 'ten.txt' }).catch((e) => e)).message,
-      /file is 10 bytes, over the limit of 9 bytes/,
+      /file is 10 bytes, over the limit of 9 bytes; the toolkit's maxFileBytes lifts the limit$/,
     )
+    assert.match((await toolkit.readFile({ path: 'over.txt' }).catch((e) => e)).message, /; the toolkit's maxFileBytes lifts the limit$/)
+    // The specification's functions have no option to name.
+    assert.match((await readFile(fx.ws, { path: 'over.txt' }).catch((e) => e)).message, /over the limit of 1048576 bytes$/)
     const exact = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: 10 })
     assert.equal((await exact.readFile({ path: 'ten.txt' })).content, '123456789\n')
     for (const t of [toolkit, small, exact]) t.close()

@@ -239,7 +239,7 @@ const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
     after(() => kit.close())
     const error = await viewError({ path: 'img/photo.jpg' }, kit)
     assert.equal(error.code, 'SIZE_LIMIT_EXCEEDED')
-    assert.equal(error.message, `SIZE_LIMIT_EXCEEDED: img/photo.jpg: file is ${photo.length} bytes, over the 1000-byte limit for images, notebooks and PDFs`)
+    assert.equal(error.message, `SIZE_LIMIT_EXCEEDED: img/photo.jpg: file is ${photo.length} bytes, over the 1000-byte limit for images, notebooks and PDFs; the toolkit's media.maxFileBytes lifts the limit`)
   })
 
   test('policy and sandbox apply as to text: a denied PNG, a PNG outside through a symlink', async () => {
