@@ -14,6 +14,7 @@
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
 //! - `suggest`: the readable files a toolkit's `NOT_FOUND` names as near misses,
+//! - [`tokens`]: the estimate of a text's tokens, and a toolkit's token budget for a read,
 //! - `version`: file versions (content hashes) and the read ledger,
 //! - [`error`]: the error codes; `attempt`: reads tried without waiting on the disk.
 //!

@@ -65,7 +65,7 @@ pub fn render_read_into(output: &ReadFileOutput, options: TextOptions, sink: &mu
     // `max_lines`, which a cut line's window never hits).
     let cut = output.continuation.filter(|_| output.note.is_none());
     let (body, line_len) = body_of(output.content.as_str(), cut.is_some());
-    let first = first_line(output);
+    let first = output.first_line();
     let header = header(output, options);
     let lines = u64::from(output.meta.returned_line_count);
     // Room for every line, its gutter (a number as wide as the last one, and a tab) and
@@ -131,15 +131,6 @@ fn split_digits(text: &str) -> Option<(&str, &str)> {
     (end > 0).then(|| text.split_at(end))
 }
 
-/// The first line of the window: worked out from where it ends, as `renderRead` does.
-pub(crate) fn first_line(output: &ReadFileOutput) -> u64 {
-    let returned = u64::from(output.meta.returned_line_count);
-    match output.next_start_line {
-        None => (output.meta.line_count + 1).saturating_sub(returned),
-        Some(next) => next.saturating_sub(returned),
-    }
-}
-
 /// The path as the header shows it: as it is, or as a JSON string when it holds a control
 /// character or a line or paragraph separator.
 fn shown_path(path: &str) -> String {
@@ -171,7 +162,9 @@ fn header(output: &ReadFileOutput, options: TextOptions) -> String {
         Some(column) if column > 1 && meta.returned_line_count == 1 => {
             format!(" from column {column}")
         }
-        Some(column) if column > 1 => format!(", line {} from column {column}", first_line(output)),
+        Some(column) if column > 1 => {
+            format!(", line {} from column {column}", output.first_line())
+        }
         _ => String::new(),
     };
     format!(
@@ -182,7 +175,7 @@ fn header(output: &ReadFileOutput, options: TextOptions) -> String {
 
 /// The lines a window holds: `line A` or `lines A-B`.
 fn line_span(output: &ReadFileOutput) -> String {
-    let first = first_line(output);
+    let first = output.first_line();
     let last = (first + u64::from(output.meta.returned_line_count)).saturating_sub(1);
     match first == last {
         true => format!("line {first}"),

@@ -14,7 +14,6 @@ use crate::chunked::{
 };
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, MAX_CACHED_READ_BYTES, Span};
-use crate::model_text;
 use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
@@ -39,6 +38,17 @@ pub struct ReadFileOutput {
     /// What the answer tells the model beside the window: [`MAX_LINES_CAPPED_NOTE`] when
     /// the request's `max_lines` was capped and the file goes on after the window.
     pub note: Option<&'static str>,
+}
+
+impl ReadFileOutput {
+    /// The first line of the window: worked out from where it ends, as `renderRead` does.
+    pub fn first_line(&self) -> u64 {
+        let returned = u64::from(self.meta.returned_line_count);
+        match self.next_start_line {
+            None => (self.meta.line_count + 1).saturating_sub(returned),
+            Some(next) => next.saturating_sub(returned),
+        }
+    }
 }
 
 /// The arguments of the call that reads on from where a cut line was cut.
@@ -189,8 +199,9 @@ fn within_tokens(
 /// The content budget, in bytes, under which `output`'s window fits `budget`; `None` when it
 /// fits as it is.
 fn bytes_within(budget: TokenBudget, output: &ReadFileOutput) -> Option<usize> {
-    let first_line = model_text::first_line(output);
-    match budget.fit(&output.path, output.content.as_str(), first_line) {
+    let first_line = output.first_line();
+    let lines = output.meta.returned_line_count;
+    match budget.fit(&output.path, output.content.as_str(), first_line, lines) {
         TokenFit::Whole => None,
         TokenFit::Lines { bytes } => Some(bytes),
         // Room for the longest marker the cut line may get: its text gets at least `bytes`.

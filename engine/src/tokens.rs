@@ -183,18 +183,19 @@ pub enum TokenFit {
 }
 
 impl TokenBudget {
-    /// How `content`, the window's text from line `first_line` (each line keeping its `\n`),
-    /// of the file at `path`, fits. Text no longer in bytes than the budget's room fits
-    /// without being looked at: no token is shorter than a byte.
-    pub fn fit(&self, path: &str, content: &str, first_line: u64) -> TokenFit {
-        let room = self.tokens as f32 * (1.0 - ESTIMATE_MARGIN)
-            - FRAME_TOKENS
-            - estimate(path, self.tokenizer) as f32;
-        let lines = memchr::memchr_iter(b'\n', content.as_bytes()).count() as u64 + 1;
+    /// How `content`, the window's `lines` lines of text from line `first_line` (each keeping
+    /// its `\n`), of the file at `path`, fits. Text (and path) no longer in bytes than the
+    /// budget's room fits without being looked at: no token is shorter than a byte.
+    pub fn fit(&self, path: &str, content: &str, first_line: u64, lines: u32) -> TokenFit {
+        let frame = self.tokens as f32 * (1.0 - ESTIMATE_MARGIN) - FRAME_TOKENS;
+        // A cut line's content has its marker's line too.
+        let lines = u64::from(lines) + 1;
         let widest_gutter = self.gutter(first_line.saturating_add(lines));
-        if content.len() as f32 + lines as f32 * widest_gutter <= room {
+        let most = (content.len() + path.len()) as f32 + lines as f32 * widest_gutter;
+        if most <= frame {
             return TokenFit::Whole;
         }
+        let room = frame - estimate(path, self.tokenizer) as f32;
         let (mut kept, mut line, mut gutters) = (0, first_line, 0.0);
         line_ends(content, self.tokenizer, |bytes, tokens| {
             let with_this = gutters + self.gutter(line);
@@ -294,7 +295,7 @@ fn for_each_piece(text: &str, tokenizer: Tokenizer, mut priced: impl FnMut(f32, 
         let this = kind(c);
         let next = chars.peek_second().map(|(_, c)| kind(c));
         let cost = match this {
-            _ if is_letter(this) => word(&mut chars, None, prices),
+            _ if is_letter(this) => long_piece_floor(word(&mut chars, None, prices), start, &chars),
             Kind::Digit => {
                 chars.take_while_max(|k| k == Kind::Digit, 3);
                 1.0
@@ -302,7 +303,7 @@ fn for_each_piece(text: &str, tokenizer: Tokenizer, mut priced: impl FnMut(f32, 
             Kind::LineBreak => line_breaks(&mut chars),
             Kind::Space | Kind::Sign if next.is_some_and(is_letter) => {
                 chars.next();
-                word(&mut chars, Some(c), prices)
+                long_piece_floor(word(&mut chars, Some(c), prices), start, &chars)
             }
             Kind::Space if c == ' ' && next == Some(Kind::Sign) => {
                 chars.next();
@@ -315,6 +316,26 @@ fn for_each_piece(text: &str, tokenizer: Tokenizer, mut priced: impl FnMut(f32, 
             return;
         }
     }
+}
+
+/// Bytes past which a piece is not natural text (a run of one letter, a hash, a hostile file)
+/// and is priced at least [`LONG_PIECE_BYTES_PER_TOKEN`] bytes a token: the prices fitted to
+/// words would put `wwww...` at a sixth of its tokens and `ééé...` at a fifth.
+const LONG_PIECE_BYTES: usize = 32;
+const LONG_PIECE_BYTES_PER_TOKEN: f32 = 2.0;
+
+/// `price` of the piece from `start` to where `chars` stands, or more for a long piece
+/// ([`LONG_PIECE_BYTES`]) without Han, kana or Hangul (whose prices hold at any length).
+fn long_piece_floor(price: f32, start: usize, chars: &Chars) -> f32 {
+    let bytes = chars.position() - start;
+    if bytes <= LONG_PIECE_BYTES || chars.text[start..chars.position()].chars().any(is_cjk) {
+        return price;
+    }
+    price.max(bytes as f32 / LONG_PIECE_BYTES_PER_TOKEN)
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{9fff}' | '\u{3040}'..='\u{30ff}' | '\u{ac00}'..='\u{d7af}')
 }
 
 /// A word: capitals then small letters (letters without case with either), after `lead`.
@@ -418,6 +439,8 @@ fn signs(chars: &mut Chars, prices: &Prices) -> f32 {
         _ if count > 3.0 && repeated => (count / prices.repeated_per_token).ceil(),
         _ if count <= 2.0 => 1.0,
         _ if count <= 3.0 => prices.three_signs,
+        // A long run of mixed signs is no code's: up to 0.7 tokens a sign.
+        _ if count > LONG_PIECE_BYTES as f32 => count / 1.4,
         _ => count / prices.signs_per_token,
     }
 }
@@ -462,7 +485,8 @@ fn spaces(chars: &mut Chars, start: usize) -> f32 {
         false => run.position(),
     };
     chars.advance_to(end);
-    1.0
+    // The tokenizers have tokens for runs of up to about a hundred spaces.
+    ((end - start) as f32 / 64.0).ceil().max(1.0)
 }
 
 /// A text's chars with their byte offsets, looking up to two ahead.
