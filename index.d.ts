@@ -316,7 +316,9 @@ export interface ToolkitOptions {
    * window over it ends at its last whole line within it, or its first line is cut and
    * marked, as `maxContentBytes` cuts; a tenth of the budget is left for the estimate's
    * error, so no read of the measured corpus goes over it by the exact count. An integer
-   * from 1000 to 4294967295, or `Infinity` (else `INVALID_ARGUMENT`). Default: none.
+   * from 1000 to 4294967295, or `Infinity` for none (else `INVALID_ARGUMENT`). Default:
+   * 25,000 for a toolkit (an eighth of a 200k-token context, about 2,000 lines of code);
+   * none for a `ToolCatalog` context.
    * {@link maxReadTokensFor} sizes it from a context window. `maxContentBytes` still bounds
    * the bytes; the specification's functions have no token budget.
    */
@@ -325,8 +327,10 @@ export interface ToolkitOptions {
   tokenizer?: 'o200k_base' | 'cl100k_base'
   /**
    * The largest file read, in bytes: a positive safe integer, or `Infinity` for files of
-   * any size (else `INVALID_ARGUMENT`). Default: the specification's
-   * {@link MAX_FILE_BYTES} (1 MiB); a larger file is `SIZE_LIMIT_EXCEEDED`. A file over
+   * any size (else `INVALID_ARGUMENT`). Default: `Infinity` for a toolkit (a model reads a
+   * 200 MB log page by page, within {@link ToolkitOptions.maxReadTokens}); the
+   * specification's {@link MAX_FILE_BYTES} (1 MiB) for a `ToolCatalog` context. A larger
+   * file is `SIZE_LIMIT_EXCEEDED`, its message naming this option. A file over
    * 1 MiB is never read whole: its window is found by scanning it in 256 KiB chunks, so a
    * read costs one chunk and its output in memory; `meta` is exact. The first read of such a
    * file scans all of it; the toolkit then keeps its line index (a checkpoint every 16 KiB,

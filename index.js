@@ -331,6 +331,12 @@ function fileLimitOf(options, owner) {
   return limit
 }
 
+/**
+ * A toolkit's `maxReadTokens` when absent: 25,000 tokens, one eighth of a 200k-token context
+ * (about 2,000 lines of code, or 100 KB of English), what Claude Code's read gives.
+ */
+const DEFAULT_READ_TOKENS = 25_000
+
 /** The smallest `maxReadTokens`: room for a header, a closing line and some lines. */
 const MIN_READ_TOKENS = 1000
 
@@ -352,11 +358,12 @@ function maxReadTokensFor(contextTokens) {
 
 /**
  * The token budget of `options` (`maxReadTokens`, `tokenizer`) as the native options, or
- * `undefined` for none (`maxReadTokens` absent or `Infinity`). `numbered`: whether each line
- * costs a gutter in what the model is given.
+ * `undefined` for none (`maxReadTokens: Infinity`, or absent without a `fallback`).
+ * `numbered`: whether each line costs a gutter in what the model is given.
  */
-function tokenBudgetOf(options, owner, numbered) {
-  const limit = readOption(options, 'maxReadTokens', owner)
+function tokenBudgetOf(options, owner, numbered, fallback) {
+  const given = readOption(options, 'maxReadTokens', owner)
+  const limit = given === undefined ? fallback : given
   const tokenizer = readOption(options, 'tokenizer', owner) ?? TOKENIZERS[0]
   if (!TOKENIZERS.includes(tokenizer)) {
     const got = typeof tokenizer === 'string' ? JSON.stringify(tokenizer) : tokenizer === null ? 'null' : typeof tokenizer
@@ -374,18 +381,21 @@ function tokenBudgetOf(options, owner, numbered) {
 /**
  * The compiled policy of `options` (`owner` names them in errors): defaultDeny, deny,
  * allow, ignoreFiles, maxContentBytes, maxFileBytes, maxBatchContentBytes, media,
- * maxReadTokens and tokenizer, each read once; `numbered`: whether a model is given each
- * line with a gutter (line numbers, or JSON's escapes). Throws INVALID_ARGUMENT for bad or
- * unreadable ones.
+ * maxReadTokens and tokenizer, each read once. `toolkit`, for a toolkit's: its reads are a
+ * model's (files of any size, 25,000 tokens a read, by default), and `toolkit.numbered`
+ * says whether a model is given each line with a gutter (line numbers, or JSON's escapes);
+ * without it, the specification's defaults (1 MiB, no token budget). Throws
+ * INVALID_ARGUMENT for bad or unreadable ones.
  */
-function policyOf(options, owner, numbered = true) {
+function policyOf(options, owner, toolkit) {
   const defaultDeny = defaultDenyOf(options, owner)
   const deny = ruleList(options, 'deny', [], owner)
   const allow = ruleList(options, 'allow', [], owner)
   const ignoreFiles = ignoreFilesOf(options, owner)
-  const budgets = [budgetOf(options, owner), fileLimitOf(options, owner), budgetOf(options, owner, 'maxBatchContentBytes')]
+  const fileLimit = fileLimitOf(options, owner) ?? (toolkit === undefined ? undefined : Infinity)
+  const budgets = [budgetOf(options, owner), fileLimit, budgetOf(options, owner, 'maxBatchContentBytes')]
   const media = mediaOptionsOf(options, owner)
-  const tokens = tokenBudgetOf(options, owner, numbered)
+  const tokens = tokenBudgetOf(options, owner, toolkit?.numbered ?? true, toolkit && DEFAULT_READ_TOKENS)
   return compiledPolicy([defaultDeny, deny, allow, ignoreFiles, ...budgets, media, tokens])
 }
 
@@ -486,7 +496,7 @@ function createAgentToolkit(options) {
   const rendering = renderingOptions(options, 'options')
   // JSON's escapes cost about what line numbers do: the budget counts a gutter for either.
   const numbered = rendering.lineNumbers !== false || rendering.resultFormat === 'json'
-  const workspace = new Workspace(workspaceRoot, policyOf(options, 'options', numbered))
+  const workspace = new Workspace(workspaceRoot, policyOf(options, 'options', { numbered }))
   let settings
   try {
     settings = modelSettingsOf(options, rendering, workspace)

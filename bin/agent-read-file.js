@@ -9,6 +9,7 @@ const {
   parseOptions,
   decimal,
   fileLimit,
+  tokenLimit,
   workspaceRoot,
   parseOrExit,
   print,
@@ -21,7 +22,7 @@ const { version } = require('../package.json')
 
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N | --tail N] [--start-column N]
                        [--max-lines N] [--pages P] [--format text|json] [--no-line-numbers]
-                       [--max-file-bytes N|Infinity]
+                       [--max-file-bytes N|Infinity] [--max-read-tokens N|Infinity]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
@@ -47,8 +48,13 @@ options:
                     every field).
   --no-line-numbers the text's lines without their numbers
   --max-file-bytes N
-                    the largest file read, in bytes, or Infinity (default: 1048576, as the
-                    specification); a larger file is scanned in chunks, never read whole
+                    the largest file read, in bytes, or Infinity (default: Infinity); a
+                    file over 1 MiB is scanned in chunks, never read whole
+  --max-read-tokens N
+                    the most tokens (o200k_base, estimated) of one read's text, 1000 or
+                    more, or Infinity (default: 25000); a longer window ends at its last
+                    whole line within it, or its line is cut, and the closing line says
+                    where to read on
   -h, --help        this help
   -v, --version     the version
 
@@ -77,6 +83,7 @@ function parseCommandLine(argv) {
     format: { type: 'string' },
     'no-line-numbers': { type: 'boolean' },
     'max-file-bytes': { type: 'string' },
+    'max-read-tokens': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   })
@@ -96,25 +103,32 @@ function parseCommandLine(argv) {
   if (maxLines !== undefined) input.max_lines = maxLines
   if (values.pages !== undefined) input.pages = values.pages
   const lineNumbers = !values['no-line-numbers']
-  return { action: 'read', root: values.root, input, format, lineNumbers, maxFileBytes: fileLimit(values['max-file-bytes']) }
+  const limits = { maxFileBytes: fileLimit(values['max-file-bytes']), maxReadTokens: tokenLimit(values['max-read-tokens']) }
+  return { action: 'read', root: values.root, input, format, lineNumbers, limits }
 }
 
 /**
  * The command's input read beneath `root` by a toolkit's `view` (text, or an image, notebook
  * or PDF), with no deny rules of its own: so that an unusable root is told as such, by the flag
- * that named it, and `--max-file-bytes` applies.
+ * that named it, and `--max-file-bytes` and `--max-read-tokens` apply (and are named by a
+ * size refusal). The toolkit's lines are numbered unless `--no-line-numbers`.
  */
-async function readWith(createAgentToolkit, root, { input, maxFileBytes }) {
+async function readWith(createAgentToolkit, root, { input, lineNumbers, limits }) {
   let toolkit
   try {
-    const options = { workspaceRoot: root, deny: [] }
-    if (maxFileBytes !== undefined) options.maxFileBytes = maxFileBytes
+    const options = { workspaceRoot: root, deny: [], lineNumbers }
+    for (const [name, value] of Object.entries(limits)) if (value !== undefined) options[name] = value
     toolkit = createAgentToolkit(options)
   } catch (err) {
     throw rootError(err, root)
   }
   try {
     return await toolkit.view(input)
+  } catch (err) {
+    if (err?.code === 'SIZE_LIMIT_EXCEEDED' && typeof err.message === 'string') {
+      err.message = err.message.replace("the toolkit's maxFileBytes", '--max-file-bytes')
+    }
+    throw err
   } finally {
     toolkit.close()
   }

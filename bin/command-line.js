@@ -82,6 +82,18 @@ function fileLimit(text) {
   return decimal('max-file-bytes', text, 1, Number.MAX_SAFE_INTEGER)
 }
 
+/**
+ * `--max-read-tokens`'s value: `undefined` when absent, `Infinity`, or a whole number from
+ * 1000 to 4294967295.
+ */
+function tokenLimit(text) {
+  if (text === 'Infinity') return Infinity
+  if (text !== undefined && !/^[0-9]+$/.test(text)) {
+    throw new UsageError(`--max-read-tokens takes a whole decimal number or Infinity (got ${JSON.stringify(text)})`)
+  }
+  return decimal('max-read-tokens', text, 1000, 0xffffffff)
+}
+
 /** `parse(argv)`; a `UsageError` is said with `usage` on stderr, and the program exits 2. */
 function parseOrExit(parse, argv, usage) {
   try {
@@ -116,6 +128,7 @@ module.exports = {
   parseOptions,
   decimal,
   fileLimit,
+  tokenLimit,
   workspaceRoot,
   parseOrExit,
   print,

@@ -7,6 +7,7 @@ const {
   parseOptions,
   decimal,
   fileLimit,
+  tokenLimit,
   workspaceRoot,
   parseOrExit,
   print,
@@ -23,8 +24,8 @@ const { MEDIA_NAME } = require('../view.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
-                           [--no-default-deny] [--ignore-file NAME]... [--no-ignore-files]
-                           [--no-structured-content]`
+                           [--max-read-tokens N|Infinity] [--no-default-deny]
+                           [--ignore-file NAME]... [--no-ignore-files] [--no-structured-content]`
 
 const MCP_HELP = `${MCP_USAGE}
 
@@ -43,8 +44,10 @@ options:
                           .aiderignore, .codeiumignore, .agentreadfileignore)
   --no-ignore-files       obey no ignore file of the workspace
   --max-content-bytes N   the most bytes of content one result carries (128 to 4294967295)
-  --max-file-bytes N      the largest file read, in bytes, or Infinity (default: 1048576,
-                          as the specification); a larger file is scanned, never read whole
+  --max-file-bytes N      the largest file read, in bytes, or Infinity (default: Infinity);
+                          a file over 1 MiB is scanned in chunks, never read whole
+  --max-read-tokens N     the most tokens (o200k_base, estimated) of one result's text,
+                          1000 or more, or Infinity (default: 25000)
   --no-structured-content answer the model's text only: no structuredContent and no output
                           schema (for clients that give the model structuredContent when a
                           result has it, as Claude Code and GitHub Copilot do)
@@ -66,6 +69,7 @@ function parseMcpCommandLine(argv) {
     'no-ignore-files': { type: 'boolean' },
     'max-content-bytes': { type: 'string' },
     'max-file-bytes': { type: 'string' },
+    'max-read-tokens': { type: 'string' },
     'no-structured-content': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
@@ -73,6 +77,7 @@ function parseMcpCommandLine(argv) {
   if (positionals.length !== 0) throw new UsageError(`mcp takes no path (got ${JSON.stringify(positionals[0])})`)
   const budget = decimal('max-content-bytes', values['max-content-bytes'], 128, 0xffffffff)
   const limit = fileLimit(values['max-file-bytes'])
+  const tokens = tokenLimit(values['max-read-tokens'])
   if (values['no-ignore-files'] && values['ignore-file'] !== undefined) {
     throw new UsageError('--ignore-file and --no-ignore-files exclude each other')
   }
@@ -89,6 +94,7 @@ function parseMcpCommandLine(argv) {
   }
   if (budget !== undefined) options.maxContentBytes = budget
   if (limit !== undefined) options.maxFileBytes = limit
+  if (tokens !== undefined) options.maxReadTokens = tokens
   return { action: 'serve', options, structuredContent: !values['no-structured-content'] }
 }
 

@@ -12,7 +12,7 @@ use napi::{Env, JsValue, Unknown};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
 use agent_read_file_engine::policy::Policy;
-use agent_read_file_engine::request::{Argument, ReadRequest};
+use agent_read_file_engine::request::{Argument, MAX_FILE_BYTES, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{
@@ -380,16 +380,26 @@ impl ReadCall {
             CallKind::Version { media: with_media } => {
                 let policy = self.rules.policy.as_ref();
                 let path = &self.request.path;
-                let version = match self.rules.max_file_bytes {
+                let version = |max: Option<u64>| match max {
                     None => file_version(&root, path, policy),
                     Some(max) => file_version_within(&root, path, policy, max),
                 };
-                match version {
-                    // An image or a PDF over the text limit has the version its media read
-                    // recorded.
-                    Err(error) if *with_media && error.code == ErrorCode::SizeLimitExceeded => {
+                if !*with_media {
+                    return version(self.rules.max_file_bytes).map(Reply::Version);
+                }
+                // An image or a PDF over 1 MiB has the version its media read recorded (a hash
+                // of its bytes); a text file over it, the version of the toolkit's limit.
+                let whole = self.rules.max_file_bytes.map(|max| max.min(MAX_FILE_BYTES));
+                match version(whole) {
+                    Err(error) if error.code == ErrorCode::SizeLimitExceeded => {
                         let media = media::media_version(&root, path, policy, &self.rules.media)?;
-                        media.map(Reply::Version).ok_or(error)
+                        match (media, self.rules.max_file_bytes) {
+                            (Some(media), _) => Ok(Reply::Version(media)),
+                            (None, Some(max)) if max > MAX_FILE_BYTES => {
+                                version(Some(max)).map(Reply::Version)
+                            }
+                            (None, _) => Err(error),
+                        }
                     }
                     version => version.map(Reply::Version),
                 }

@@ -1,5 +1,6 @@
 // The `agent-read-file` CLI, run as a child process of the current runtime.
 import assert from 'node:assert/strict'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -61,21 +62,36 @@ describe('agent-read-file CLI', () => {
   describe('--max-file-bytes', () => {
     fx.write('big.log', `${'x'.repeat(2 ** 20)}\nend\n`)
 
-    test('reads a file over 1 MiB (N or Infinity); without it the file is SIZE_LIMIT_EXCEEDED', () => {
-      for (const limit of ['Infinity', String(2 ** 21)]) {
-        const { status, stdout } = run(['big.log', '--root', fx.ws, '--start-line', '2', '--max-file-bytes', limit])
-        assert.equal(status, 0, limit)
+    test('reads a file over 1 MiB by default; --max-file-bytes N refuses a larger one, naming the flag', () => {
+      for (const limit of [[], ['--max-file-bytes', 'Infinity'], ['--max-file-bytes', String(2 ** 21)]]) {
+        const { status, stdout } = run(['big.log', '--root', fx.ws, '--start-line', '2', ...limit])
+        assert.equal(status, 0, limit.join(' '))
         assert.deepEqual([JSON.parse(stdout).content, JSON.parse(stdout).meta.line_count], ['end\n', 2])
       }
-      const { status, stderr } = run(['big.log', '--root', fx.ws])
+      const { status, stderr } = run(['big.log', '--root', fx.ws, '--max-file-bytes', String(2 ** 20)])
       assert.equal(status, 1)
-      assert.equal(JSON.parse(stderr).error.code, 'SIZE_LIMIT_EXCEEDED')
+      const { error } = JSON.parse(stderr)
+      assert.equal(error.code, 'SIZE_LIMIT_EXCEEDED')
+      assert.match(error.message, /over the limit of 1048576 bytes; --max-file-bytes lifts the limit$/)
+    })
+
+    test('by default a read gives at most 25,000 tokens of a long line; --max-read-tokens sets it', () => {
+      fx.write('long.min.js', `${'let value = compute(index, total);'.repeat(40_000)}\n`)
+      for (const [flags, budget] of [[[], 25_000], [['--max-read-tokens', '2000'], 2000]]) {
+        const { status, stdout } = run(['long.min.js', '--root', fx.ws, '--format', 'text', ...flags])
+        assert.equal(status, 0)
+        const tokens = countTokens(stdout)
+        assert.ok(tokens <= budget && tokens > budget * 0.7, `${tokens} tokens for ${budget}`)
+        assert.match(stdout, /\[line 1 continues at column \d+ of 1360000; next: start_line=1 start_column=\d+\]\n$/)
+      }
+      const bad = run(['long.min.js', '--root', fx.ws, '--max-read-tokens', '999'])
+      assert.equal(bad.status, 2)
     })
 
     test('a line over 1 MiB is cut: the closing line names start_line and start_column, which read on', () => {
       const line = 'y'.repeat(2 ** 20 + 500)
       const size = fs.statSync(fx.write('huge.min.js', `${line}\nend\n`)).size
-      const base = ['huge.min.js', '--root', fx.ws, '--max-file-bytes', 'Infinity']
+      const base = ['huge.min.js', '--root', fx.ws, '--max-file-bytes', 'Infinity', '--max-read-tokens', 'Infinity']
       const first = run([...base, '--format', 'text'], { maxBuffer: 4 * 2 ** 20 })
       assert.equal(first.status, 0, first.stderr)
       const [header, numbered] = first.stdout.split('\n')

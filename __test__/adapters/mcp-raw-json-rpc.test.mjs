@@ -2,6 +2,7 @@
 // oversized messages, invalid parameters, and many large answers to a client that reads
 // late. Expected codes are JSON-RPC 2.0's; expected contents come from the bytes written.
 import assert from 'node:assert/strict'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
@@ -282,6 +283,9 @@ const callBig = (id) => ({ id, method: 'tools/call', params: { name: 'read_file'
 const bigContent = bigLine.repeat(200)
 // Each answer is checked as it comes and only the verdict kept: the test holds no 1 MiB.
 const keep = ({ id, result, error }) => ({ id, read: result?.structuredContent?.content === bigContent, result: result && {}, error })
+// The whole 1 MiB in each answer: without the default token budget (25,000 tokens, about 20
+// of big.txt's lines).
+const unbudgeted = { keep, args: ['--root', fx.ws, '--max-read-tokens', 'Infinity'] }
 
 const callImage = (id, path) => ({ id, method: 'tools/call', params: { name: 'read_file', arguments: { path } } })
 // Only what the load tests look at: the text of a text answer, the type of an image's.
@@ -292,12 +296,27 @@ const keepImageOrText = ({ id, result, error }) => ({
   error,
 })
 
+describe('agent-read-file mcp: the token budget', () => {
+  test('by default an answer carries at most 25,000 tokens of text, and names the next line', async () => {
+    const server = await readyServer()
+    server.send(callBig(1))
+    const { result } = await server.next(answerTo(1), 'the answer')
+    const text = result.content[0].text
+    // A run of one letter is priced at two bytes a token (it costs four here): about 10,000.
+    assert.ok(countTokens(text) <= 25_000 && countTokens(text) > 5000, `${countTokens(text)} tokens`)
+    const next = result.structuredContent.next_start_line
+    assert.ok(next > 5 && next < 40, `next line ${next}`)
+    assert.ok(text.endsWith(`[next: start_line=${next}]\n`), text.slice(-60))
+    assert.equal((await server.close()).code, 0, server.stderr())
+  })
+})
+
 describe('agent-read-file mcp under load', () => {
   // Its own waits are 1.5 s and up to 30 s: 3.5-4.4 s under Bun here, against Bun's default
   // bound of 5 s a test, which a loaded machine overran.
   slowTest('200 concurrent reads of a 1 MiB file, read late: every one answered, memory bounded', 60_000, async () => {
     const calls = 200
-    const server = await readyServer({ keep })
+    const server = await readyServer(unbudgeted)
     try {
       let peak = 0
       const sampler = setInterval(() => (peak = Math.max(peak, peakRssMiB(server.child.pid) ?? 0)), 50)
@@ -370,7 +389,7 @@ describe('agent-read-file mcp under load', () => {
   })
 
   test('calls cancelled before they are answered are dropped, and the rest still answered', async () => {
-    const server = await readyServer({ keep })
+    const server = await readyServer(unbudgeted)
     try {
       server.readLate()
       // In one write: read apart, the calls could fill every slot and pause stdin (as they
@@ -391,7 +410,7 @@ describe('agent-read-file mcp under load', () => {
   })
 
   test('a client that closes stdin right after its calls still gets every answer, then status 0', async () => {
-    const server = await readyServer({ keep })
+    const server = await readyServer(unbudgeted)
     for (let id = 1; id <= 40; id++) server.send(callBig(id))
     const { code } = await server.close()
     assert.equal(code, 0, server.stderr())

@@ -46,7 +46,8 @@ fx.link('alias.txt', '.env')
 fx.link('escape.txt', fx.secret)
 fx.write('bin.dat', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]))
 fs.mkdirSync(path.join(fx.ws, 'dir'))
-fs.truncateSync(fx.write('huge.log', ''), pkg.MAX_FILE_BYTES + 1)
+// Over the 20 MiB media limit (a text file of any size is read): sparse, so it costs no disk.
+fs.truncateSync(fx.write('huge.png', Buffer.from('89504e470d0a1a0a', 'hex')), 20 * 2 ** 20 + 1)
 
 /** The text of a tool result's single text block. */
 function textOf(result) {
@@ -161,7 +162,7 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
       [{ path: 'src/nope.ts' }, 'NOT_FOUND'],
       [{ path: 'dir' }, 'NOT_FILE'],
       [{ path: 'bin.dat' }, 'BINARY_NOT_SUPPORTED'],
-      [{ path: 'huge.log' }, 'SIZE_LIMIT_EXCEEDED'],
+      [{ path: 'huge.png' }, 'SIZE_LIMIT_EXCEEDED'],
       [{ path: '../outside/secret.txt' }, 'OUTSIDE_WORKSPACE'],
       [{ path: fx.secret }, 'OUTSIDE_WORKSPACE'],
       [{ path: 'escape.txt' }, 'OUTSIDE_WORKSPACE'],
@@ -319,19 +320,22 @@ describe('agent-read-file mcp: options', () => {
     }
   })
 
-  test('--max-file-bytes reads files over 1 MiB (N or Infinity); without it they are refused', async () => {
+  test('files over 1 MiB are read by default; --max-file-bytes N refuses larger ones', async () => {
     fx.write('logs/big.log', 'x'.repeat(2 ** 20) + '\nend\n')
     const unbounded = await stdioClient(['--root', fx.ws, '--max-file-bytes', 'Infinity'])
     const bounded = await stdioClient(['--root', fx.ws, '--max-file-bytes', String(3 * 2 ** 20)])
     const plain = await stdioClient(['--root', fx.ws])
+    const small = await stdioClient(['--root', fx.ws, '--max-file-bytes', String(2 ** 20)])
     try {
-      for (const { client } of [unbounded, bounded]) {
+      for (const { client } of [unbounded, bounded, plain]) {
         const { structuredContent: out } = await call(client, { path: 'logs/big.log', start_line: 2 })
         assert.deepEqual([out.content, out.meta.line_count], ['end\n', 2])
       }
-      assertFailed(await call(plain.client, { path: 'logs/big.log' }), 'SIZE_LIMIT_EXCEEDED')
+      const refused = await call(small.client, { path: 'logs/big.log' })
+      assertFailed(refused, 'SIZE_LIMIT_EXCEEDED')
+      assert.match(refused.content[0].text, /over the limit of 1048576 bytes; the toolkit's maxFileBytes lifts the limit/)
     } finally {
-      for (const { client } of [unbounded, bounded, plain]) await client.close()
+      for (const { client } of [unbounded, bounded, plain, small]) await client.close()
     }
   })
 

@@ -173,7 +173,8 @@ describe('readFile answers cached reads on the JS thread', () => {
 
   test("a toolkit's later read of a large file it remembers is read here, by its window alone", async () => {
     const wide = fx.write('wide.txt', `${'w'.repeat(999)}\n`.repeat(300)) // 300 KB
-    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    // Whole windows, as the specification's functions give them: no token budget.
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxReadTokens: Infinity })
     after(() => toolkit.close())
     // The file's last change must be a clock tick old to be remembered.
     await new Promise((resolve) => setTimeout(resolve, 30))

@@ -93,10 +93,14 @@ describe('maxFileBytes: the option', () => {
     assert.match(err.message, /options\.maxFileBytes could not be read/)
   })
 
-  test('the default is the specification limit; a smaller one refuses sooner', async () => {
+  test("a toolkit reads a file of any size by default; a smaller limit refuses sooner, naming the option", async () => {
     fx.write('over.txt', 'x'.repeat(MAX_FILE_BYTES) + '\n')
     fx.write('ten.txt', '123456789\n')
-    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    const anySize = createAgentToolkit({ workspaceRoot: fx.ws })
+    const read = await anySize.readFile({ path: 'over.txt' })
+    assert.deepEqual([read.meta.byte_length, read.continuation.start_line], [MAX_FILE_BYTES + 1, 1])
+    anySize.close()
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: MAX_FILE_BYTES })
     await assertRejectsCode(() => toolkit.readFile({ path: 'over.txt' }), 'SIZE_LIMIT_EXCEEDED', 'over.txt')
     const small = createAgentToolkit({ workspaceRoot: fx.ws, maxFileBytes: 9 })
     await assertRejectsCode(() => small.readFile({ path: 'ten.txt' }), 'SIZE_LIMIT_EXCEEDED', 'ten.txt')
