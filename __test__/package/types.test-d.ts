@@ -273,6 +273,8 @@ export type Checks = [
         allow?: readonly string[]
         ignoreFiles?: boolean | readonly string[]
         maxContentBytes?: number
+        maxReadTokens?: number
+        tokenizer?: 'o200k_base' | 'cl100k_base'
         maxFileBytes?: number
         maxBatchContentBytes?: number
         resultFormat?: 'text' | 'json'
@@ -289,6 +291,8 @@ export type Checks = [
     >
   >,
   Expect<Equal<ReturnType<typeof pkg.createAgentToolkit>['forgetReads'], () => void>>,
+  Expect<Equal<typeof pkg.estimateTokens, (text: string, tokenizer?: 'o200k_base' | 'cl100k_base') => number>>,
+  Expect<Equal<typeof pkg.maxReadTokensFor, (contextTokens: number) => number>>,
   Expect<Equal<NonNullable<Parameters<typeof pkg.runToolCall>[2]>, pkg.RunToolCallOptions>>,
   Expect<Equal<keyof pkg.RunToolCallOptions, 'signal' | 'resultFormat' | 'lineNumbers'>>,
   Expect<Equal<pkg.RunToolCallOptions['resultFormat'], 'text' | 'json' | undefined>>,
