@@ -364,7 +364,8 @@ function maxReadTokensFor(contextTokens) {
 function tokenBudgetOf(options, owner, numbered, fallback) {
   const given = readOption(options, 'maxReadTokens', owner)
   const limit = given === undefined ? fallback : given
-  const tokenizer = readOption(options, 'tokenizer', owner) ?? TOKENIZERS[0]
+  const named = readOption(options, 'tokenizer', owner)
+  const tokenizer = named === undefined ? TOKENIZERS[0] : named
   if (!TOKENIZERS.includes(tokenizer)) {
     const got = typeof tokenizer === 'string' ? JSON.stringify(tokenizer) : tokenizer === null ? 'null' : typeof tokenizer
     throw codedError('INVALID_ARGUMENT', 'tokenizer', `${owner}.tokenizer must be 'o200k_base' or 'cl100k_base' (got ${got})`)

@@ -153,6 +153,7 @@ test('maxReadTokens and tokenizer are checked: an integer from 1000, or Infinity
     assert.throws(() => createAgentToolkit({ workspaceRoot: fx.ws, maxReadTokens }), { code: 'INVALID_ARGUMENT', message: /maxReadTokens must be an integer from 1000 to 4294967295, or Infinity/ })
   }
   assert.throws(() => createAgentToolkit({ workspaceRoot: fx.ws, tokenizer: 'gpt2' }), { code: 'INVALID_ARGUMENT', message: /tokenizer must be 'o200k_base' or 'cl100k_base' \(got "gpt2"\)/ })
+  assert.throws(() => createAgentToolkit({ workspaceRoot: fx.ws, tokenizer: null }), { code: 'INVALID_ARGUMENT', message: /\(got null\)/ })
   assert.throws(() => estimateTokens('text', 'gpt2'), { code: 'INVALID_ARGUMENT' })
 })
 
