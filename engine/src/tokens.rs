@@ -171,6 +171,11 @@ const ESTIMATE_MARGIN: f32 = 0.1;
 /// Tokens a cut line's marker and the digits of its numbers cost at most.
 const MARKER_TOKENS: f32 = 48.0;
 
+/// The most bytes of text a budget admits per token, whatever their estimate: a run of spaces
+/// is one token per 111 bytes in o200k_base, so the estimate alone would let 25,000 tokens be
+/// megabytes. Text is 2-6 bytes a token; 16 cuts nothing real and bounds an answer's bytes.
+const MOST_BYTES_PER_TOKEN: usize = 16;
+
 /// How a window of lines fits a [`TokenBudget`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenFit {
@@ -187,6 +192,7 @@ impl TokenBudget {
     /// its `\n`), of the file at `path`, fits. Text (and path) no longer in bytes than the
     /// budget's room fits without being looked at: no token is shorter than a byte.
     pub fn fit(&self, path: &str, content: &str, first_line: u64, lines: u32) -> TokenFit {
+        let most_bytes = self.tokens.saturating_mul(MOST_BYTES_PER_TOKEN);
         let frame = self.tokens as f32 * (1.0 - ESTIMATE_MARGIN) - FRAME_TOKENS;
         // A cut line's content has its marker's line too.
         let lines = u64::from(lines) + 1;
@@ -199,7 +205,7 @@ impl TokenBudget {
         let (mut kept, mut kept_tokens, mut line, mut gutters) = (0, 0.0, first_line, 0.0);
         line_ends(content, self.tokenizer, |bytes, tokens| {
             let with_this = gutters + self.gutter(line);
-            let within = tokens + with_this <= room;
+            let within = tokens + with_this <= room && bytes <= most_bytes;
             if within {
                 (kept, kept_tokens, line, gutters) = (bytes, tokens, line + 1, with_this);
             }
@@ -208,7 +214,7 @@ impl TokenBudget {
         // A last line without a line break ends no line above: it fits if all of it does
         // (estimated no further than the room left).
         let rest = &content[kept..];
-        let last_fits = !rest.contains('\n') && {
+        let last_fits = content.len() <= most_bytes && !rest.contains('\n') && {
             let left = room - kept_tokens - gutters - self.gutter(line);
             prefix_within(rest, self.tokenizer, left) == rest.len()
         };
@@ -220,8 +226,9 @@ impl TokenBudget {
         }
         let first = content.split('\n').next().unwrap_or_default();
         let head_room = room - MARKER_TOKENS - self.gutter(first_line);
+        let within = prefix_within(first, self.tokenizer, head_room.max(0.0));
         TokenFit::FirstLine {
-            bytes: prefix_within(first, self.tokenizer, head_room.max(0.0)),
+            bytes: first.floor_char_boundary(within.min(most_bytes)),
         }
     }
 
@@ -616,6 +623,32 @@ mod tests {
         assert!(
             text[..end].starts_with("one two") && end < "one two th".len(),
             "{end}"
+        );
+    }
+
+    #[test]
+    fn a_budget_admits_at_most_sixteen_bytes_a_token_however_cheap_the_text() {
+        // A run of 1,000 spaces is 9 tokens in o200k_base: 1,000 tokens of them would be
+        // 111 KB without the ceiling.
+        let budget = TokenBudget {
+            tokens: 1000,
+            tokenizer: Tokenizer::O200kBase,
+            numbered: true,
+        };
+        let lines = format!("{}x\n", " ".repeat(999)).repeat(100);
+        match budget.fit("spaces.txt", &lines, 1, 100) {
+            TokenFit::Lines { bytes } => assert!(bytes <= 16_000 && bytes >= 15_000, "{bytes}"),
+            fit => panic!("{fit:?}"),
+        }
+        let one_line = format!("{}\u{e9}", " ".repeat(40_000));
+        match budget.fit("one-line.txt", &one_line, 1, 1) {
+            TokenFit::FirstLine { bytes } => assert_eq!(bytes, 16_000),
+            fit => panic!("{fit:?}"),
+        }
+        let last_line = format!("x\n{}", " ".repeat(20_000));
+        assert_eq!(
+            budget.fit("last.txt", &last_line, 1, 2),
+            TokenFit::Lines { bytes: 2 }
         );
     }
 }
