@@ -178,6 +178,14 @@ export declare const MAX_BATCH_FILES: number
 export declare const MAX_FILE_BYTES: number
 
 /**
+ * The most bytes of a window's text `structuredContent` repeats: a longer window's text is
+ * sent once, in the result's text item, and left out of `structuredContent` (its output
+ * schema does not require it). The text item is what the model is given; a program that
+ * pages with `structuredContent` gets every window of up to 16 KiB whole.
+ */
+export declare const MCP_STRUCTURED_CONTENT_BYTES: number
+
+/**
  * What the answer depends on besides the window: what the model's text depends on, as
  * `runToolCall` has it (the toolkit's `lineNumbers`, and the call's `start_line` and
  * `start_column` when they are numbers), and whether the server sends the output as

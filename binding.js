@@ -848,6 +848,7 @@ module.exports.fileVersion = nativeBinding.fileVersion
 module.exports.MAX_BATCH_CONTENT_BYTES = nativeBinding.MAX_BATCH_CONTENT_BYTES
 module.exports.MAX_BATCH_FILES = nativeBinding.MAX_BATCH_FILES
 module.exports.MAX_FILE_BYTES = nativeBinding.MAX_FILE_BYTES
+module.exports.MCP_STRUCTURED_CONTENT_BYTES = nativeBinding.MCP_STRUCTURED_CONTENT_BYTES
 module.exports.readFile = nativeBinding.readFile
 module.exports.readFiles = nativeBinding.readFiles
 module.exports.readFileSync = nativeBinding.readFileSync

@@ -10,6 +10,7 @@ const { MEDIA_NAME, NOT_TEXT } = require('../view.js')
 const { toolkitOf } = require('./toolkit.js')
 const { booleanOption } = require('../options.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
+const { MCP_STRUCTURED_CONTENT_BYTES } = require('../native.js')
 const { version } = require('../package.json')
 
 /**
@@ -32,23 +33,35 @@ function contentItem(part) {
 
 /**
  * Whether the server sends a result's output as `structuredContent` too (`options` of
- * `createMcpServer` or `registerReadFile`; default true). Anything but a boolean or
- * `undefined` is INVALID_ARGUMENT.
+ * `createMcpServer` or `registerReadFile`; default false: some clients give the model
+ * `structuredContent` alone, and every client then gets the text made for models, once).
+ * Anything but a boolean or `undefined` is INVALID_ARGUMENT.
  */
 function structuredContentOf(options) {
-  if (options === undefined || options === null) return true
-  return booleanOption(options, 'structuredContent', 'options') ?? true
+  if (options === undefined || options === null) return false
+  return booleanOption(options, 'structuredContent', 'options') ?? false
+}
+
+/**
+ * `output` as `structuredContent` carries it: each image part without its data (sent once,
+ * as an image item), a window's text only when it is at most `MCP_STRUCTURED_CONTENT_BYTES`
+ * (a longer one is sent once, in the text item).
+ */
+function structuredOutput(output) {
+  if (isMedia(output)) return withoutImageData(output)
+  if (Buffer.byteLength(output.content) <= MCP_STRUCTURED_CONTENT_BYTES) return output
+  const { content, ...withoutContent } = output
+  return withoutContent
 }
 
 /**
  * An MCP tool result from `runToolCall`'s: its parts as content items, and, when `structured`,
- * the output as `structuredContent` too (a media answer's without its image data, so that
- * each image is sent once).
+ * the output as `structuredContent` too (`structuredOutput`).
  */
 function toolResult({ content, parts, isError, output }, structured) {
   if (isError) return { content: [{ type: 'text', text: content }], isError: true }
   const result = { content: parts.map(contentItem) }
-  if (structured) result.structuredContent = isMedia(output) ? withoutImageData(output) : output
+  if (structured) result.structuredContent = structuredOutput(output)
   return result
 }
 
@@ -58,7 +71,7 @@ function toolResult({ content, parts, isError, output }, structured) {
  * registered tool runs it, and so does `agent-read-file mcp` for a call it answers without
  * the SDK's layers.
  */
-function readFileCall(toolkit, structured = true) {
+function readFileCall(toolkit, structured = false) {
   return async (args, signal) => toolResult(await runToolCall(toolkit, args, { signal }), structured)
 }
 
@@ -71,7 +84,7 @@ function readFileCall(toolkit, structured = true) {
  * answered as `runToolCall` answers it. Everything else (a name that claims an image,
  * notebook or PDF, a window that may be one, a file a media read may answer) by `readFileCall`.
  */
-function readFileAnswer(toolkit, structured = true) {
+function readFileAnswer(toolkit, structured = false) {
   const call = readFileCall(toolkit, structured)
   const response = (request, result) => ({ result, jsonrpc: '2.0', id: request.id })
   const answer = async (request, signal) => response(request, await call(request.params.arguments, signal))

@@ -13,11 +13,10 @@ export type { McpToolOptions }
 /**
  * An `McpServer` named `agent-read-file` with read_file registered: the toolkit definition's
  * description and input schema (`TOOLKIT_DEFINITIONS.read_file`, `start_column` included), an
- * output schema for `ToolkitReadFileOutput` (`continuation` included). A read answers the
- * output as `structuredContent` (for programs) and, as its text, what a model is given
- * (`ToolkitOptions.resultFormat`: the toolkit's text by default, or the output as JSON); a
- * client that forwards both to a model should forward the text only (see
- * {@link McpToolOptions.structuredContent} for clients that do not). A failed read is an
+ * output schema for `ToolkitReadFileOutput` when {@link McpToolOptions.structuredContent}
+ * asks for it. A read answers, as its text, what a model is given
+ * (`ToolkitOptions.resultFormat`: the toolkit's text by default, or the output as JSON), and
+ * with `structuredContent: true` the output as `structuredContent` too, for programs. A failed read is an
  * `isError: true` result whose text is the error's message, starting with its code
  * (`NOT_FOUND: src/a.ts: …`). The client's cancellation aborts the read. A toolkit made from
  * `options` is closed when the server closes; a toolkit given stays the caller's to close.

@@ -7,11 +7,10 @@ import type { AgentToolkit, ToolkitOptions } from '../index'
 /**
  * An `McpServer` named `agent-read-file` with read_file registered: the toolkit definition's
  * description and input schema (`TOOLKIT_DEFINITIONS.read_file`, `start_column` included), an
- * output schema for `ToolkitReadFileOutput` (`continuation` included). A read answers the
- * output as `structuredContent` (for programs) and, as its text, what a model is given
- * (`ToolkitOptions.resultFormat`: the toolkit's text by default, or the output as JSON); a
- * client that forwards both to a model should forward the text only (see
- * {@link McpToolOptions.structuredContent} for clients that do not). A failed read is an
+ * output schema for `ToolkitReadFileOutput` when {@link McpToolOptions.structuredContent}
+ * asks for it. A read answers, as its text, what a model is given
+ * (`ToolkitOptions.resultFormat`: the toolkit's text by default, or the output as JSON), and
+ * with `structuredContent: true` the output as `structuredContent` too, for programs. A failed read is an
  * `isError: true` result whose text is the error's message, starting with its code
  * (`NOT_FOUND: src/a.ts: …`). The client's cancellation aborts the read. A toolkit made from
  * `options` is closed when the server closes; a toolkit given stays the caller's to close.
@@ -35,11 +34,13 @@ export declare function registerReadFile(
 export interface McpToolOptions {
   /**
    * Whether a read's result carries the output as `structuredContent` too, under the tool's
-   * output schema (default `true`). `false`: the model's text (and images) alone, and no
-   * output schema listed. For clients that give the model `structuredContent` when a result
-   * has it: Claude Code gives the model that JSON and drops the text (no line numbers, more
-   * tokens; anthropics/claude-code#79944), GitHub Copilot gives it both
-   * (github/copilot-cli#4515). It also halves the bytes a read sends.
+   * output schema (default `false`: the model's text and images alone, and no output schema
+   * listed). Some clients give the model `structuredContent` when a result has it: Claude
+   * Code gives the model that JSON and drops the text (no line numbers, more tokens;
+   * anthropics/claude-code#79944), GitHub Copilot gives it both (github/copilot-cli#4515); so
+   * it is for servers whose clients are programs. With it, a window's `content` is repeated
+   * in `structuredContent` only when it is at most 16 KiB; a longer one is sent once, in the
+   * text item, and `content` is left out (the output schema does not require it).
    */
   structuredContent?: boolean
 }

@@ -64,7 +64,11 @@ function textOutputSchema() {
     type: 'object',
     properties: {
       path: { type: 'string', description: 'The path read, workspace-relative and normalized.' },
-      content: { type: 'string', description: 'The lines of the window, with their line endings.' },
+      content: {
+        type: 'string',
+        description:
+          "The lines of the window, with their line endings; left out when they are over 16 KiB (16384 bytes of UTF-8): the result's text item then carries them, once.",
+      },
       truncated: { type: 'boolean', description: 'Whether the file goes on after the window: more lines, or the rest of a cut line.' },
       next_start_line: {
         type: ['integer', 'null'],
@@ -85,7 +89,7 @@ function textOutputSchema() {
       continuation: CONTINUATION,
       note: NOTE,
     },
-    required: ['path', 'content', 'truncated', 'next_start_line', 'meta'],
+    required: ['path', 'truncated', 'next_start_line', 'meta'],
     additionalProperties: false,
   }
 }

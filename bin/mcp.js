@@ -25,7 +25,7 @@ const { MEDIA_NAME } = require('../view.js')
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
                            [--max-read-tokens N|Infinity] [--no-default-deny]
-                           [--ignore-file NAME]... [--no-ignore-files] [--no-structured-content]`
+                           [--ignore-file NAME]... [--no-ignore-files] [--structured-content]`
 
 const MCP_HELP = `${MCP_USAGE}
 
@@ -48,9 +48,12 @@ options:
                           a file over 1 MiB is scanned in chunks, never read whole
   --max-read-tokens N     the most tokens (o200k_base, estimated) of one result's text,
                           1000 or more, or Infinity (default: 25000)
-  --no-structured-content answer the model's text only: no structuredContent and no output
-                          schema (for clients that give the model structuredContent when a
-                          result has it, as Claude Code and GitHub Copilot do)
+  --structured-content    answer each read's output as structuredContent too, under an
+                          output schema, for programs (a window's text only up to 16 KiB;
+                          a longer one is in the text item alone); by default a read answers
+                          the model's text only, as some clients (Claude Code, GitHub Copilot)
+                          give the model structuredContent in its place
+  --no-structured-content the default: the model's text only, no output schema
   -h, --help              this help
 
 An MCP client's configuration (npx installs the MCP SDK beside the package):
@@ -70,6 +73,7 @@ function parseMcpCommandLine(argv) {
     'max-content-bytes': { type: 'string' },
     'max-file-bytes': { type: 'string' },
     'max-read-tokens': { type: 'string' },
+    'structured-content': { type: 'boolean' },
     'no-structured-content': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   })
@@ -80,6 +84,9 @@ function parseMcpCommandLine(argv) {
   const tokens = tokenLimit(values['max-read-tokens'])
   if (values['no-ignore-files'] && values['ignore-file'] !== undefined) {
     throw new UsageError('--ignore-file and --no-ignore-files exclude each other')
+  }
+  if (values['structured-content'] && values['no-structured-content']) {
+    throw new UsageError('--structured-content and --no-structured-content exclude each other')
   }
   // Loaded after the command line is checked: a usage error needs no native addon, and a
   // missing one is said in one paragraph.
@@ -95,7 +102,7 @@ function parseMcpCommandLine(argv) {
   if (budget !== undefined) options.maxContentBytes = budget
   if (limit !== undefined) options.maxFileBytes = limit
   if (tokens !== undefined) options.maxReadTokens = tokens
-  return { action: 'serve', options, structuredContent: !values['no-structured-content'] }
+  return { action: 'serve', options, structuredContent: values['structured-content'] === true }
 }
 
 /**

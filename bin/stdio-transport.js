@@ -20,9 +20,9 @@ const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer, internalE
 const MAX_MESSAGE_BYTES = 1024 * 1024
 
 /**
- * Requests served at once, answers not yet handed to stdout included (4). An answer can carry
- * a 1 MiB window twice (text and `structuredContent`): with its serialised copy, about 5 MiB
- * while it is made. 4 keep the runtime's thread pool (4 threads by default) busy with reads
+ * Requests served at once, answers not yet handed to stdout included (4). An answer carries
+ * a window once (and up to 16 KiB of it again as `structuredContent` when asked): a 1 MiB
+ * window and its serialised copy, about 3 MiB while it is made. 4 keep the runtime's thread pool (4 threads by default) busy with reads
  * that wait, and are few enough that reads the kernel has in memory are all done on the
  * event loop (the addon sends a burst of more than 4 calls to the pool whole): at 64
  * concurrent calls, 4 cost less CPU a call than 8 (benchmark/README.md). Each answer is

@@ -17,6 +17,13 @@ use agent_read_file_engine::model_text::{self, TextOptions};
 use crate::convert::safe_integer;
 use json::Object;
 
+/// The most bytes of a window's text `structuredContent` repeats: a longer window's text is
+/// sent once, in the result's text item, and left out of `structuredContent` (its output
+/// schema does not require it). The text item is what the model is given; a program that
+/// pages with `structuredContent` gets every window of up to 16 KiB whole.
+#[napi]
+pub const MCP_STRUCTURED_CONTENT_BYTES: u32 = 16 * 1024;
+
 /// What the answer depends on besides the window: what the model's text depends on, as
 /// `runToolCall` has it (the toolkit's `lineNumbers`, and the call's `start_line` and
 /// `start_column` when they are numbers), and whether the server sends the output as
@@ -78,9 +85,9 @@ impl McpAnswer {
             return None;
         }
         let structured = self.structured_content;
-        // The text makes room for itself as it is rendered; `structuredContent` repeats the
-        // window.
-        let repeated = if structured {
+        // The text makes room for itself as it is rendered; `structuredContent` may repeat
+        // the window.
+        let repeated = if structured && repeats_content(output) {
             output.content.as_str().len()
         } else {
             0
@@ -123,12 +130,21 @@ fn write_response(
     Ok(())
 }
 
+/// Whether `structuredContent` repeats `output`'s text: when it is at most
+/// [`MCP_STRUCTURED_CONTENT_BYTES`].
+fn repeats_content(output: &ReadFileOutput) -> bool {
+    output.content.as_str().len() <= MCP_STRUCTURED_CONTENT_BYTES as usize
+}
+
 /// The toolkit's `ReadFileOutput` as `src/output/read-file-output.js` makes it: the
-/// specification's keys, then the `note` or else the `continuation` when there is one.
+/// specification's keys (`content` only when [`repeats_content`]), then the `note` or else
+/// the `continuation` when there is one.
 fn write_structured_output(object: &mut Object, output: &ReadFileOutput) -> serde_json::Result<()> {
+    object.string("path", &output.path);
+    if repeats_content(output) {
+        object.string("content", output.content.as_str());
+    }
     object
-        .string("path", &output.path)
-        .string("content", output.content.as_str())
         .value("truncated", &output.truncated)?
         .value("next_start_line", &output.next_start_line)?
         .value("meta", &output.meta)?;

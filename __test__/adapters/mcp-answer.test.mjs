@@ -30,6 +30,10 @@ const files = {
   'sub/deep/file.rs': 'fn main() {}\n',
   'new\nline.txt': 'odd name\n',
   'sep\u2028arator.txt': 'odd name\n',
+  // 16,384 bytes (8,320 chars), and 2 bytes more: structuredContent repeats a window's text up
+  // to 16 KiB of UTF-8.
+  'at-16k.txt': `${'é'.repeat(63)}x\n`.repeat(128),
+  'over-16k.txt': `${`${'é'.repeat(63)}x\n`.repeat(128)}é`,
 }
 for (const [name, data] of Object.entries(files)) fx.write(name, data)
 
@@ -102,6 +106,23 @@ describe("agent-read-file mcp's answers made in Rust", () => {
       assert.ok(lonelyIds > 0 && made >= least, `${made} of ${compared} made in Rust`)
     })
   }
+
+  test('structuredContent repeats a window of up to 16 KiB of UTF-8; a longer one is in the text alone', async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    try {
+      for (const answer of [directLine, async (...args) => ({ line: await registeredAnswer(...args) })]) {
+        const at = JSON.parse((await answer(toolkit, { path: 'at-16k.txt' }, 1, true)).line).result
+        assert.equal(at.structuredContent.content, files['at-16k.txt'])
+        const over = JSON.parse((await answer(toolkit, { path: 'over-16k.txt' }, 1, true)).line).result
+        assert.deepEqual(Object.keys(over.structuredContent), ['path', 'truncated', 'next_start_line', 'meta'])
+        assert.deepEqual(over.structuredContent.meta, { byte_length: 16_386, line_count: 129, returned_line_count: 129, mtime_ms: over.structuredContent.meta.mtime_ms })
+        const text = over.content[0].text
+        assert.ok(text.startsWith('over-16k.txt lines 1-129 of 129 (16386 bytes)\n1\té') && text.endsWith('\n129\té\n'), text.slice(-40))
+      }
+    } finally {
+      toolkit.close()
+    }
+  })
 
   test('a failure, a name that claims media and a deduplicating or JSON toolkit are answered as the registered tool', async () => {
     fx.write('image.png', 'not an image\n')

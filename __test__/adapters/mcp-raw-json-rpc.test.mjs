@@ -191,7 +191,9 @@ describe('agent-read-file mcp: malformed messages are answered, and the server g
       }
       // The same tool, called well, still reads.
       server.send({ id: 34, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'small.txt' } } })
-      assert.equal((await server.next(answerTo(34), 'the read')).result.structuredContent.content, 'one\ntwo\n')
+      assert.deepEqual((await server.next(answerTo(34), 'the read')).result, {
+        content: [{ type: 'text', text: 'small.txt lines 1-2 of 2 (8 bytes)\n1\tone\n2\ttwo\n' }],
+      })
     } finally {
       await server.close()
     }
@@ -223,7 +225,7 @@ describe('agent-read-file mcp: malformed messages are answered, and the server g
 
 describe('agent-read-file mcp: a cut line, as a raw client sees it', () => {
   test("tools/list lists start_column; a cut line's answer names where it goes on, and start_column reads on", async () => {
-    const server = await readyServer({ args: ['--root', fx.ws, '--max-content-bytes', '128'] })
+    const server = await readyServer({ args: ['--root', fx.ws, '--max-content-bytes', '128', '--structured-content'] })
     try {
       server.send({ id: 51, method: 'tools/list' })
       const [tool] = (await server.next(answerTo(51), 'tools/list')).result.tools
@@ -280,9 +282,9 @@ function peakRssMiB(pid) {
 }
 
 const callBig = (id) => ({ id, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'big.txt' } } })
-const bigContent = bigLine.repeat(200)
+const bigText = `big.txt lines 1-200 of 200 (${bigLine.length * 200} bytes)\n${Array.from({ length: 200 }, (_, i) => `${i + 1}\t${bigLine}`).join('')}`
 // Each answer is checked as it comes and only the verdict kept: the test holds no 1 MiB.
-const keep = ({ id, result, error }) => ({ id, read: result?.structuredContent?.content === bigContent, result: result && {}, error })
+const keep = ({ id, result, error }) => ({ id, read: result?.content?.[0]?.text === bigText, result: result && {}, error })
 // The whole 1 MiB in each answer: without the default token budget (25,000 tokens, about 20
 // of big.txt's lines).
 const unbudgeted = { keep, args: ['--root', fx.ws, '--max-read-tokens', 'Infinity'] }
@@ -304,7 +306,8 @@ describe('agent-read-file mcp: the token budget', () => {
     const text = result.content[0].text
     // A run of one letter is priced at two bytes a token (it costs four here): about 10,000.
     assert.ok(countTokens(text) <= 25_000 && countTokens(text) > 5000, `${countTokens(text)} tokens`)
-    const next = result.structuredContent.next_start_line
+    assert.equal(result.structuredContent, undefined)
+    const next = Number(/\[next: start_line=(\d+)\]\n$/.exec(text)?.[1])
     assert.ok(next > 5 && next < 40, `next line ${next}`)
     assert.ok(text.endsWith(`[next: start_line=${next}]\n`), text.slice(-60))
     assert.equal((await server.close()).code, 0, server.stderr())

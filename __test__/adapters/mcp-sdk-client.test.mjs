@@ -39,6 +39,8 @@ const lines600 = fx.write('logs/600.txt', Array.from({ length: 600 }, (_, i) => 
 fx.write('.env', 'API_KEY=sk-secret\n')
 fx.write('.env.example', 'API_KEY=\n')
 fx.write('notes.txt', 'notes\n')
+// 20,000 bytes in 160 lines: over the 16 KiB of text structuredContent repeats.
+const wideLines = fx.write('src/wide.txt', `${'w'.repeat(124)}\n`.repeat(160))
 // One 300-byte line: a budget of 128 cuts it after 34 bytes, the rest from column 35 (long-lines).
 fx.write('dist/app.min.js', `${'x'.repeat(300)}\n`)
 fx.write('keys/id_rsa', 'PRIVATE KEY\n')
@@ -99,7 +101,7 @@ const call = (client, args) => client.callTool({ name: 'read_file', arguments: a
 describe('agent-read-file mcp, over stdio with the SDK Client', () => {
   let server
   before(async () => {
-    server = await stdioClient(['--root', fx.ws])
+    server = await stdioClient(['--root', fx.ws, '--structured-content'])
   })
   after(() => server?.client.close())
 
@@ -118,8 +120,9 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     assert.equal(tool.outputSchema.type, 'object')
     const [text, media] = tool.outputSchema.anyOf
     assert.deepEqual(media.required, ['path', 'kind', 'parts', 'meta'])
-    assert.deepEqual(text.required, ['path', 'content', 'truncated', 'next_start_line', 'meta'])
-    assert.deepEqual(Object.keys(text.properties), [...text.required, 'continuation', 'note'])
+    // `content` only for a window of at most 16 KiB: a longer one is sent once, as the text.
+    assert.deepEqual(text.required, ['path', 'truncated', 'next_start_line', 'meta'])
+    assert.deepEqual(Object.keys(text.properties), ['path', 'content', ...text.required.slice(1), 'continuation', 'note'])
     assert.equal(text.properties.note.type, 'string')
     assert.equal(text.additionalProperties, false)
     const { description, ...continuation } = text.properties.continuation
@@ -151,6 +154,17 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     }
     assert.deepEqual(starts, [1, 201, 401])
     assert.equal(text, lines450)
+  })
+
+  test('a window over 16 KiB: its text once, structuredContent without it, checked by the client against the output schema', async () => {
+    // listTools first (the 'tools/list' test may not have run): the client checks each
+    // structuredContent against the schema it lists.
+    await server.client.listTools()
+    const result = await call(server.client, { path: 'src/wide.txt' })
+    const { content, ...rest } = expectedOutput(wideLines, 'src/wide.txt')
+    assert.equal(content.length, 20_000)
+    assert.deepEqual(result.structuredContent, rest)
+    assert.equal(textOf(result), expectedModelText(wideLines, 'src/wide.txt'))
   })
 
   test('every error code a model can reach is an isError result starting with the code', async () => {
@@ -248,7 +262,7 @@ describe('agent-read-file mcp --no-structured-content: the model\'s text only', 
 
 describe('agent-read-file mcp: options', () => {
   test('--deny adds to the default rules, --allow re-admits, --no-default-deny drops them', async () => {
-    const denying = await stdioClient(['--root', fx.ws, '--deny', 'src/*.ts', '--allow', '.env'])
+    const denying = await stdioClient(['--root', fx.ws, '--structured-content', '--deny', 'src/*.ts', '--allow', '.env'])
     try {
       assertFailed(await call(denying.client, { path: 'src/main.ts' }), 'POLICY_DENIED')
       assertRead(await call(denying.client, { path: '.env' }), path.join(fx.ws, '.env'), '.env')
@@ -256,7 +270,7 @@ describe('agent-read-file mcp: options', () => {
     } finally {
       await denying.client.close()
     }
-    const open = await stdioClient(['--root', fx.ws, '--no-default-deny'])
+    const open = await stdioClient(['--root', fx.ws, '--structured-content', '--no-default-deny'])
     try {
       assertRead(await call(open.client, { path: 'alias.txt' }), path.join(fx.ws, '.env'), 'alias.txt')
     } finally {
@@ -268,7 +282,7 @@ describe('agent-read-file mcp: options', () => {
     const draft = fx.write('drafts/draft.md', 'draft\n')
     fx.write('drafts/.cursorignore', 'draft.md\n')
     fx.write('.teamignore', 'notes.txt\n')
-    const obeying = await stdioClient(['--root', fx.ws])
+    const obeying = await stdioClient(['--root', fx.ws, '--structured-content'])
     try {
       const refused = await call(obeying.client, { path: 'drafts/draft.md' })
       assertFailed(refused, 'POLICY_DENIED')
@@ -276,14 +290,14 @@ describe('agent-read-file mcp: options', () => {
     } finally {
       await obeying.client.close()
     }
-    const own = await stdioClient(['--root', fx.ws, '--ignore-file', '.teamignore'])
+    const own = await stdioClient(['--root', fx.ws, '--structured-content', '--ignore-file', '.teamignore'])
     try {
       assertRead(await call(own.client, { path: 'drafts/draft.md' }), draft, 'drafts/draft.md')
       assertFailed(await call(own.client, { path: 'notes.txt' }), 'POLICY_DENIED')
     } finally {
       await own.client.close()
     }
-    const none = await stdioClient(['--root', fx.ws, '--no-ignore-files'])
+    const none = await stdioClient(['--root', fx.ws, '--structured-content', '--no-ignore-files'])
     try {
       assertRead(await call(none.client, { path: 'drafts/draft.md' }), draft, 'drafts/draft.md')
       assertFailed(await call(none.client, { path: '.env' }), 'POLICY_DENIED')
@@ -295,7 +309,7 @@ describe('agent-read-file mcp: options', () => {
   test('--max-content-bytes bounds content; the root defaults to the current directory', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'mcp', '--max-content-bytes', '128'],
+      args: [CLI, 'mcp', '--max-content-bytes', '128', '--structured-content'],
       cwd: fx.ws,
       env: runtimeEnvironment(),
       stderr: 'pipe',
@@ -322,10 +336,10 @@ describe('agent-read-file mcp: options', () => {
 
   test('files over 1 MiB are read by default; --max-file-bytes N refuses larger ones', async () => {
     fx.write('logs/big.log', 'x'.repeat(2 ** 20) + '\nend\n')
-    const unbounded = await stdioClient(['--root', fx.ws, '--max-file-bytes', 'Infinity'])
-    const bounded = await stdioClient(['--root', fx.ws, '--max-file-bytes', String(3 * 2 ** 20)])
-    const plain = await stdioClient(['--root', fx.ws])
-    const small = await stdioClient(['--root', fx.ws, '--max-file-bytes', String(2 ** 20)])
+    const unbounded = await stdioClient(['--root', fx.ws, '--structured-content', '--max-file-bytes', 'Infinity'])
+    const bounded = await stdioClient(['--root', fx.ws, '--structured-content', '--max-file-bytes', String(3 * 2 ** 20)])
+    const plain = await stdioClient(['--root', fx.ws, '--structured-content'])
+    const small = await stdioClient(['--root', fx.ws, '--structured-content', '--max-file-bytes', String(2 ** 20)])
     try {
       for (const { client } of [unbounded, bounded, plain]) {
         const { structuredContent: out } = await call(client, { path: 'logs/big.log', start_line: 2 })
@@ -348,6 +362,7 @@ describe('agent-read-file mcp: options', () => {
       [['--root', fx.ws, 'extra'], 2, 'usage: agent-read-file mcp'],
       [['--bogus'], 2, 'usage: agent-read-file mcp'],
       [['--ignore-file', '.a', '--no-ignore-files'], 2, '--ignore-file and --no-ignore-files exclude each other'],
+      [['--structured-content', '--no-structured-content'], 2, '--structured-content and --no-structured-content exclude each other'],
       [['--root', fx.ws, '--ignore-file', 'sub/.a'], 1, 'INVALID_ARGUMENT: ignoreFiles'],
       [['--root', path.join(fx.ws, 'missing')], 1, `INVALID_ARGUMENT: --root ${path.join(fx.ws, 'missing')}: does not exist`],
       // What `--root "$UNSET"` gives: an error, not the current directory served.
@@ -512,7 +527,7 @@ if (process.getuid() === 0) { process.setgid(65534); process.setuid(65534) }
 mcp.mcpCommand(process.argv.slice(2))
 `,
     )
-    const server = await stdioClient(['--root', ws], { prefix: [script] })
+    const server = await stdioClient(['--root', ws, '--structured-content'], { prefix: [script] })
     try {
       assertRead(await call(server.client, { path: 'open.txt' }), path.join(ws, 'open.txt'), 'open.txt')
       const text = assertFailed(await call(server.client, { path: 'locked.txt' }), 'PERMISSION_DENIED')
@@ -535,7 +550,7 @@ async function inProcessClient(server) {
 
 describe('agent-read-file/mcp in process', () => {
   test("a cut line: structuredContent carries continuation (the client checks it against the output schema), the text the marker", async () => {
-    const client = await inProcessClient(createMcpServer({ workspaceRoot: fx.ws, maxContentBytes: 128 }))
+    const client = await inProcessClient(createMcpServer({ workspaceRoot: fx.ws, maxContentBytes: 128 }, { structuredContent: true }))
     try {
       // listTools makes the client check every structuredContent against the output schema.
       await client.listTools()
@@ -562,26 +577,36 @@ describe('agent-read-file/mcp in process', () => {
   })
 
   test('createMcpServer: an McpServer of the SDK, read_file answering', async () => {
-    const server = createMcpServer({ workspaceRoot: fx.ws })
+    const server = createMcpServer({ workspaceRoot: fx.ws }, { structuredContent: true })
     assert.ok(server instanceof McpServer)
     const client = await inProcessClient(server)
     assertRead(await call(client, { path: 'src/main.ts' }), mainFile, 'src/main.ts')
     assertFailed(await call(client, { path: '.env' }), 'POLICY_DENIED')
+    // Checked against the output schema listed: a window over 16 KiB has no content there.
+    await client.listTools()
+    const wide = await call(client, { path: 'src/wide.txt' })
+    const { content, ...rest } = expectedOutput(wideLines, 'src/wide.txt')
+    assert.deepEqual(wide.structuredContent, rest)
+    assert.equal(textOf(wide), expectedModelText(wideLines, 'src/wide.txt'))
     await client.close()
   })
 
-  test('structuredContent: false: no output schema, the text alone, from createMcpServer and registerReadFile', async () => {
-    const mine = new McpServer({ name: 'mine', version: '1.0.0' })
-    registerReadFile(mine, { workspaceRoot: fx.ws }, { structuredContent: false })
-    for (const server of [createMcpServer({ workspaceRoot: fx.ws }, { structuredContent: false }), mine]) {
+  test('by default, or structuredContent: false: no output schema, the text alone, from createMcpServer and registerReadFile', async () => {
+    const servers = []
+    for (const options of [{ structuredContent: false }, {}, undefined, null]) {
+      const mine = new McpServer({ name: 'mine', version: '1.0.0' })
+      registerReadFile(mine, { workspaceRoot: fx.ws }, options)
+      servers.push(createMcpServer({ workspaceRoot: fx.ws }, options), mine)
+    }
+    for (const server of servers) {
       const client = await inProcessClient(server)
       assert.equal((await client.listTools()).tools[0].outputSchema, undefined)
       const result = await call(client, { path: 'src/main.ts' })
       assert.deepEqual(result, { content: [{ type: 'text', text: expectedModelText(mainFile, 'src/main.ts') }] })
       await client.close()
     }
-    // Said outright, or left out: structuredContent and its schema, as by default.
-    for (const options of [{ structuredContent: true }, {}, undefined]) {
+    // Asked for: structuredContent and its schema.
+    for (const options of [{ structuredContent: true }]) {
       const client = await inProcessClient(createMcpServer({ workspaceRoot: fx.ws }, options))
       assert.equal((await client.listTools()).tools[0].outputSchema.type, 'object')
       assertRead(await call(client, { path: 'src/main.ts' }), mainFile, 'src/main.ts')
@@ -618,7 +643,7 @@ describe('agent-read-file/mcp in process', () => {
     const { InMemoryTransport: CjsInMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js')
     const server = new CjsMcpServer({ name: 'mine', version: '1.0.0' })
     assert.ok(!(server instanceof McpServer), 'a class the ES module entry did not load')
-    registerReadFile(server, { workspaceRoot: fx.ws })
+    registerReadFile(server, { workspaceRoot: fx.ws }, { structuredContent: true })
     const [serverSide, clientSide] = CjsInMemoryTransport.createLinkedPair()
     await server.connect(serverSide)
     const client = new Client({ name: 'agent-read-file-test', version: '1.0.0' })
@@ -635,7 +660,7 @@ describe('agent-read-file/mcp in process', () => {
     server.registerTool('echo', { inputSchema: { text: z.string() } }, async ({ text }) => ({
       content: [{ type: 'text', text }],
     }))
-    const registered = registerReadFile(server, pkg.createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false }))
+    const registered = registerReadFile(server, pkg.createAgentToolkit({ workspaceRoot: fx.ws, defaultDeny: false }), { structuredContent: true })
     const client = await inProcessClient(server)
     const { tools } = await client.listTools()
     assert.deepEqual(tools.map((tool) => tool.name).sort(), ['echo', 'read_file'])

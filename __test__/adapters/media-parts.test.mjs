@@ -74,7 +74,7 @@ describe('MCP: an image is an image content item', () => {
   }
 
   test('in process: the SDK Client validates structuredContent against the output schema', async () => {
-    const server = createMcpServer({ workspaceRoot: fx.ws })
+    const server = createMcpServer({ workspaceRoot: fx.ws }, { structuredContent: true })
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     await server.connect(serverSide)
     const client = new Client({ name: 'media-test', version: '1.0.0' })
@@ -94,7 +94,7 @@ describe('MCP: an image is an image content item', () => {
   })
 
   test('over stdio, `agent-read-file mcp` run by this runtime', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', fx.ws], env: runtimeEnvironment() })
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', fx.ws, '--structured-content'], env: runtimeEnvironment() })
     const client = new Client({ name: 'media-test', version: '1.0.0' })
     await client.connect(transport)
     try {

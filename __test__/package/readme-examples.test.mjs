@@ -135,7 +135,7 @@ describe('README examples', () => {
     await client.connect(transport)
     try {
       const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/lib.rs', start_line: 10, max_lines: 1 } })
-      assert.equal(read.structuredContent.content, 'fn main() {\n')
+      assert.deepEqual(read.content, [{ type: 'text', text: 'src/lib.rs line 10 of 12 (70 bytes)\n10\tfn main() {\n[next: start_line=11]\n' }])
     } finally {
       await client.close()
     }

@@ -204,7 +204,7 @@ console.log(performance.now() - started)`], full)
     await client.connect(transport)
     try {
       const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt', max_lines: 1 } })
-      assert.equal(read.structuredContent.content, 'one\n')
+      assert.deepEqual(read.content, [{ type: 'text', text: 'notes.txt line 1 of 3 (14 bytes)\n1\tone\n[next: start_line=2]\n' }])
     } finally {
       await client.close()
     }
