@@ -226,10 +226,11 @@ impl TokenBudget {
         }
         let first = content.split('\n').next().unwrap_or_default();
         let head_room = room - MARKER_TOKENS - self.gutter(first_line);
-        let within = prefix_within(first, self.tokenizer, head_room.max(0.0));
-        TokenFit::FirstLine {
-            bytes: first.floor_char_boundary(within.min(most_bytes)),
+        let mut bytes = prefix_within(first, self.tokenizer, head_room.max(0.0)).min(most_bytes);
+        while !first.is_char_boundary(bytes) {
+            bytes -= 1;
         }
+        TokenFit::FirstLine { bytes }
     }
 
     /// The tokens of line `number`'s gutter: its digits by threes, and the tab.
@@ -637,7 +638,7 @@ mod tests {
         };
         let lines = format!("{}x\n", " ".repeat(999)).repeat(100);
         match budget.fit("spaces.txt", &lines, 1, 100) {
-            TokenFit::Lines { bytes } => assert!(bytes <= 16_000 && bytes >= 15_000, "{bytes}"),
+            TokenFit::Lines { bytes } => assert!((15_000..=16_000).contains(&bytes), "{bytes}"),
             fit => panic!("{fit:?}"),
         }
         let one_line = format!("{}\u{e9}", " ".repeat(40_000));
