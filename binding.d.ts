@@ -188,14 +188,16 @@ export declare const MCP_STRUCTURED_CONTENT_BYTES: number
 /**
  * What the answer depends on besides the window: what the model's text depends on, as
  * `runToolCall` has it (the toolkit's `lineNumbers`, and the call's `start_line` and
- * `start_column` when they are numbers), and whether the server sends the output as
- * `structuredContent` too.
+ * `start_column` when they are numbers), whether the server sends the output as
+ * `structuredContent` too, and whether the request is in MCP's stateless revision
+ * (2026-07-28), whose results say `resultType: "complete"`.
  */
 export interface McpAnswerOptions {
   lineNumbers: boolean
   startLine?: number
   startColumn?: number
   structuredContent: boolean
+  stateless?: boolean
 }
 
 /** What the file is and what of it is shown, beside the parts. */

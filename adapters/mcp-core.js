@@ -83,6 +83,8 @@ function readFileCall(toolkit, structured = false) {
  * text never becomes a JavaScript string, only the line does; a failure of that read is
  * answered as `runToolCall` answers it. Everything else (a name that claims an image,
  * notebook or PDF, a window that may be one, a file a media read may answer) by `readFileCall`.
+ * A line made for a request in MCP's stateless revision (`stateless`, the answer's third
+ * argument) says `resultType: "complete"`; a message is given it by the transport.
  */
 function readFileAnswer(toolkit, structured = false) {
   const call = readFileCall(toolkit, structured)
@@ -90,7 +92,7 @@ function readFileAnswer(toolkit, structured = false) {
   const answer = async (request, signal) => response(request, await call(request.params.arguments, signal))
   const settings = settingsOf(toolkit)
   if (settings.mcpAnswer === undefined || settings.memory !== undefined || settings.resultFormat !== 'text') return answer
-  return async (request, signal) => {
+  return async (request, signal, stateless = false) => {
     const args = withNumbers(request.params.arguments)
     // An id with a lone surrogate would reach Rust as U+FFFD; JSON.stringify escapes it.
     const spelt = typeof request.id !== 'string' || request.id.isWellFormed()
@@ -100,6 +102,7 @@ function readFileAnswer(toolkit, structured = false) {
         startLine: numberOf(args, 'start_line'),
         startColumn: numberOf(args, 'start_column'),
         structuredContent: structured,
+        stateless,
       }
       let line = null
       try {

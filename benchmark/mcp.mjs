@@ -1,15 +1,19 @@
-// Benchmark: the MCP answer at the SDK's cost (issue 20, section 6). Five stdio servers,
-// each spawned as a child process and driven by the SDK's own Client and
+// Benchmark: the MCP answer at the SDK's cost (issue 20, section 6). Six stdio servers,
+// each spawned as a child process and driven by an SDK's own Client and
 // StdioClientTransport from this one process:
 //
 //   - the floor for the same text: a trivial server on the same SDK answering, with no
-//     output schema, the text `agent-read-file mcp --no-structured-content` gives for the
-//     window, made once at start (mcp-floor-server.mjs): the SDK's cost of that answer;
+//     output schema, the text `agent-read-file mcp` gives for the window, made once at start
+//     (mcp-floor-server.mjs): the SDK's cost of that answer;
 //   - the floor for the same answer: that server answering read_file's tool result for the
 //     window under read_file's output schema (`--structured`): the SDK's cost of carrying
-//     the default answer's shape (the text and `structuredContent`), without a read;
-//   - `agent-read-file mcp`, `read_file`;
-//   - `agent-read-file mcp --no-structured-content`: the model's text alone;
+//     the answer's shape with `--structured-content` (the text and `structuredContent`),
+//     without a read;
+//   - `agent-read-file mcp --structured-content`, `read_file`;
+//   - `agent-read-file mcp`: the model's text alone (the default), to a v1 Client
+//     (initialize, 2025-11-25);
+//   - the same, to the v2 SDK's Client pinned to MCP's stateless revision (2026-07-28):
+//     `server/discover`, then each request with its envelope;
 //   - the reference filesystem server (@modelcontextprotocol/server-filesystem, a
 //     devDependency), `read_text_file` with `head`.
 //
@@ -40,6 +44,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { Client as ClientV2 } from '@modelcontextprotocol/client'
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const CLI = path.join(here, '..', 'bin', 'agent-read-file.js')
@@ -119,18 +125,27 @@ const SERVERS = [
     linesOf: (result) => result.structuredContent.content,
   },
   {
-    name: 'agent-read-file mcp',
+    name: 'agent-read-file mcp --structured-content',
     key: 'addon',
-    args: [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), CLI, 'mcp', '--root', root],
+    args: [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), CLI, 'mcp', '--root', root, '--structured-content'],
     call: (c) => ({ name: 'read_file', arguments: { path: c.file, max_lines: c.lines } }),
     linesOf: (result) => result.structuredContent.content,
   },
   {
     name: 'agent-read-file mcp, text only',
     key: 'addonText',
-    args: [CLI, 'mcp', '--root', root, '--no-structured-content'],
+    args: [CLI, 'mcp', '--root', root],
     call: (c) => ({ name: 'read_file', arguments: { path: c.file, max_lines: c.lines } }),
-    // Its text is checked against the default's (checkTextOnly).
+    // Its text is checked against the structured answer's (checkTextOnly).
+    linesOf: () => null,
+  },
+  {
+    name: 'agent-read-file mcp, text only, 2026-07-28',
+    key: 'addonStateless',
+    args: [CLI, 'mcp', '--root', root],
+    stateless: true,
+    call: (c) => ({ name: 'read_file', arguments: { path: c.file, max_lines: c.lines } }),
+    // Its text is checked against the text-only answer's (checkTextOnly).
     linesOf: () => null,
   },
   {
@@ -164,10 +179,14 @@ function cpuMs(pid) {
 const CLOCK_TICKS = 100 // USER_HZ, 100 on every Linux that Node runs on
 
 /** A Client connected to `server` over stdio, its tools listed (as an MCP client does: the
- * SDK's Client then checks each `structuredContent` against the tool's output schema). */
+ * SDK's Client then checks each `structuredContent` against the tool's output schema); the
+ * v2 SDK's, pinned to 2026-07-28, for a `stateless` server. */
 async function connect(server) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: server.args, stderr: 'ignore' })
-  const client = new Client({ name: 'mcp-bench', version: '1.0.0' })
+  const Transport = server.stateless ? StdioClientTransportV2 : StdioClientTransport
+  const transport = new Transport({ command: process.execPath, args: server.args, stderr: 'ignore' })
+  const client = server.stateless
+    ? new ClientV2({ name: 'mcp-bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    : new Client({ name: 'mcp-bench', version: '1.0.0' })
   await client.connect(transport)
   await client.listTools()
   server.pid = transport.pid
@@ -186,12 +205,14 @@ async function checkAnswer(server, c) {
 }
 
 /**
- * Fails unless the text-only server answers `c` with the default's text, and nothing else,
- * and the floor with that very text.
+ * Fails unless the text-only server answers `c` with the structured answer's text, and
+ * nothing else, in either revision, and the floor with that very text.
  */
 async function checkTextOnly(c) {
-  const [text, ours, floor] = await Promise.all(['addonText', 'addon', 'floor'].map((key) => checkAnswer(serverOf(key), c)))
+  const keys = ['addonText', 'addonStateless', 'addon', 'floor']
+  const [text, stateless, ours, floor] = await Promise.all(keys.map((key) => checkAnswer(serverOf(key), c)))
   if (JSON.stringify(text) !== JSON.stringify({ content: ours.content })) throw new Error(`${c.name}: the text-only answer is not the text alone`)
+  if (JSON.stringify(stateless.content) !== JSON.stringify(text.content)) throw new Error(`${c.name}: the 2026-07-28 text is not the 2025's`)
   if (JSON.stringify(floor) !== JSON.stringify(text)) throw new Error(`${c.name}: the floor's text is not read_file's`)
 }
 
@@ -332,6 +353,7 @@ for (const c of CASES) {
     const floorAnswer = cell('floorAnswer')
     const addon = cell('addon')
     const addonText = cell('addonText')
+    const addonStateless = cell('addonStateless')
     const reference = cell('reference')
     rows.push({
       case: c.name,
@@ -340,7 +362,9 @@ for (const c of CASES) {
       floor_same_answer: floorAnswer,
       addon,
       addon_text_only: addonText,
+      addon_stateless: addonStateless,
       reference,
+      stateless_over_text_only: addonStateless.ms / addonText.ms,
       addon_text_only_over_floor: addonText.ms / floor.ms,
       addon_over_floor_same_answer: addon.ms / floorAnswer.ms,
       server_cpu_us_per_call: Object.fromEntries(SERVERS.map((server) => [server.key, serverCpuPerCall(server, c)])),
@@ -372,10 +396,11 @@ if (JSON_OUTPUT) {
       ? "(--changing: the workspace's directories changed before every server's turn, so every read looks for every ignore file)"
       : "(the workspace's directories unchanged for over 3 s, as between edits: their listing of ignore files is trusted)",
     "(SDK, same text: the SDK's server answering the text-only answer, made once at start; same answer: the same",
-    " server answering the default answer under read_file's output schema; text only: agent-read-file mcp",
-    ' --no-structured-content)',
+    " server answering the structured answer under read_file's output schema; structured: agent-read-file mcp",
+    ' --structured-content; text only: agent-read-file mcp, its default, to a v1 Client (2025-11-25); 2026: the',
+    ' same server to the v2 Client pinned to 2026-07-28)',
     '',
-    `${'case'.padEnd(27)} ${'mode'.padEnd(13)} ${'SDK, same text'.padStart(14)} ${'same answer'.padStart(12)} ${'agent-read-file'.padStart(15)} ${'text only'.padStart(12)} ${'server-fs'.padStart(12)}  ${'text/floor'.padStart(10)}  ${'ours/same'.padStart(9)}  ${'ref/ours'.padStart(8)}`,
+    `${'case'.padEnd(27)} ${'mode'.padEnd(13)} ${'SDK, same text'.padStart(14)} ${'same answer'.padStart(12)} ${'structured'.padStart(12)} ${'text only'.padStart(12)} ${'2026'.padStart(12)} ${'server-fs'.padStart(12)}  ${'text/floor'.padStart(10)}  ${'ours/same'.padStart(9)}  ${'2026/2025'.padStart(9)}  ${'ref/ours'.padStart(8)}`,
   ]
   const ratio = (value, width) => `${value.toFixed(2)}x`.padStart(width)
   const verdicts = (pass) =>
@@ -384,8 +409,8 @@ if (JSON_OUTPUT) {
       : '(not a target)'
   for (const row of rows) {
     out.push(
-      `${row.case.padEnd(27)} ${row.mode.padEnd(13)} ${cellText(row.floor).padStart(14)} ${cellText(row.floor_same_answer).padStart(12)} ${cellText(row.addon).padStart(15)} ${cellText(row.addon_text_only).padStart(12)} ${cellText(row.reference).padStart(12)}  ` +
-        `${ratio(row.addon_text_only_over_floor, 10)}  ${ratio(row.addon_over_floor_same_answer, 9)}  ${ratio(row.reference_over_addon, 8)}  ${verdicts(row.pass)}`,
+      `${row.case.padEnd(27)} ${row.mode.padEnd(13)} ${cellText(row.floor).padStart(14)} ${cellText(row.floor_same_answer).padStart(12)} ${cellText(row.addon).padStart(12)} ${cellText(row.addon_text_only).padStart(12)} ${cellText(row.addon_stateless).padStart(12)} ${cellText(row.reference).padStart(12)}  ` +
+        `${ratio(row.addon_text_only_over_floor, 10)}  ${ratio(row.addon_over_floor_same_answer, 9)}  ${ratio(row.stateless_over_text_only, 9)}  ${ratio(row.reference_over_addon, 8)}  ${verdicts(row.pass)}`,
     )
   }
   out.push('', 'server CPU µs per call (user + system, both modes of a case together):')

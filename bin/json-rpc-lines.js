@@ -4,6 +4,7 @@
 // or the error to answer (with the id it names, so that the client waiting on it is freed).
 
 const { ErrorCode, JSONRPCMessageSchema, ClientRequestSchema } = require('@modelcontextprotocol/sdk/types.js')
+const { isStateless, unwrapStateless } = require('./mcp-revision.js')
 
 const NEWLINE = 0x0a
 const QUOTE = 0x22
@@ -269,8 +270,10 @@ function isPlainToolCall(value, name) {
 /**
  * What one line of input is: `{ message }` for the SDK, `{ call }` for a plain call of the
  * tool `directTool` names (see `isPlainToolCall`), `{ answer }` for an error to write back at
- * once, `{ dropped }` (a reason) for what JSON-RPC answers nothing to (a malformed response),
- * or `{}` for a blank line.
+ * once, `{ discover }` for a `server/discover` request, `{ dropped }` (a reason) for what
+ * JSON-RPC answers nothing to (a malformed response), or `{}` for a blank line. A request in
+ * MCP's stateless revision is judged without its envelope (`unwrapStateless`), and its
+ * verdict says `stateless` (its method): its answer gets what that revision adds.
  */
 function readLine(buffer, directTool) {
   const text = buffer.toString('utf8').replace(/\r$/, '')
@@ -281,6 +284,17 @@ function readLine(buffer, directTool) {
   } catch (err) {
     return { answer: errorResponse(null, ErrorCode.ParseError, `Parse error: ${err.message.replace(/\s+/g, ' ')}`) }
   }
+  if (!isObject(value) || !isStateless(value)) return classify(value, directTool)
+  const { answer, discover, request } = unwrapStateless(value)
+  if (answer) return { answer }
+  if (discover) return { discover: value }
+  const verdict = classify(request, directTool)
+  verdict.stateless = request.method
+  return verdict
+}
+
+/** `readLine`'s verdict on a parsed JSON value (a stateless request without its envelope). */
+function classify(value, directTool) {
   if (directTool !== undefined && isObject(value) && isPlainToolCall(value, directTool)) return { call: value }
   return checkMessage(value)
 }

@@ -19,6 +19,7 @@ const ENVELOPE = {
   logLevel: 'io.modelcontextprotocol/logLevel',
 }
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo'
+const ENVELOPE_KEYS = new Set(Object.values(ENVELOPE))
 
 /** The revision's error for a version not served (its `data` names those that are). */
 const UNSUPPORTED_VERSION = -32022
@@ -53,8 +54,9 @@ function isStateless(value) {
 const errorAnswer = (id, code, message, data) => ({ jsonrpc: '2.0', id, error: { code, message, ...(data && { data }) } })
 
 /**
- * A stateless request (`isStateless`) as the SDK is to serve it: `{ request }`, its envelope
- * taken off `params._meta` (and `_meta` itself when nothing else was in it), or `{ answer }`:
+ * A stateless request (`isStateless`) as the SDK is to serve it: `{ request }`, `value` with
+ * its envelope taken off `params._meta` (and `_meta` itself when nothing else was in it),
+ * `{ discover: true }` for `server/discover`, or `{ answer }`:
  * the error for a version not served, an envelope without the client's capabilities, or a
  * method the revision does not have (`initialize`, `ping`, ...).
  */
@@ -76,11 +78,13 @@ function unwrapStateless(value) {
   if (!STATELESS_METHODS.has(method)) {
     return { answer: errorAnswer(id, ErrorCode.MethodNotFound, `Method not found: ${method} is not in protocol revision ${STATELESS_REVISION}`) }
   }
-  const rest = { ...meta }
-  for (const key of Object.values(ENVELOPE)) delete rest[key]
-  const { _meta, ...otherParams } = params
-  const unwrapped = Object.keys(rest).length > 0 ? { ...otherParams, _meta: rest } : otherParams
-  return { request: { ...value, params: unwrapped } }
+  // `value` is the caller's own, just parsed: its params are replaced, not copied (a stateless
+  // call costs no more than a few µs over one that is not).
+  const unwrapped = {}
+  for (const key in params) if (key !== '_meta') unwrapped[key] = params[key]
+  for (const key in meta) if (!ENVELOPE_KEYS.has(key)) (unwrapped._meta ??= {})[key] = meta[key]
+  value.params = unwrapped
+  return { request: value }
 }
 
 /** `server/discover`'s result: the revision served, the server's capabilities and name. */

@@ -29,7 +29,8 @@ const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--a
 
 const MCP_HELP = `${MCP_USAGE}
 
-Serves the read_file tool over stdio to an MCP client (Model Context Protocol).
+Serves the read_file tool over stdio to an MCP client (Model Context Protocol): the
+stateless revision 2026-07-28, and 2025-11-25 and 2025-06-18, whichever the client speaks.
 
 options:
   --root DIR              the workspace root (default: the current directory, unless it
@@ -115,6 +116,8 @@ async function serve(options, structuredContent) {
   const { readFileAnswer } = require('../adapters/mcp-core.js')
   const { DEFINITION } = require('../adapters/schemas.js')
   const { BoundedStdioTransport } = require('./stdio-transport.js')
+  const { discoverResult } = require('./mcp-revision.js')
+  const { version } = require('../package.json')
   let toolkit, root
   try {
     root = servedRoot(options.workspaceRoot)
@@ -135,6 +138,8 @@ async function serve(options, structuredContent) {
   const answer = readFileAnswer(toolkit, structuredContent)
   const transport = new BoundedStdioTransport({
     directCall: { tool: DEFINITION.name, answer },
+    // The one tool never changes: no list_changed to listen for.
+    discover: () => discoverResult({ name: 'agent-read-file', version }, { tools: {} }),
     isMediaCall: (request) => isMediaCall(request, DEFINITION.name),
   })
   transport.onerror = (err) => {

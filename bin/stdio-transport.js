@@ -11,6 +11,8 @@
 // text read sent after them is served at once, not after their decodes.
 
 const { LineSplitter, readLine, oversizedAnswer, unserialisableAnswer, internalErrorAnswer } = require('./json-rpc-lines.js')
+const { statelessResponse } = require('./mcp-revision.js')
+const { ErrorCode } = require('@modelcontextprotocol/sdk/types.js')
 
 /**
  * The largest message taken, in bytes (1 MiB). A client's messages to this server are an
@@ -66,7 +68,12 @@ const isResponse = (message) => !('method' in message) && 'id' in message
  * `directCall` (`{ tool, answer }`) answers a `tools/call` of `tool` in the plainest shape (see
  * `isPlainToolCall`) with `answer(request, signal)`: the response the SDK would send, as a
  * message or as its line (a string); the call never goes through the SDK's schemas and
- * layers, which cost several times the read itself. Every other message goes to the SDK.
+ * layers, which cost several times the read itself; its third argument says whether the
+ * request is in MCP's stateless revision. Every other message goes to the SDK.
+ *
+ * `discover()` makes the result of a `server/discover` request (MCP's stateless revision);
+ * without it, such a request is answered that the method is not found. A stateless request's
+ * answer gets what that revision adds (`statelessResponse`).
  */
 class BoundedStdioTransport {
   constructor({
@@ -78,6 +85,7 @@ class BoundedStdioTransport {
     maxMediaCallsWaiting = MAX_MEDIA_CALLS_WAITING,
     maxQueuedOutputBytes = MAX_QUEUED_OUTPUT_BYTES,
     directCall,
+    discover,
     isMediaCall = () => false,
   } = {}) {
     this.input = input
@@ -90,6 +98,8 @@ class BoundedStdioTransport {
       media: { slots: maxMediaCallsInFlight, serving: 0, waiting: [], maxWaiting: maxMediaCallsWaiting },
     }
     this.directCall = directCall
+    this.discover = discover
+    this.stateless = new Map() // id key -> the method of a stateless request being served
     this.splitter = new LineSplitter(maxMessageBytes, {
       onLine: (line) => this.received(readLine(line, directCall?.tool)),
       onOversized: (size, { id, isResponse: response }) => {
@@ -145,12 +155,14 @@ class BoundedStdioTransport {
   }
 
   /** One line's verdict from `readLine`: passed on, answered, or let go. */
-  received({ message, call, answer }) {
+  received({ message, call, answer, discover, stateless }) {
     if (answer) return this.enqueue(answer)
+    if (discover) return this.enqueue(this.discovered(discover))
     if (call) this.directRequests.add(call)
     message ??= call
     if (!message || this.closed) return
     if (isRequest(message)) {
+      if (stateless) this.stateless.set(idKey(message.id), stateless)
       const lane = this.isMediaCall(message) ? this.lanes.media : this.lanes.calls
       if (lane.waiting.length > 0 || lane.serving >= lane.slots) lane.waiting.push(message)
       else this.serve(message, lane)
@@ -159,6 +171,12 @@ class BoundedStdioTransport {
       this.onmessage?.(message)
     }
     this.applyBackpressure()
+  }
+
+  /** The answer to the `server/discover` request `request`. */
+  discovered(request) {
+    if (this.discover === undefined) return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found' } }
+    return { jsonrpc: '2.0', id: request.id, result: this.discover() }
   }
 
   serve(request, lane) {
@@ -179,7 +197,7 @@ class BoundedStdioTransport {
     this.directAborts.set(key, controllers.add(controller))
     let answer
     try {
-      answer = await this.directCall.answer(request, controller.signal)
+      answer = await this.directCall.answer(request, controller.signal, this.stateless.has(key))
     } catch (err) {
       answer = internalErrorAnswer(request.id, err)
     }
@@ -187,8 +205,9 @@ class BoundedStdioTransport {
     if (controllers.size === 0 && this.directAborts.get(key) === controllers) this.directAborts.delete(key)
     if (controller.signal.aborted) return
     this.spareControllers.push(controller)
-    if (typeof answer === 'string') this.enqueueLine(answer, key)
-    else this.enqueue(answer)
+    if (typeof answer !== 'string') return this.enqueue(answer)
+    this.stateless.delete(key) // the line was made for the request's revision
+    this.enqueueLine(answer, key)
   }
 
   /** A request answered (its answer handed to stdout) or cancelled: its slot is free. */
@@ -211,6 +230,7 @@ class BoundedStdioTransport {
   forget(requestId) {
     if (requestId === undefined) return
     const key = idKey(requestId)
+    this.stateless.delete(key)
     for (const controller of this.directAborts.get(key) ?? []) controller.abort()
     for (const lane of Object.values(this.lanes)) lane.waiting = lane.waiting.filter((request) => idKey(request.id) !== key)
     for (const entry of this.outbox.filter((e) => e.key === key)) {
@@ -235,7 +255,14 @@ class BoundedStdioTransport {
 
   enqueue(message, resolve = () => {}) {
     if (this.closed) return resolve()
-    this.enqueueLine(serialise(message), isResponse(message) ? idKey(message.id) : undefined, resolve)
+    if (!isResponse(message)) return this.enqueueLine(serialise(message), undefined, resolve)
+    const key = idKey(message.id)
+    const method = this.stateless.get(key)
+    if (method !== undefined) {
+      this.stateless.delete(key)
+      message = statelessResponse(message, method)
+    }
+    this.enqueueLine(serialise(message), key, resolve)
   }
 
   /**

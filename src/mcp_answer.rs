@@ -26,14 +26,16 @@ pub const MCP_STRUCTURED_CONTENT_BYTES: u32 = 16 * 1024;
 
 /// What the answer depends on besides the window: what the model's text depends on, as
 /// `runToolCall` has it (the toolkit's `lineNumbers`, and the call's `start_line` and
-/// `start_column` when they are numbers), and whether the server sends the output as
-/// `structuredContent` too.
+/// `start_column` when they are numbers), whether the server sends the output as
+/// `structuredContent` too, and whether the request is in MCP's stateless revision
+/// (2026-07-28), whose results say `resultType: "complete"`.
 #[napi(object)]
 pub struct McpAnswerOptions {
     pub line_numbers: bool,
     pub start_line: Option<f64>,
     pub start_column: Option<f64>,
     pub structured_content: bool,
+    pub stateless: Option<bool>,
 }
 
 /// How a call's window is answered: the request's id, the text's options, and whether the
@@ -44,6 +46,7 @@ pub(crate) struct McpAnswer {
     id: Option<Id>,
     text: Option<TextOptions>,
     structured_content: bool,
+    stateless: bool,
 }
 
 /// A JSON-RPC request id: a string or an integer.
@@ -73,6 +76,7 @@ impl McpAnswer {
             id,
             text,
             structured_content: options.structured_content,
+            stateless: options.stateless.unwrap_or(false),
         }
     }
 
@@ -84,29 +88,29 @@ impl McpAnswer {
         if model_text::may_be_media(output) {
             return None;
         }
-        let structured = self.structured_content;
         // The text makes room for itself as it is rendered; `structuredContent` may repeat
         // the window.
-        let repeated = if structured && repeats_content(output) {
+        let repeated = if self.structured_content && repeats_content(output) {
             output.content.as_str().len()
         } else {
             0
         };
         let mut line = String::with_capacity(repeated + 512);
-        write_response(&mut line, output, options, structured, id).ok()?;
+        write_response(&mut line, output, options, self, id).ok()?;
         line.push('\n');
         Some(line)
     }
 }
 
-/// `{ result: { content: [text], structuredContent: output }, jsonrpc, id }`, keys in that
-/// order, the text rendered from `output` with `options` straight into the line,
-/// `structuredContent` only when `structured`.
+/// `{ result: { content: [text], structuredContent: output, resultType }, jsonrpc, id }`,
+/// keys in that order, the text rendered from `output` with `options` straight into the line,
+/// `structuredContent` only when the answer's `structured_content`, `resultType` only when
+/// it is `stateless`.
 fn write_response(
     line: &mut String,
     output: &ReadFileOutput,
     options: TextOptions,
-    structured: bool,
+    answer: &McpAnswer,
     id: &Id,
 ) -> serde_json::Result<()> {
     let mut response = Object::new(line);
@@ -118,8 +122,11 @@ fn write_response(
             .string_from("text", |text| {
                 model_text::render_read_into(output, options, text)
             });
-        if structured {
+        if answer.structured_content {
             write_structured_output(&mut result.object("structuredContent"), output)?;
+        }
+        if answer.stateless {
+            result.string("resultType", "complete");
         }
     }
     response.string("jsonrpc", "2.0");

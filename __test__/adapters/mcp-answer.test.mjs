@@ -11,6 +11,7 @@ import { makeFixture, testHooks } from '../helpers.mjs'
 const require = createRequire(import.meta.url)
 const { createAgentToolkit } = require('../../index.js')
 const { readFileAnswer, readFileCall } = require('../../adapters/mcp-core.js')
+const { statelessResponse } = require('../../bin/mcp-revision.js')
 
 const fx = makeFixture()
 after(() => fx.cleanup())
@@ -122,6 +123,27 @@ describe("agent-read-file mcp's answers made in Rust", () => {
     } finally {
       toolkit.close()
     }
+  })
+
+  test("a stateless (2026-07-28) request's answer made in Rust is the registered tool's with resultType", async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    let made = 0
+    try {
+      for (const structured of [false, true]) {
+        for (const path of ['lines.txt', 'escapes.txt', 'over-16k.txt', 'missing.txt']) {
+          const request = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'read_file', arguments: { path } } }
+          const answer = await readFileAnswer(toolkit, structured)(request, undefined, true)
+          const registered = { result: await readFileCall(toolkit, structured)({ path }), jsonrpc: '2.0', id: 9 }
+          if (typeof answer !== 'string') continue // answered as a message: the transport adds resultType
+          assert.equal(answer, `${JSON.stringify(statelessResponse(registered, 'tools/call'))}\n`, path)
+          assert.equal(JSON.parse(answer).result.resultType, 'complete')
+          made++
+        }
+      }
+    } finally {
+      toolkit.close()
+    }
+    assert.equal(made, 6)
   })
 
   test('a failure, a name that claims media and a deduplicating or JSON toolkit are answered as the registered tool', async () => {

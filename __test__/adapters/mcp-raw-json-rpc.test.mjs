@@ -223,6 +223,123 @@ describe('agent-read-file mcp: malformed messages are answered, and the server g
   })
 })
 
+// MCP's stateless revision (2026-07-28), as a raw client speaks it: no `initialize`; each
+// request carries its version and the client's capabilities in `params._meta`.
+const STATELESS = '2026-07-28'
+const envelope = (extra = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': STATELESS,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  ...extra,
+})
+const METHOD_NOT_FOUND = -32601
+const UNSUPPORTED_VERSION = -32022
+
+describe("agent-read-file mcp: MCP's stateless revision (2026-07-28) beside 2025-11-25 and 2025-06-18", () => {
+  test('server/discover names the revision, the tool capability and the server, without initialize', async () => {
+    const server = rawServer()
+    try {
+      server.send({ id: 'server-discover-probe-1', method: 'server/discover', params: { _meta: envelope() } })
+      const { result } = await server.next(answerTo('server-discover-probe-1'), 'the discover answer')
+      const { version } = require('../../package.json')
+      assert.deepEqual(result, {
+        supportedVersions: [STATELESS],
+        capabilities: { tools: {} },
+        resultType: 'complete',
+        ttlMs: 0,
+        cacheScope: 'private',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'agent-read-file', version } },
+      })
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('tools/list and tools/call stand alone: resultType, a list cached privately, schemas in JSON Schema 2020-12', async () => {
+    for (const args of [['--root', fx.ws], ['--root', fx.ws, '--structured-content']]) {
+      const server = rawServer({ args })
+      try {
+        server.send({ id: 1, method: 'tools/list', params: { _meta: envelope() } })
+        const { result: listed } = await server.next(answerTo(1), 'tools/list')
+        assert.equal(listed.resultType, 'complete')
+        assert.equal(listed.ttlMs, 0)
+        assert.equal(listed.cacheScope, 'private')
+        const [tool] = listed.tools
+        assert.equal(tool.inputSchema.$schema, 'https://json-schema.org/draft/2020-12/schema')
+        assert.deepEqual(tool.inputSchema.properties, TOOLKIT_DEFINITION.parameters.properties)
+        assert.equal('execution' in tool, false)
+        assert.equal(tool.outputSchema?.$schema, args.length === 3 ? 'https://json-schema.org/draft/2020-12/schema' : undefined)
+        // A plain call (answered in Rust), one with a progress token, and a failure (by the SDK's tool).
+        const calls = [
+          [2, { path: 'small.txt' }, {}],
+          [3, { path: 'small.txt' }, { progressToken: 'p' }],
+          [4, { path: '../outside.txt' }, {}],
+        ]
+        for (const [id, call, meta] of calls) {
+          server.send({ id, method: 'tools/call', params: { name: 'read_file', arguments: call, _meta: envelope(meta) } })
+        }
+        const text = { type: 'text', text: 'small.txt lines 1-2 of 2 (8 bytes)\n1\tone\n2\ttwo\n' }
+        for (const id of [2, 3]) {
+          const { result } = await server.next(answerTo(id), `call ${id}`)
+          assert.deepEqual(result.content, [text])
+          assert.equal(result.resultType, 'complete')
+          assert.deepEqual(Object.keys(result), args.length === 3 ? ['content', 'structuredContent', 'resultType'] : ['content', 'resultType'])
+        }
+        const { result: failed } = await server.next(answerTo(4), 'the failed call')
+        assert.equal(failed.isError, true)
+        assert.equal(failed.resultType, 'complete')
+        assert.match(failed.content[0].text, /^OUTSIDE_WORKSPACE: /)
+      } finally {
+        await server.close()
+      }
+    }
+  })
+
+  test('a version not served is -32022 naming the one that is; no client capabilities is -32602; ping is not in the revision', async () => {
+    const server = rawServer()
+    try {
+      server.send({ id: 1, method: 'tools/list', params: { _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }) } })
+      const unsupported = await server.next(answerTo(1), 'the unsupported version')
+      assertError(unsupported, UNSUPPORTED_VERSION, 1)
+      assert.deepEqual(unsupported.error.data, { supported: [STATELESS], requested: '2027-01-01' })
+      const noCapabilities = envelope()
+      delete noCapabilities['io.modelcontextprotocol/clientCapabilities']
+      server.send({ id: 2, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'small.txt' }, _meta: noCapabilities } })
+      const missing = await server.next(answerTo(2), 'the missing capabilities')
+      assertError(missing, INVALID_PARAMS, 2)
+      assert.deepEqual(missing.error.data, { envelope: { key: 'io.modelcontextprotocol/clientCapabilities', problem: 'missing' } })
+      server.send({ id: 3, method: 'ping', params: { _meta: envelope() } })
+      assertError(await server.next(answerTo(3), 'the stateless ping'), METHOD_NOT_FOUND, 3)
+      server.send({ id: 4, method: 'initialize', params: { protocolVersion: STATELESS, capabilities: {}, clientInfo: { name: 'raw', version: '1' }, _meta: envelope() } })
+      assertError(await server.next(answerTo(4), 'the stateless initialize'), METHOD_NOT_FOUND, 4)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('the same process serves 2025-06-18 and 2025-11-25 as before: initialize, then requests without resultType', async () => {
+    for (const protocolVersion of ['2025-06-18', '2025-11-25']) {
+      const server = rawServer()
+      try {
+        server.send({ id: 1, method: 'tools/list', params: { _meta: envelope() } })
+        await server.next(answerTo(1), 'a stateless request first')
+        server.send({ id: 'init', method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+        assert.equal((await server.next(answerTo('init'), 'initialize')).result.protocolVersion, protocolVersion)
+        server.send({ method: 'notifications/initialized' })
+        server.send({ id: 2, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'small.txt' } } })
+        server.send({ id: 3, method: 'tools/list' })
+        assert.deepEqual(Object.keys((await server.next(answerTo(2), 'the call')).result), ['content'])
+        const listed = (await server.next(answerTo(3), 'the list')).result
+        assert.deepEqual(Object.keys(listed), ['tools'])
+        assert.equal(listed.tools[0].inputSchema.$schema, 'http://json-schema.org/draft-07/schema#')
+        await pingAnswered((server.send({ id: 4, method: 'ping' }), server), 4)
+      } finally {
+        await server.close()
+      }
+    }
+  })
+})
+
 describe('agent-read-file mcp: a cut line, as a raw client sees it', () => {
   test("tools/list lists start_column; a cut line's answer names where it goes on, and start_column reads on", async () => {
     const server = await readyServer({ args: ['--root', fx.ws, '--max-content-bytes', '128', '--structured-content'] })
