@@ -73,26 +73,23 @@ function rootError(err, root) {
   return codedError(err.code, `--root ${root}`, err.message.slice(prefix.length))
 }
 
-/** `--max-file-bytes`'s value: `undefined` when absent, `Infinity`, or a whole number from 1. */
-function fileLimit(text) {
+/**
+ * A limit flag's value (`--NAME`, its text): `undefined` when absent, `Infinity`, or a whole
+ * number from `min` to `max`.
+ */
+function limitFlag(name, text, min, max) {
   if (text === 'Infinity') return Infinity
   if (text !== undefined && !/^[0-9]+$/.test(text)) {
-    throw new UsageError(`--max-file-bytes takes a whole decimal number or Infinity (got ${JSON.stringify(text)})`)
+    throw new UsageError(`--${name} takes a whole decimal number or Infinity (got ${JSON.stringify(text)})`)
   }
-  return decimal('max-file-bytes', text, 1, Number.MAX_SAFE_INTEGER)
+  return decimal(name, text, min, max)
 }
 
-/**
- * `--max-read-tokens`'s value: `undefined` when absent, `Infinity`, or a whole number from
- * 1000 to 4294967295.
- */
-function tokenLimit(text) {
-  if (text === 'Infinity') return Infinity
-  if (text !== undefined && !/^[0-9]+$/.test(text)) {
-    throw new UsageError(`--max-read-tokens takes a whole decimal number or Infinity (got ${JSON.stringify(text)})`)
-  }
-  return decimal('max-read-tokens', text, 1000, 0xffffffff)
-}
+/** `--max-file-bytes`'s value: `undefined` when absent, `Infinity`, or a whole number from 1. */
+const fileLimit = (text) => limitFlag('max-file-bytes', text, 1, Number.MAX_SAFE_INTEGER)
+
+/** `--max-read-tokens`'s value: `undefined`, `Infinity`, or a whole number from 1000 to 2^32 - 1. */
+const tokenLimit = (text) => limitFlag('max-read-tokens', text, 1000, 0xffffffff)
 
 /** `parse(argv)`; a `UsageError` is said with `usage` on stderr, and the program exits 2. */
 function parseOrExit(parse, argv, usage) {

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object};
 use napi::{Env, JsValue, Unknown};
 
-use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::error::{ErrorCode, ReadFileError, SizeLimit};
 use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{Argument, MAX_FILE_BYTES, ReadRequest};
@@ -318,14 +318,15 @@ impl ReadCall {
     /// lifts the limit: `maxFileBytes` for text, `media.maxFileBytes` for an image, a
     /// notebook or a PDF. A size refusal of the specification's functions has no option.
     fn explained(&self, mut error: ReadFileError) -> ReadFileError {
-        let toolkit = self.rules.policy.is_some();
-        if toolkit && error.code == ErrorCode::SizeLimitExceeded && error.file_size.is_some() {
-            let option = match error.reason.contains(media::MEDIA_LIMIT_WORDS) {
-                true => "media.maxFileBytes",
-                false => "maxFileBytes",
-            };
-            error.reason = format!("{}; the toolkit's {option} lifts the limit", error.reason);
+        if self.rules.policy.is_none() {
+            return error;
         }
+        let option = match error.size_limit {
+            Some(SizeLimit::Text) => "maxFileBytes",
+            Some(SizeLimit::Media) => "media.maxFileBytes",
+            None => return error,
+        };
+        error.reason = format!("{}; the toolkit's {option} lifts the limit", error.reason);
         error
     }
 

@@ -89,6 +89,17 @@ pub struct ReadFileError {
     pub reason: String,
     /// The file's size, for `SIZE_LIMIT_EXCEEDED` (dialects word their own message).
     pub file_size: Option<u64>,
+    /// Which limit a `SIZE_LIMIT_EXCEEDED` is over (a toolkit names the option that lifts it).
+    pub size_limit: Option<SizeLimit>,
+}
+
+/// The limits of a file's size a read may be refused for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeLimit {
+    /// The text read's (`ReadOptions::max_file_bytes`).
+    Text,
+    /// The media read's, for images, notebooks and PDFs (`MediaLimits::max_file_bytes`).
+    Media,
 }
 
 impl ReadFileError {
@@ -98,6 +109,7 @@ impl ReadFileError {
             path: path.to_owned(),
             reason: reason.into(),
             file_size: None,
+            size_limit: None,
         }
     }
 

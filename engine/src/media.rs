@@ -14,7 +14,7 @@ pub mod pdf;
 use std::fs::File;
 use std::sync::atomic::AtomicBool;
 
-use crate::error::{ErrorCode, ReadFileError};
+use crate::error::{ErrorCode, ReadFileError, SizeLimit};
 use crate::file_guard::{self, BINARY_SCAN_BYTES, GuardError};
 use crate::policy::Policy;
 use crate::read_file;
@@ -365,16 +365,14 @@ fn looks_like_notebook(head: &[u8]) -> bool {
             || memchr::memmem::find(text, b"\"cells\"").is_some())
 }
 
-/// What a media read's size refusal says its limit is for (a caller may name the option).
-pub const MEDIA_LIMIT_WORDS: &str = "for images, notebooks and PDFs";
-
 fn too_large(requested: &str, len: u64, max: u64) -> ReadFileError {
     let mut error = ReadFileError::new(
         ErrorCode::SizeLimitExceeded,
         requested,
-        format!("file is {len} bytes, over the {max}-byte limit {MEDIA_LIMIT_WORDS}"),
+        format!("file is {len} bytes, over the {max}-byte limit for images, notebooks and PDFs"),
     );
     error.file_size = Some(len);
+    error.size_limit = Some(SizeLimit::Media);
     error
 }
 

@@ -15,7 +15,7 @@ use rustix::fs::Stat;
 
 use crate::attempt::{Attempt, Stop};
 use crate::chunked::{self, LineIndexCache, ScanPace, ScanUnchangedError, Scanned, WindowAsk};
-use crate::error::{ErrorCode, ReadFileError};
+use crate::error::{ErrorCode, ReadFileError, SizeLimit};
 use crate::file_guard::{self, FileBytes, GuardError, MAX_CACHED_READ_BYTES, Span};
 use crate::policy::{self, Policy};
 use crate::request::reject_nul;
@@ -235,6 +235,7 @@ pub(crate) fn guard_error(err: GuardError, requested: &str) -> ReadFileError {
     match err {
         GuardError::TooLarge { len, max } => ReadFileError {
             file_size: Some(len),
+            size_limit: Some(SizeLimit::Text),
             ..ReadFileError::new(
                 ErrorCode::SizeLimitExceeded,
                 requested,
