@@ -177,6 +177,37 @@ function estimatorTable() {
   return rows.join('\n')
 }
 
+/**
+ * What the default budget (25,000 tokens) does to the corpus: each file's first window of 500
+ * lines (the most a model may ask for), as the model gets it, with the budget and without
+ * (`maxReadTokens: Infinity`), counted exactly (o200k_base): the reads it cuts, the tokens
+ * given, the largest read, and how much of the budget a cut read fills.
+ */
+function budgetTable() {
+  const logs = logsWorkspace()
+  const kinds = [...repositoryCorpus().map(([kind, files]) => [kind, ROOT, files]), ['logs', logs.root, logs.files]]
+  const rows = [
+    '| kind | files | tokens, no budget | largest | reads cut | tokens, 25,000 budget | largest | a cut read fills |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ]
+  const count = (n) => n.toLocaleString('en-US')
+  for (const [kind, root, files] of kinds) {
+    const budgeted = createAgentToolkit({ workspaceRoot: root, deny: [] })
+    const unbudgeted = createAgentToolkit({ workspaceRoot: root, deny: [], maxReadTokens: Infinity })
+    const tokensOf = (toolkit, file) => countTokens(renderRead(toolkit.readFileSync({ path: file, max_lines: 500 })))
+    const whole = files.map((file) => tokensOf(unbudgeted, file))
+    const within = files.map((file) => tokensOf(budgeted, file))
+    budgeted.close()
+    unbudgeted.close()
+    const fills = within.filter((tokens, i) => tokens < whole[i]).map((tokens) => tokens / 25_000)
+    const sum = (list) => list.reduce((a, b) => a + b, 0)
+    const fill = fills.length === 0 ? '-' : `${(Math.min(...fills) * 100).toFixed(0)}-${(Math.max(...fills) * 100).toFixed(0)}%`
+    rows.push(`| ${kind} | ${files.length} | ${count(sum(whole))} | ${count(Math.max(...whole))} | ${fills.length} | ${count(sum(within))} | ${count(Math.max(...within))} | ${fill} |`)
+  }
+  logs.remove()
+  return rows.join('\n')
+}
+
 /** The estimate's cost: its speed on this repository's Rust, and beside a small read. */
 function estimatorCost() {
   const text = repositoryCorpus()[0][1].filter((file) => file.endsWith('.rs')).map((file) => fs.readFileSync(path.join(ROOT, file), 'utf8')).join('\n')
@@ -193,5 +224,7 @@ function estimatorCost() {
 main()
 console.log()
 console.log(estimatorTable())
+console.log()
+console.log(budgetTable())
 console.log()
 console.log(estimatorCost())
