@@ -276,8 +276,10 @@ function isPlainToolCall(value, name) {
  * verdict says `stateless` (its method): its answer gets what that revision adds.
  */
 function readLine(buffer, directTool) {
-  const text = buffer.toString('utf8').replace(/\r$/, '')
-  if (text.trim() === '') return {}
+  const line = buffer.toString('utf8')
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line
+  // Stops at the first character that is not a space: a message's first, `{`.
+  if (!/\S/.test(text)) return {}
   let value
   try {
     value = JSON.parse(text)
