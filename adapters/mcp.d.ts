@@ -10,8 +10,8 @@ import type { AgentToolkit, ToolkitOptions } from '../index'
  * output schema for `ToolkitReadFileOutput` when {@link McpToolOptions.structuredContent}
  * asks for it. A read answers, as its text, what a model is given
  * (`ToolkitOptions.resultFormat`: the toolkit's text by default, or the output as JSON), and
- * with `structuredContent: true` the output as `structuredContent` too, for programs. A failed read is an
- * `isError: true` result whose text is the error's message, starting with its code
+ * with `structuredContent: true` the output as `structuredContent` too, for programs. A
+ * failed read is an `isError: true` result whose text is the error's message, starting with its code
  * (`NOT_FOUND: src/a.ts: …`). The client's cancellation aborts the read. A toolkit made from
  * `options` is closed when the server closes; a toolkit given stays the caller's to close.
  * A malformed `options` is an `INVALID_ARGUMENT` error, thrown.

@@ -24,8 +24,8 @@ const MAX_MESSAGE_BYTES = 1024 * 1024
 /**
  * Requests served at once, answers not yet handed to stdout included (4). An answer carries
  * a window once (and up to 16 KiB of it again as `structuredContent` when asked): a 1 MiB
- * window and its serialised copy, about 3 MiB while it is made. 4 keep the runtime's thread pool (4 threads by default) busy with reads
- * that wait, and are few enough that reads the kernel has in memory are all done on the
+ * window and its serialised copy, about 3 MiB while it is made. 4 keep the runtime's thread
+ * pool (4 threads by default) busy with reads that wait, and are few enough that reads the kernel has in memory are all done on the
  * event loop (the addon sends a burst of more than 4 calls to the pool whole): at 64
  * concurrent calls, 4 cost less CPU a call than 8 (benchmark/README.md). Each answer is
  * written as soon as it is made, so that the client parses it while the next is read.

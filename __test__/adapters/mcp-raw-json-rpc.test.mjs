@@ -317,6 +317,21 @@ describe("agent-read-file mcp: MCP's stateless revision (2026-07-28) beside 2025
     }
   })
 
+  test('a "__proto__" key in params or _meta stays a key: no arguments are inherited from it', async () => {
+    const server = rawServer()
+    try {
+      const meta = JSON.stringify(envelope()).slice(1, -1)
+      server.writeLine(
+        `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_file","__proto__":{"arguments":{"path":"small.txt"}},"_meta":{"__proto__":{"x":1},${meta}}}}`,
+      )
+      const { result } = await server.next(answerTo(5), 'the call without arguments')
+      assert.equal(result.isError, true, JSON.stringify(result))
+      assert.match(result.content[0].text, /^INVALID_ARGUMENT: /)
+    } finally {
+      await server.close()
+    }
+  })
+
   test('the same process serves 2025-06-18 and 2025-11-25 as before: initialize, then requests without resultType', async () => {
     for (const protocolVersion of ['2025-06-18', '2025-11-25']) {
       const server = rawServer()
