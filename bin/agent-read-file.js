@@ -10,6 +10,9 @@ const {
   decimal,
   fileLimit,
   tokenLimit,
+  mediaLimit,
+  limitOptions,
+  withLimitFlags,
   workspaceRoot,
   parseOrExit,
   print,
@@ -23,6 +26,7 @@ const { version } = require('../package.json')
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N | --tail N] [--start-column N]
                        [--max-lines N] [--pages P] [--format text|json] [--no-line-numbers]
                        [--max-file-bytes N|Infinity] [--max-read-tokens N|Infinity]
+                       [--max-media-bytes N]
 ${MCP_USAGE.replace('usage: ', '       ')}
        agent-read-file --help | --version`
 
@@ -55,6 +59,8 @@ options:
                     more, or Infinity (default: 25000); a longer window ends at its last
                     whole line within it, or its line is cut, and the closing line says
                     where to read on
+  --max-media-bytes N
+                    the largest image, notebook or PDF read, in bytes (default: 20971520)
   -h, --help        this help
   -v, --version     the version
 
@@ -84,6 +90,7 @@ function parseCommandLine(argv) {
     'no-line-numbers': { type: 'boolean' },
     'max-file-bytes': { type: 'string' },
     'max-read-tokens': { type: 'string' },
+    'max-media-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   })
@@ -103,31 +110,30 @@ function parseCommandLine(argv) {
   if (maxLines !== undefined) input.max_lines = maxLines
   if (values.pages !== undefined) input.pages = values.pages
   const lineNumbers = !values['no-line-numbers']
-  const limits = { maxFileBytes: fileLimit(values['max-file-bytes']), maxReadTokens: tokenLimit(values['max-read-tokens']) }
+  const limits = limitOptions({
+    maxFileBytes: fileLimit(values['max-file-bytes']),
+    maxReadTokens: tokenLimit(values['max-read-tokens']),
+    maxMediaBytes: mediaLimit(values['max-media-bytes']),
+  })
   return { action: 'read', root: values.root, input, format, lineNumbers, limits }
 }
 
 /**
  * The command's input read beneath `root` by a toolkit's `view` (text, or an image, notebook
  * or PDF), with no deny rules of its own: so that an unusable root is told as such, by the flag
- * that named it, and `--max-file-bytes` and `--max-read-tokens` apply (and are named by a
- * size refusal). The toolkit's lines are numbered unless `--no-line-numbers`.
+ * that named it, and the limit flags apply (and are named by a size refusal). The toolkit's lines are numbered unless `--no-line-numbers`.
  */
 async function readWith(createAgentToolkit, root, { input, lineNumbers, limits }) {
   let toolkit
   try {
-    const options = { workspaceRoot: root, deny: [], lineNumbers }
-    for (const [name, value] of Object.entries(limits)) if (value !== undefined) options[name] = value
-    toolkit = createAgentToolkit(options)
+    toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], lineNumbers, ...limits })
   } catch (err) {
     throw rootError(err, root)
   }
   try {
     return await toolkit.view(input)
   } catch (err) {
-    if (err?.code === 'SIZE_LIMIT_EXCEEDED' && typeof err.message === 'string') {
-      err.message = err.message.replace("the toolkit's maxFileBytes", '--max-file-bytes')
-    }
+    if (err?.code === 'SIZE_LIMIT_EXCEEDED') err.message = withLimitFlags(err.message)
     throw err
   } finally {
     toolkit.close()

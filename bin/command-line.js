@@ -91,6 +91,37 @@ const fileLimit = (text) => limitFlag('max-file-bytes', text, 1, Number.MAX_SAFE
 /** `--max-read-tokens`'s value: `undefined`, `Infinity`, or a whole number from 1000 to 2^32 - 1. */
 const tokenLimit = (text) => limitFlag('max-read-tokens', text, 1000, 0xffffffff)
 
+/** `--max-media-bytes`'s value: `undefined` when absent, or a whole number from 1. */
+const mediaLimit = (text) => decimal('max-media-bytes', text, 1, Number.MAX_SAFE_INTEGER)
+
+/** The toolkit's options (`ToolkitOptions`) of the limit flags' values, those given. */
+function limitOptions({ maxFileBytes, maxReadTokens, maxMediaBytes }) {
+  const options = {}
+  if (maxFileBytes !== undefined) options.maxFileBytes = maxFileBytes
+  if (maxReadTokens !== undefined) options.maxReadTokens = maxReadTokens
+  if (maxMediaBytes !== undefined) options.media = { maxFileBytes: maxMediaBytes }
+  return options
+}
+
+/** The flag of each toolkit option a size refusal names, as the commands take it. */
+const LIMIT_FLAGS = [
+  ["the toolkit's media.maxFileBytes", '--max-media-bytes'],
+  ["the toolkit's maxFileBytes", '--max-file-bytes'],
+]
+
+/**
+ * A size refusal's message (`SIZE_LIMIT_EXCEEDED: ...; the toolkit's maxFileBytes lifts the
+ * limit`) naming the command's flag in place of the toolkit's option; any other as it is.
+ */
+function withLimitFlags(message) {
+  if (typeof message !== 'string' || !message.startsWith('SIZE_LIMIT_EXCEEDED: ')) return message
+  for (const [option, flag] of LIMIT_FLAGS) {
+    const said = `; ${option} lifts the limit`
+    if (message.endsWith(said)) return `${message.slice(0, -said.length)}; ${flag} lifts the limit`
+  }
+  return message
+}
+
 /** `parse(argv)`; a `UsageError` is said with `usage` on stderr, and the program exits 2. */
 function parseOrExit(parse, argv, usage) {
   try {
@@ -126,6 +157,9 @@ module.exports = {
   decimal,
   fileLimit,
   tokenLimit,
+  mediaLimit,
+  limitOptions,
+  withLimitFlags,
   workspaceRoot,
   parseOrExit,
   print,

@@ -8,6 +8,9 @@ const {
   decimal,
   fileLimit,
   tokenLimit,
+  mediaLimit,
+  limitOptions,
+  withLimitFlags,
   workspaceRoot,
   parseOrExit,
   print,
@@ -24,7 +27,7 @@ const { MEDIA_NAME } = require('../view.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
-                           [--max-read-tokens N|Infinity] [--no-default-deny]
+                           [--max-read-tokens N|Infinity] [--max-media-bytes N] [--no-default-deny]
                            [--ignore-file NAME]... [--no-ignore-files] [--structured-content]`
 
 const MCP_HELP = `${MCP_USAGE}
@@ -49,6 +52,7 @@ options:
                           a file over 1 MiB is scanned in chunks, never read whole
   --max-read-tokens N     the most tokens (o200k_base, estimated) of one result's text,
                           1000 or more, or Infinity (default: 25000)
+  --max-media-bytes N     the largest image, notebook or PDF read, in bytes (default: 20971520)
   --structured-content    answer each read's output as structuredContent too, under an
                           output schema, for programs (a window's text only up to 16 KiB;
                           a longer one is in the text item alone); by default a read answers
@@ -74,6 +78,7 @@ function parseMcpCommandLine(argv) {
     'max-content-bytes': { type: 'string' },
     'max-file-bytes': { type: 'string' },
     'max-read-tokens': { type: 'string' },
+    'max-media-bytes': { type: 'string' },
     'structured-content': { type: 'boolean' },
     'no-structured-content': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -81,8 +86,11 @@ function parseMcpCommandLine(argv) {
   if (values.help) return { action: 'help' }
   if (positionals.length !== 0) throw new UsageError(`mcp takes no path (got ${JSON.stringify(positionals[0])})`)
   const budget = decimal('max-content-bytes', values['max-content-bytes'], 128, 0xffffffff)
-  const limit = fileLimit(values['max-file-bytes'])
-  const tokens = tokenLimit(values['max-read-tokens'])
+  const limits = limitOptions({
+    maxFileBytes: fileLimit(values['max-file-bytes']),
+    maxReadTokens: tokenLimit(values['max-read-tokens']),
+    maxMediaBytes: mediaLimit(values['max-media-bytes']),
+  })
   if (values['no-ignore-files'] && values['ignore-file'] !== undefined) {
     throw new UsageError('--ignore-file and --no-ignore-files exclude each other')
   }
@@ -99,10 +107,9 @@ function parseMcpCommandLine(argv) {
     deny: values.deny ?? [],
     allow: values.allow ?? [],
     ignoreFiles: values['no-ignore-files'] ? false : (values['ignore-file'] ?? true),
+    ...limits,
   }
   if (budget !== undefined) options.maxContentBytes = budget
-  if (limit !== undefined) options.maxFileBytes = limit
-  if (tokens !== undefined) options.maxReadTokens = tokens
   return { action: 'serve', options, structuredContent: values['structured-content'] === true }
 }
 
@@ -135,13 +142,17 @@ async function serve(options, structuredContent) {
   const server = createMcpServer(toolkit, { structuredContent })
   server.server.onclose = () => toolkit.close()
   // The model's calls of read_file skip the SDK's layers; the same function answers them.
-  const answer = readFileAnswer(toolkit, structuredContent)
+  const read = readFileAnswer(toolkit, structuredContent)
+  const answer = async (...call) => namingFlags(await read(...call))
   const transport = new BoundedStdioTransport({
     directCall: { tool: DEFINITION.name, answer },
     // The one tool never changes: no list_changed to listen for.
     discover: () => discoverResult({ name: 'agent-read-file', version }, { tools: {} }),
     isMediaCall: (request) => isMediaCall(request, DEFINITION.name),
   })
+  // The SDK's answers (a call in another shape) name the flags too.
+  const send = transport.send.bind(transport)
+  transport.send = (message, ...rest) => send(namingFlags(message), ...rest)
   transport.onerror = (err) => {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exitCode = 1
@@ -149,6 +160,19 @@ async function serve(options, structuredContent) {
   // When the client closes stdin (or stdout), nothing keeps the process alive once the calls
   // in flight are answered: it ends with status 0.
   await server.connect(transport)
+}
+
+/**
+ * `message` (a JSON-RPC message, or a line made in Rust: never a failure), with a size
+ * refusal's text naming the server's flag that lifts it (`--max-file-bytes`,
+ * `--max-media-bytes`), not the toolkit's option.
+ */
+function namingFlags(message) {
+  const [item] = message?.result?.isError === true ? message.result.content : []
+  if (item?.type !== 'text') return message
+  const text = withLimitFlags(item.text)
+  if (text === item.text) return message
+  return { ...message, result: { ...message.result, content: [{ ...item, text }, ...message.result.content.slice(1)] } }
 }
 
 /**

@@ -75,6 +75,18 @@ describe('agent-read-file CLI', () => {
       assert.match(error.message, /over the limit of 1048576 bytes; --max-file-bytes lifts the limit$/)
     })
 
+    test('--max-media-bytes N refuses a larger image, naming the flag; at its size it is read', () => {
+      const size = fs.statSync(path.join(fx.ws, 'shot.png')).size
+      const refused = run(['shot.png', '--root', fx.ws, '--format', 'text', '--max-media-bytes', String(size - 1)])
+      assert.equal(refused.status, 1)
+      assert.equal(
+        refused.stderr,
+        `SIZE_LIMIT_EXCEEDED: shot.png: file is ${size} bytes, over the ${size - 1}-byte limit for images, notebooks and PDFs; --max-media-bytes lifts the limit\n`,
+      )
+      assert.equal(run(['shot.png', '--root', fx.ws, '--format', 'text', '--max-media-bytes', String(size)]).status, 0)
+      for (const bad of ['0', 'Infinity', '1e3']) assert.equal(run(['shot.png', '--root', fx.ws, '--max-media-bytes', bad]).status, 2, bad)
+    })
+
     test('by default a read gives at most 25,000 tokens of a long line; --max-read-tokens sets it', () => {
       fx.write('long.min.js', `${'let value = compute(index, total);'.repeat(40_000)}\n`)
       for (const [flags, budget] of [[[], 25_000], [['--max-read-tokens', '2000'], 2000]]) {

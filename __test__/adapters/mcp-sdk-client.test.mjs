@@ -347,9 +347,28 @@ describe('agent-read-file mcp: options', () => {
       }
       const refused = await call(small.client, { path: 'logs/big.log' })
       assertFailed(refused, 'SIZE_LIMIT_EXCEEDED')
-      assert.match(refused.content[0].text, /over the limit of 1048576 bytes; the toolkit's maxFileBytes lifts the limit/)
+      assert.match(refused.content[0].text, /over the limit of 1048576 bytes; --max-file-bytes lifts the limit$/)
     } finally {
       for (const { client } of [unbounded, bounded, plain, small]) await client.close()
+    }
+  })
+
+  test('an image over the media limit names --max-media-bytes, answered directly or through the SDK; the flag sets it', async () => {
+    const server = await stdioClient(['--root', fx.ws])
+    const lifted = await stdioClient(['--root', fx.ws, '--max-media-bytes', String(64 * 2 ** 20)])
+    try {
+      // A plain call is answered by the server's own function; one with more in `_meta` by the SDK.
+      for (const extra of [{}, { _meta: { trace: 'through the SDK' } }]) {
+        const refused = await server.client.callTool({ name: 'read_file', arguments: { path: 'huge.png' }, ...extra })
+        assertFailed(refused, 'SIZE_LIMIT_EXCEEDED')
+        assert.match(refused.content[0].text, /over the 20971520-byte limit for images, notebooks and PDFs; --max-media-bytes lifts the limit$/)
+      }
+      // Within the limit it is decoded (and found no PNG it can read: only its signature).
+      const read = await lifted.client.callTool({ name: 'read_file', arguments: { path: 'huge.png' } })
+      assert.doesNotMatch(read.content[0].text, /SIZE_LIMIT_EXCEEDED/)
+    } finally {
+      await server.client.close()
+      await lifted.client.close()
     }
   })
 
@@ -363,6 +382,7 @@ describe('agent-read-file mcp: options', () => {
       [['--bogus'], 2, 'usage: agent-read-file mcp'],
       [['--ignore-file', '.a', '--no-ignore-files'], 2, '--ignore-file and --no-ignore-files exclude each other'],
       [['--structured-content', '--no-structured-content'], 2, '--structured-content and --no-structured-content exclude each other'],
+      [['--root', fx.ws, '--max-media-bytes', 'Infinity'], 2, 'usage: agent-read-file mcp'],
       [['--root', fx.ws, '--ignore-file', 'sub/.a'], 1, 'INVALID_ARGUMENT: ignoreFiles'],
       [['--root', path.join(fx.ws, 'missing')], 1, `INVALID_ARGUMENT: --root ${path.join(fx.ws, 'missing')}: does not exist`],
       // What `--root "$UNSET"` gives: an error, not the current directory served.
