@@ -126,6 +126,7 @@ describe('npm pack', () => {
       'bin/agent-read-file.js',
       'bin/command-line.js',
       'bin/json-rpc-lines.js',
+      'bin/mcp-revision.js',
       'bin/mcp.js',
       'bin/stdio-transport.js',
       'binding.d.ts',
