@@ -1,7 +1,7 @@
 //! One validated call (`readFile`, `readFiles`, `fileVersion`), ready to run on any
 //! thread, and what it answers. Every way a call runs goes through here: on the pool
 //! ([`ReadCall::run_with`]), on the JS thread when nothing would wait
-//! ([`ReadCall::run_from_memory`], see `inline.rs`), and for `readFileSync` ([`ReadCall::run`]).
+//! ([`ReadCall::run_from_memory`], see `schedule/js_thread.rs`), and for `readFileSync` ([`ReadCall::run`]).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -17,11 +17,11 @@ use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::Stat;
 
 use crate::file_guard::{BINARY_SCAN_BYTES, is_binary};
+use crate::file_status::{identity, same_version, wait_until_settled};
 use crate::window::{self, LineEnding, UTF8_BOM};
 
 /// Bytes read at a time by a scan: large enough that one `pread` and one pass of `memchr`
@@ -991,38 +991,6 @@ pub fn wait_for_writes_in_progress(file: impl AsFd) {
     let _ = rustix::fs::seek(file, rustix::fs::SeekFrom::Data(0));
 }
 
-/// The longest tick of the clocks file systems stamp changes with (Linux's coarse clock
-/// advances every 1 to 10 ms), with room to spare.
-const TIMESTAMP_TICK: Duration = Duration::from_millis(20);
-
-/// Sleeps until the change time of `stat` is more than [`TIMESTAMP_TICK`] old (at most
-/// that long, even for a change time in the future).
-fn wait_until_settled(stat: &Stat) {
-    let age = change_age(stat);
-    if age <= TIMESTAMP_TICK {
-        std::thread::sleep(TIMESTAMP_TICK - age + Duration::from_millis(1));
-    }
-}
-
-/// Whether the last change of the file whose status is `stat` is more than
-/// [`TIMESTAMP_TICK`] old: then any later write moves its times.
-pub fn settled(stat: &Stat) -> bool {
-    change_age(stat) > TIMESTAMP_TICK
-}
-
-/// How long ago the file whose status is `stat` last changed (zero for a time ahead).
-fn change_age(stat: &Stat) -> Duration {
-    let changed = UNIX_EPOCH
-        .checked_add(Duration::new(
-            u64::try_from(stat.st_ctime).unwrap_or(0),
-            u32::try_from(stat.st_ctime_nsec).unwrap_or(0),
-        ))
-        .unwrap_or(UNIX_EPOCH);
-    SystemTime::now()
-        .duration_since(changed)
-        .unwrap_or(Duration::ZERO)
-}
-
 /// Why [`scan_unchanged`] gave no answer.
 #[derive(Debug)]
 pub enum ScanUnchangedError {
@@ -1039,26 +1007,6 @@ impl From<io::Error> for ScanUnchangedError {
     fn from(err: io::Error) -> Self {
         ScanUnchangedError::Io(err)
     }
-}
-
-/// Whether two statuses are of the same version of the same file, as far as a status
-/// tells: same device, inode, length, modification and change times (to the nanosecond).
-pub fn same_version(a: &Stat, b: &Stat) -> bool {
-    identity(a) == identity(b)
-}
-
-/// Device, inode, length, modification and change times of a status.
-#[allow(clippy::unnecessary_cast)] // The fields' types differ between platforms.
-pub fn identity(stat: &Stat) -> [i128; 7] {
-    [
-        stat.st_dev as i128,
-        stat.st_ino as i128,
-        stat.st_size as i128,
-        stat.st_mtime as i128,
-        stat.st_mtime_nsec as i128,
-        stat.st_ctime as i128,
-        stat.st_ctime_nsec as i128,
-    ]
 }
 
 /// Fills `buffer` from `offset`; a file that ends sooner has changed.
@@ -1427,6 +1375,9 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_scan_waits_for_a_write_in_progress_to_end() {
+        use crate::file_status::TIMESTAMP_TICK;
+        use std::time::Duration;
+
         const LEN: u64 = 256 << 20;
         const WAITING_FILE_SYSTEMS: [u64; 3] = [0xEF53, 0x0102_1994, 0x9123_683E];
         let dir = tempfile::tempdir().unwrap();

@@ -28,6 +28,7 @@ pub mod dialect;
 mod encoding;
 pub mod error;
 mod file_guard;
+mod file_status;
 mod keyed_hash;
 pub mod media;
 pub mod model_text;

@@ -14,6 +14,7 @@ use crate::chunked::{
 };
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, MAX_CACHED_READ_BYTES, Span};
+use crate::file_status;
 use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
@@ -347,7 +348,7 @@ fn remembers<'p>(options: &ReadOptions<'p>) -> Option<&'p LineIndexCache> {
 /// change settled (any later write moves its times, so its identity names these bytes).
 fn worth_remembering(stat: &Stat) -> bool {
     u64::try_from(stat.st_size).is_ok_and(|len| len >= REMEMBERED_FROM_BYTES)
-        && chunked::settled(stat)
+        && file_status::settled(stat)
 }
 
 /// The window of `opened` found from what the toolkit remembers of this version of it (the
@@ -383,7 +384,7 @@ fn remembered_window(
         return Ok(None);
     };
     let unchanged = rustix::fs::fstat(&opened.file)
-        .is_ok_and(|after| chunked::same_version(&opened.stat, &after));
+        .is_ok_and(|after| file_status::same_version(&opened.stat, &after));
     if !unchanged {
         return Ok(None);
     }

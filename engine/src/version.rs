@@ -18,9 +18,10 @@ use std::sync::{Mutex, PoisonError};
 
 use rustix::fs::Stat;
 
-use crate::chunked::{self, CHUNK_BYTES, ScanPace, TextFacts, WindowAsk};
+use crate::chunked::{CHUNK_BYTES, ScanPace, TextFacts, WindowAsk};
 use crate::error::ReadFileError;
 use crate::file_guard::{self, Span};
+use crate::file_status;
 use crate::keyed_hash;
 use crate::policy::Policy;
 use crate::request::MAX_FILE_BYTES;
@@ -76,7 +77,7 @@ impl FileVersion {
         let hash = content_hash.unwrap_or_else(|| {
             let mut identity = Vec::with_capacity(IDENTITY_TAG.len() + 7 * 16);
             identity.extend_from_slice(IDENTITY_TAG);
-            for field in chunked::identity(stat) {
+            for field in file_status::identity(stat) {
                 identity.extend_from_slice(&field.to_le_bytes());
             }
             keyed_hash::of(&identity)

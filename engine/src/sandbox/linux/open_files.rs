@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use rustix::fs::Stat;
 
-use crate::chunked;
+use crate::file_status;
 
 /// Files kept at most; the least recently used is closed first.
 const CAPACITY: usize = 16;
@@ -72,10 +72,10 @@ impl OpenFiles {
     /// A readable descriptor of the regular file whose status, from the read's own
     /// resolution, is `stat`, when one of this very version is kept.
     pub(in crate::sandbox) fn reopen(&self, stat: &Stat) -> Option<OwnedFd> {
-        if !chunked::settled(stat) {
+        if !file_status::settled(stat) {
             return None;
         }
-        let version = chunked::identity(stat);
+        let version = file_status::identity(stat);
         let mut files = self.0.files();
         let at = files.iter().position(|kept| kept.version == version)?;
         let mut kept = files.remove(at);
@@ -88,13 +88,13 @@ impl OpenFiles {
     /// Keeps a duplicate of `file`, just opened for reading the regular file whose status
     /// is `stat` by the workspace-relative `path`, when its last change is settled.
     pub(in crate::sandbox) fn remember(&self, path: &Path, stat: &Stat, file: &OwnedFd) {
-        if !chunked::settled(stat) {
+        if !file_status::settled(stat) {
             return;
         }
         let Ok(copy) = rustix::io::fcntl_dupfd_cloexec(file, 0) else {
             return;
         };
-        let version = chunked::identity(stat);
+        let version = file_status::identity(stat);
         {
             let mut files = self.0.files();
             // An older version of the same file is of no more use, nor is a file this one
