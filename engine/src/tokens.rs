@@ -7,6 +7,8 @@
 //! hold its 95th percentile within 10% of the exact count for each kind). Linear in the text,
 //! one pass, no allocation.
 
+use crate::render;
+
 /// Which tokenizer's counts an estimate stands for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Tokenizer {
@@ -139,11 +141,8 @@ pub fn prefix_within(text: &str, tokenizer: Tokenizer, budget: f32) -> usize {
             return true;
         }
         let share = ((budget - total) / cost).clamp(0.0, 1.0);
-        let mut cut = end + ((piece_end - end) as f32 * share) as usize;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        end = cut;
+        let cut = end + ((piece_end - end) as f32 * share) as usize;
+        end = render::cut_at_char_boundary(text, cut).len();
         false
     });
     end
@@ -226,11 +225,10 @@ impl TokenBudget {
         }
         let first = content.split('\n').next().unwrap_or_default();
         let head_room = room - MARKER_TOKENS - self.gutter(first_line);
-        let mut bytes = prefix_within(first, self.tokenizer, head_room.max(0.0)).min(most_bytes);
-        while !first.is_char_boundary(bytes) {
-            bytes -= 1;
+        let within = prefix_within(first, self.tokenizer, head_room.max(0.0));
+        TokenFit::FirstLine {
+            bytes: render::cut_at_char_boundary(first, within.min(most_bytes)).len(),
         }
-        TokenFit::FirstLine { bytes }
     }
 
     /// The tokens of line `number`'s gutter: its digits by threes, and the tab.
