@@ -8,10 +8,8 @@ const {
   UsageError,
   parseOptions,
   decimal,
-  fileLimit,
-  tokenLimit,
-  mediaLimit,
-  limitOptions,
+  LIMIT_FLAG_OPTIONS,
+  limitOptionsOf,
   withLimitFlags,
   workspaceRoot,
   parseOrExit,
@@ -88,9 +86,7 @@ function parseCommandLine(argv) {
     pages: { type: 'string' },
     format: { type: 'string' },
     'no-line-numbers': { type: 'boolean' },
-    'max-file-bytes': { type: 'string' },
-    'max-read-tokens': { type: 'string' },
-    'max-media-bytes': { type: 'string' },
+    ...LIMIT_FLAG_OPTIONS,
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   })
@@ -110,18 +106,15 @@ function parseCommandLine(argv) {
   if (maxLines !== undefined) input.max_lines = maxLines
   if (values.pages !== undefined) input.pages = values.pages
   const lineNumbers = !values['no-line-numbers']
-  const limits = limitOptions({
-    maxFileBytes: fileLimit(values['max-file-bytes']),
-    maxReadTokens: tokenLimit(values['max-read-tokens']),
-    maxMediaBytes: mediaLimit(values['max-media-bytes']),
-  })
+  const limits = limitOptionsOf(values)
   return { action: 'read', root: values.root, input, format, lineNumbers, limits }
 }
 
 /**
  * The command's input read beneath `root` by a toolkit's `view` (text, or an image, notebook
  * or PDF), with no deny rules of its own: so that an unusable root is told as such, by the flag
- * that named it, and the limit flags apply (and are named by a size refusal). The toolkit's lines are numbered unless `--no-line-numbers`.
+ * that named it, and the limit flags apply (and are named by a size refusal). The toolkit's
+ * lines are numbered unless `--no-line-numbers`.
  */
 async function readWith(createAgentToolkit, root, { input, lineNumbers, limits }) {
   let toolkit

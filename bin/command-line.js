@@ -85,18 +85,24 @@ function limitFlag(name, text, min, max) {
   return decimal(name, text, min, max)
 }
 
-/** `--max-file-bytes`'s value: `undefined` when absent, `Infinity`, or a whole number from 1. */
-const fileLimit = (text) => limitFlag('max-file-bytes', text, 1, Number.MAX_SAFE_INTEGER)
+/** The limit flags both commands take, as `parseOptions` is told them. */
+const LIMIT_FLAG_OPTIONS = {
+  'max-file-bytes': { type: 'string' },
+  'max-read-tokens': { type: 'string' },
+  'max-media-bytes': { type: 'string' },
+}
 
-/** `--max-read-tokens`'s value: `undefined`, `Infinity`, or a whole number from 1000 to 2^32 - 1. */
-const tokenLimit = (text) => limitFlag('max-read-tokens', text, 1000, 0xffffffff)
-
-/** `--max-media-bytes`'s value: `undefined` when absent, or a whole number from 1. */
-const mediaLimit = (text) => decimal('max-media-bytes', text, 1, Number.MAX_SAFE_INTEGER)
-
-/** The toolkit's options (`ToolkitOptions`) of the limit flags' values, those given. */
-function limitOptions({ maxFileBytes, maxReadTokens, maxMediaBytes }) {
+/**
+ * The toolkit's options (`ToolkitOptions`) of the limit flags among parsed `values`, those
+ * given: `--max-file-bytes` (a whole number from 1, or Infinity), `--max-read-tokens` (1000
+ * to 2^32 - 1, or Infinity), `--max-media-bytes` (a whole number from 1). A malformed one is
+ * a `UsageError`.
+ */
+function limitOptionsOf(values) {
   const options = {}
+  const maxFileBytes = limitFlag('max-file-bytes', values['max-file-bytes'], 1, Number.MAX_SAFE_INTEGER)
+  const maxReadTokens = limitFlag('max-read-tokens', values['max-read-tokens'], 1000, 0xffffffff)
+  const maxMediaBytes = decimal('max-media-bytes', values['max-media-bytes'], 1, Number.MAX_SAFE_INTEGER)
   if (maxFileBytes !== undefined) options.maxFileBytes = maxFileBytes
   if (maxReadTokens !== undefined) options.maxReadTokens = maxReadTokens
   if (maxMediaBytes !== undefined) options.media = { maxFileBytes: maxMediaBytes }
@@ -155,10 +161,8 @@ module.exports = {
   UsageError,
   parseOptions,
   decimal,
-  fileLimit,
-  tokenLimit,
-  mediaLimit,
-  limitOptions,
+  LIMIT_FLAG_OPTIONS,
+  limitOptionsOf,
   withLimitFlags,
   workspaceRoot,
   parseOrExit,

@@ -6,10 +6,8 @@ const {
   UsageError,
   parseOptions,
   decimal,
-  fileLimit,
-  tokenLimit,
-  mediaLimit,
-  limitOptions,
+  LIMIT_FLAG_OPTIONS,
+  limitOptionsOf,
   withLimitFlags,
   workspaceRoot,
   parseOrExit,
@@ -76,9 +74,7 @@ function parseMcpCommandLine(argv) {
     'ignore-file': { type: 'string', multiple: true },
     'no-ignore-files': { type: 'boolean' },
     'max-content-bytes': { type: 'string' },
-    'max-file-bytes': { type: 'string' },
-    'max-read-tokens': { type: 'string' },
-    'max-media-bytes': { type: 'string' },
+    ...LIMIT_FLAG_OPTIONS,
     'structured-content': { type: 'boolean' },
     'no-structured-content': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -86,11 +82,7 @@ function parseMcpCommandLine(argv) {
   if (values.help) return { action: 'help' }
   if (positionals.length !== 0) throw new UsageError(`mcp takes no path (got ${JSON.stringify(positionals[0])})`)
   const budget = decimal('max-content-bytes', values['max-content-bytes'], 128, 0xffffffff)
-  const limits = limitOptions({
-    maxFileBytes: fileLimit(values['max-file-bytes']),
-    maxReadTokens: tokenLimit(values['max-read-tokens']),
-    maxMediaBytes: mediaLimit(values['max-media-bytes']),
-  })
+  const limits = limitOptionsOf(values)
   if (values['no-ignore-files'] && values['ignore-file'] !== undefined) {
     throw new UsageError('--ignore-file and --no-ignore-files exclude each other')
   }
@@ -142,17 +134,15 @@ async function serve(options, structuredContent) {
   const server = createMcpServer(toolkit, { structuredContent })
   server.server.onclose = () => toolkit.close()
   // The model's calls of read_file skip the SDK's layers; the same function answers them.
-  const read = readFileAnswer(toolkit, structuredContent)
-  const answer = async (...call) => namingFlags(await read(...call))
+  const answer = readFileAnswer(toolkit, structuredContent)
   const transport = new BoundedStdioTransport({
     directCall: { tool: DEFINITION.name, answer },
     // The one tool never changes: no list_changed to listen for.
     discover: () => discoverResult({ name: 'agent-read-file', version }, { tools: {} }),
     isMediaCall: (request) => isMediaCall(request, DEFINITION.name),
+    // A size refusal names this command's flag, whoever answered the call.
+    reviseAnswer: namingFlags,
   })
-  // The SDK's answers (a call in another shape) name the flags too.
-  const send = transport.send.bind(transport)
-  transport.send = (message, ...rest) => send(namingFlags(message), ...rest)
   transport.onerror = (err) => {
     process.stderr.write(`agent-read-file mcp: ${err.message}\n`)
     process.exitCode = 1
@@ -163,9 +153,8 @@ async function serve(options, structuredContent) {
 }
 
 /**
- * `message` (a JSON-RPC message, or a line made in Rust: never a failure), with a size
- * refusal's text naming the server's flag that lifts it (`--max-file-bytes`,
- * `--max-media-bytes`), not the toolkit's option.
+ * `message` (a JSON-RPC response) with a size refusal's text naming the server's flag that
+ * lifts it (`--max-file-bytes`, `--max-media-bytes`), not the toolkit's option.
  */
 function namingFlags(message) {
   const [item] = message?.result?.isError === true ? message.result.content : []

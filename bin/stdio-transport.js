@@ -74,6 +74,10 @@ const isResponse = (message) => !('method' in message) && 'id' in message
  * `discover()` makes the result of a `server/discover` request (MCP's stateless revision);
  * without it, such a request is answered that the method is not found. A stateless request's
  * answer gets what that revision adds (`statelessResponse`).
+ *
+ * `reviseAnswer(response)` gives each answer written as a message (the SDK's, a direct call's
+ * made in JavaScript) as it is to be sent; a line made in Rust (never a failure) is sent as it
+ * is.
  */
 class BoundedStdioTransport {
   constructor({
@@ -87,6 +91,7 @@ class BoundedStdioTransport {
     directCall,
     discover,
     isMediaCall = () => false,
+    reviseAnswer = (response) => response,
   } = {}) {
     this.input = input
     this.output = output
@@ -99,6 +104,7 @@ class BoundedStdioTransport {
     }
     this.directCall = directCall
     this.discover = discover
+    this.reviseAnswer = reviseAnswer
     this.stateless = new Map() // id key -> the method of a stateless request being served
     this.splitter = new LineSplitter(maxMessageBytes, {
       onLine: (line) => this.received(readLine(line, directCall?.tool)),
@@ -262,7 +268,7 @@ class BoundedStdioTransport {
       this.stateless.delete(key)
       message = statelessResponse(message, method)
     }
-    this.enqueueLine(serialise(message), key, resolve)
+    this.enqueueLine(serialise(this.reviseAnswer(message)), key, resolve)
   }
 
   /**
