@@ -144,14 +144,23 @@ function* reads(toolkit, files) {
 const percent = (value) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`
 
 /**
+ * The corpus by kind, each `[kind, root, files]`: this repository's and its packages' files,
+ * and the log in a temporary workspace, which `remove()` deletes.
+ */
+function corpusKinds() {
+  const logs = logsWorkspace()
+  const kinds = [...repositoryCorpus().map(([kind, files]) => [kind, ROOT, files]), ['logs', logs.root, logs.files]]
+  return { kinds, remove: logs.remove }
+}
+
+/**
  * The estimator against exact counts, by kind of text: each read of the corpus under a
  * 4,000-token budget, its text as the model gets it; the 95th percentile of the error, its
  * mean and its extremes, for o200k_base and cl100k_base. Then what the default budget does to
  * whole files read at once.
  */
 function estimatorTable() {
-  const logs = logsWorkspace()
-  const kinds = [...repositoryCorpus().map(([kind, files]) => [kind, ROOT, files]), ['logs', logs.root, logs.files]]
+  const { kinds, remove } = corpusKinds()
   const rows = ['| kind | reads | o200k_base tokens | p95 error | mean | min / max | cl100k_base p95 | mean | min / max |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
   for (const [kind, root, files] of kinds) {
     const toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], maxReadTokens: 4000 })
@@ -173,7 +182,7 @@ function estimatorTable() {
     }
     rows.push(`| ${kind} | ${errors.o200k_base.length} | ${total.toLocaleString('en-US')} | ${stats(errors.o200k_base)} | ${stats(errors.cl100k_base)} |`)
   }
-  logs.remove()
+  remove()
   return rows.join('\n')
 }
 
@@ -184,8 +193,7 @@ function estimatorTable() {
  * given, the largest read, and how much of the budget a cut read fills.
  */
 function budgetTable() {
-  const logs = logsWorkspace()
-  const kinds = [...repositoryCorpus().map(([kind, files]) => [kind, ROOT, files]), ['logs', logs.root, logs.files]]
+  const { kinds, remove } = corpusKinds()
   const rows = [
     '| kind | files | tokens, no budget | largest | reads cut | tokens, 25,000 budget | largest | a cut read fills |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -204,7 +212,7 @@ function budgetTable() {
     const fill = fills.length === 0 ? '-' : `${(Math.min(...fills) * 100).toFixed(0)}-${(Math.max(...fills) * 100).toFixed(0)}%`
     rows.push(`| ${kind} | ${files.length} | ${count(sum(whole))} | ${count(Math.max(...whole))} | ${fills.length} | ${count(sum(within))} | ${count(Math.max(...within))} | ${fill} |`)
   }
-  logs.remove()
+  remove()
   return rows.join('\n')
 }
 
