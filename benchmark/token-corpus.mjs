@@ -61,3 +61,13 @@ export function logsWorkspace() {
   fs.writeFileSync(path.join(root, 'logs/service.log'), logText())
   return { root, files: ['logs/service.log'], remove: () => fs.rmSync(root, { recursive: true, force: true }) }
 }
+
+/**
+ * The corpus by kind, each `[kind, root, files]`: {@link repositoryCorpus} and the log in a
+ * temporary workspace ({@link logsWorkspace}), which `remove()` deletes.
+ */
+export function corpusKinds() {
+  const logs = logsWorkspace()
+  const kinds = [...repositoryCorpus().map(([kind, files]) => [kind, ROOT, files]), ['logs', logs.root, logs.files]]
+  return { kinds, remove: logs.remove }
+}

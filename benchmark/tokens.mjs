@@ -9,16 +9,15 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base'
 import pkg from '../index.js'
-import { repositoryCorpus, logsWorkspace } from './token-corpus.mjs'
+import { ROOT, repositoryCorpus, corpusKinds } from './token-corpus.mjs'
 import modelText from '../model-text.js'
 
 const { createAgentToolkit, estimateTokens } = pkg
 const { renderRead } = modelText
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
 const WINDOWS = [3, 50, 200]
 
 /** The tracked sources of this repository: Rust, TypeScript and JavaScript. */
@@ -142,16 +141,6 @@ function* reads(toolkit, files) {
 
 /** `value` as a signed percentage. */
 const percent = (value) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`
-
-/**
- * The corpus by kind, each `[kind, root, files]`: this repository's and its packages' files,
- * and the log in a temporary workspace, which `remove()` deletes.
- */
-function corpusKinds() {
-  const logs = logsWorkspace()
-  const kinds = [...repositoryCorpus().map(([kind, files]) => [kind, ROOT, files]), ['logs', logs.root, logs.files]]
-  return { kinds, remove: logs.remove }
-}
 
 /**
  * The estimator against exact counts, by kind of text: each read of the corpus under a
