@@ -332,6 +332,28 @@ describe("agent-read-file mcp: MCP's stateless revision (2026-07-28) beside 2025
     }
   })
 
+  // The envelope is read from a line of at most 1 MiB (MAX_MESSAGE_BYTES), and taking it off
+  // copies `params` and `_meta` once: linear in the line. 60,000 keys beside it (0.9 MB), in
+  // the server's own process: answered within 10 s (tens of ms here), memory within 256 MiB.
+  test('an envelope beside 60,000 other _meta keys is answered in bounded time and memory', async () => {
+    const server = rawServer()
+    try {
+      const meta = envelope(Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, i])))
+      const line = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'read_file', arguments: { path: 'small.txt' }, _meta: meta } })
+      assert.ok(line.length > 800_000 && line.length < MAX_MESSAGE_BYTES, `${line.length} bytes`)
+      const started = performance.now()
+      server.writeLine(line)
+      const { result } = await server.next(answerTo(7), 'the call with 60,000 keys', 10_000)
+      assert.equal(result.resultType, 'complete')
+      assert.equal(result.content[0].text, 'small.txt lines 1-2 of 2 (8 bytes)\n1\tone\n2\ttwo\n')
+      assert.ok(performance.now() - started < 10_000)
+      const peak = peakRssMiB(server.child.pid)
+      if (peak !== null) assert.ok(peak < 256, `peak RSS ${Math.round(peak)} MiB`)
+    } finally {
+      server.child.kill('SIGKILL') // a server still parsing would not end at stdin's close
+    }
+  })
+
   test('the same process serves 2025-06-18 and 2025-11-25 as before: initialize, then requests without resultType', async () => {
     for (const protocolVersion of ['2025-06-18', '2025-11-25']) {
       const server = rawServer()
