@@ -43,20 +43,22 @@ export declare class Workspace {
   readFile(input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
   /**
    * `agent-read-file mcp`'s answer to a plain `read_file` call of `input` with JSON-RPC
-   * `id`: the response line (a newline at its end) the MCP SDK's server would
-   * write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
-   * for a window that may be a PDF or a notebook, or an `id` or `options` number not
-   * spelt here (answer the call through `runToolCall`). Rejects as `readFile` does. Read
-   * during the call when the kernel has the file in memory (its promise is settled when
-   * it is returned), else as `readFile` reads.
+   * `id`, read as `view` reads it: for a text window, the response line (a
+   * newline at its end) the MCP SDK's server would write for `runToolCall`'s text answer;
+   * for an image, a notebook or a PDF, its `MediaOutput` (answer it as `runToolCall`
+   * does); `null` for an `id` or `options` number not spelt here (answer the call
+   * through `runToolCall`). Recorded in the ledger; rejects as `view` does. Read during
+   * the call when the kernel has a text file in memory (its promise is settled when it
+   * is returned), else as `view` reads.
    */
-  mcpAnswer(input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal): Promise<string | null>
+  mcpAnswer(input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal): Promise<string | MediaOutput | null>
   /**
-   * The file `input.path` names as typed parts when its content is an image, a notebook
-   * or a PDF (`input.pages`: which pages or cells), recorded in the ledger; `null` when it
-   * is not (read it as text).
+   * A toolkit's `view` of `input`: a text window as `readFile` reads it, or, when the
+   * file's content is an image, a notebook or a PDF, its typed parts (`input.pages`: which
+   * pages or cells); recorded in the ledger. One call: the engine opens the file and
+   * decides by its bytes (a name that claims an image, a notebook or a PDF must be one).
    */
-  readMedia(input: { path: string; pages?: string | null }, signal?: AbortSignal): Promise<MediaOutput | null>
+  view(input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal): Promise<ReadFileOutput | MediaOutput>
   /** `readFileSync` beneath this workspace's root. */
   readFileSync(input: ReadFileInput): ReadFileOutput
   /**
@@ -87,6 +89,14 @@ export declare function ainternFormatFileSize(bytes: number): string
 
 /** AIntern's `Validate`: `[{ parameterName, message, code }]`, empty when valid. */
 export declare function ainternValidate(args: unknown): AInternValidationError[]
+
+/**
+ * Whether `path` is named like an image, a notebook or a PDF (`.png`, `.jpg`, `.jpeg`,
+ * `.gif`, `.webp`, `.pdf`, `.ipynb`, in any case): a toolkit's `view` of it decodes, and
+ * fails with `INVALID_MEDIA` when its content is not what the name claims. For a caller
+ * that schedules decodes apart (`agent-read-file mcp`); the content decides any other file.
+ */
+export declare function claimsMedia(path: string): boolean
 
 /** The name of a dialect, as `executeDialect` takes it. */
 export declare const enum DialectName {

@@ -840,6 +840,7 @@ module.exports.Workspace = nativeBinding.Workspace
 module.exports.ainternExecutionSummary = nativeBinding.ainternExecutionSummary
 module.exports.ainternFormatFileSize = nativeBinding.ainternFormatFileSize
 module.exports.ainternValidate = nativeBinding.ainternValidate
+module.exports.claimsMedia = nativeBinding.claimsMedia
 module.exports.DialectName = nativeBinding.DialectName
 module.exports.dialectNames = nativeBinding.dialectNames
 module.exports.estimateTokens = nativeBinding.estimateTokens

@@ -20,8 +20,7 @@ const { dialects } = require('./dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
 const { ReadMemory } = require('./read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
-const { argumentsInput, readOption, integerOption, booleanOption, stringList, rejectingThrows } = require('./options.js')
-const { view, mediaOptionsOf } = require('./view.js')
+const { argumentsInput, readOption, integerOption, booleanOption, stringList, rejectingThrows, mediaOptionsOf } = require('./options.js')
 const { MAX_PDF_PAGES } = require('./model-text.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
@@ -519,12 +518,11 @@ function createAgentToolkit(options) {
       )
     },
     view(input, callOptions) {
-      return rejectingThrows(() => {
-        const path = pathOf(input)
-        const signal = signalOf(callOptions, 'options', () => path)
-        const reads = { readFile: toolkit.readFile, readMedia: (asked, aborted) => workspace.readMedia(asked, aborted) }
-        return view(reads, input, callOptions, signal, path)
-      })
+      return rejectingThrows(() =>
+        tracked(settings.memory, [pathOf(input)], () =>
+          workspace.view(input, signalOf(callOptions, 'options', () => pathOf(input))),
+        ),
+      )
     },
     readFileSync(input) {
       return tracked(settings.memory, [pathOf(input)], () => workspace.readFileSync(input))

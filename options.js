@@ -124,4 +124,32 @@ function rejectingThrows(start) {
   }
 }
 
-module.exports = { readOption, integerOption, booleanOption, stringList, rejectingThrows, argumentsInput }
+/** The limits `options.media` may set, with their bounds. */
+const MEDIA_LIMITS = {
+  maxFileBytes: [1, Number.MAX_SAFE_INTEGER],
+  maxImageEdge: [16, 0xffffffff],
+  maxImagePixels: [256, Number.MAX_SAFE_INTEGER],
+  maxImageBytes: [1024, Number.MAX_SAFE_INTEGER],
+  maxImages: [0, 0xffffffff],
+}
+
+/**
+ * `options.media` as the native options: `undefined` when absent, else each limit given
+ * (an integer within its bounds); anything else is INVALID_ARGUMENT.
+ */
+function mediaOptionsOf(options, owner) {
+  const media = readOption(options, 'media', owner)
+  if (media === undefined) return undefined
+  if (typeof media !== 'object' || media === null) {
+    const got = media === null ? 'null' : typeof media
+    throw codedError('INVALID_ARGUMENT', 'media', `${owner}.media must be an object of limits like { maxImageEdge: 1568 } (got ${got})`)
+  }
+  const limits = {}
+  for (const [name, bounds] of Object.entries(MEDIA_LIMITS)) {
+    const value = integerOption(media, name, `${owner}.media`, bounds, 'media')
+    if (value !== undefined) limits[name] = value
+  }
+  return limits
+}
+
+module.exports = { readOption, integerOption, booleanOption, stringList, rejectingThrows, argumentsInput, mediaOptionsOf }

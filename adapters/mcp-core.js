@@ -4,9 +4,8 @@
 // system loads them, so a server made here is an instance of the class the caller imports;
 // a server handed in may come from any copy of the SDK.
 
-const { runToolCall, failureOf, settingsOf, numberOf, withNumbers } = require('../tool-call.js')
+const { runToolCall, failureOf, mediaAnswer, settingsOf, numberOf, withNumbers } = require('../tool-call.js')
 const { isMedia, withoutImageData } = require('../model-text.js')
-const { MEDIA_NAME, NOT_TEXT } = require('../view.js')
 const { toolkitOf } = require('./toolkit.js')
 const { booleanOption } = require('../options.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
@@ -81,8 +80,9 @@ function readFileCall(toolkit, structured = false) {
  * sends, as a message, or as its line (a string). A text window of a toolkit whose answers
  * are its text with nothing deduplicated is answered in Rust (`Workspace.mcpAnswer`): its
  * text never becomes a JavaScript string, only the line does; a failure of that read is
- * answered as `runToolCall` answers it. Everything else (a name that claims an image,
- * notebook or PDF, a window that may be one, a file a media read may answer) by `readFileCall`.
+ * answered as `runToolCall` answers it, and so is an image, a notebook or a PDF, from the
+ * `MediaOutput` the same read gives (the engine tells them apart by their bytes). A call whose
+ * id or numbers Rust would not spell as `JSON.stringify` does goes through `readFileCall`.
  * A line made for a request in MCP's stateless revision (`stateless`, the answer's third
  * argument) says `resultType: "complete"`; a message is given it by the transport.
  */
@@ -96,24 +96,23 @@ function readFileAnswer(toolkit, structured = false) {
     const args = withNumbers(request.params.arguments)
     // An id with a lone surrogate would reach Rust as U+FFFD; JSON.stringify escapes it.
     const spelt = typeof request.id !== 'string' || request.id.isWellFormed()
-    if (spelt && !MEDIA_NAME.test(typeof args.path === 'string' ? args.path : '')) {
-      const options = {
-        lineNumbers: settings.lineNumbers,
-        startLine: numberOf(args, 'start_line'),
-        startColumn: numberOf(args, 'start_column'),
-        structuredContent: structured,
-        stateless,
-      }
-      let line = null
-      try {
-        line = await settings.mcpAnswer(args, request.id, options, signal)
-      } catch (error) {
-        // As `view` does: a binary file or one over the text limit is asked of the media read.
-        if (!NOT_TEXT.has(error?.code)) return response(request, toolResult(failureOf(error), structured))
-      }
-      if (line !== null) return line
+    if (!spelt) return answer(request, signal)
+    const options = {
+      lineNumbers: settings.lineNumbers,
+      startLine: numberOf(args, 'start_line'),
+      startColumn: numberOf(args, 'start_column'),
+      structuredContent: structured,
+      stateless,
     }
-    return answer(request, signal)
+    let answered
+    try {
+      answered = await settings.mcpAnswer(args, request.id, options, signal)
+    } catch (error) {
+      return response(request, toolResult(failureOf(error), structured))
+    }
+    if (typeof answered === 'string') return answered
+    if (answered === null) return answer(request, signal)
+    return response(request, toolResult({ ...mediaAnswer(answered, settings.resultFormat), isError: false, output: answered }, structured))
   }
 }
 

@@ -21,7 +21,6 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { codedError } = require('../errors.js')
-const { MEDIA_NAME } = require('../view.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
@@ -212,7 +211,7 @@ function notServedUnlessNamed(dir, home) {
 function isMediaCall(request, tool) {
   const { name, arguments: args } = request.params ?? {}
   const path = args?.path
-  return request.method === 'tools/call' && name === tool && typeof path === 'string' && MEDIA_NAME.test(path)
+  return request.method === 'tools/call' && name === tool && typeof path === 'string' && require('../native.js').claimsMedia(path)
 }
 
 /**

@@ -15,12 +15,13 @@ use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{Argument, MAX_FILE_BYTES, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
+use agent_read_file_engine::view::{self, Stage, Viewed};
 use agent_read_file_engine::{
     FileVersion, Ledger, LineIndexCache, MIN_CONTENT_BUDGET, Read, ReadFileOutput, ReadOptions,
     TokenBudget, answered, file_version, file_version_within, read_file, read_file_from_memory,
 };
 
-use crate::convert::{Fields, media_request_from_js, request_from_js, string_or_type, type_of};
+use crate::convert::{Fields, pages_from_js, request_from_js, string_or_type, type_of};
 use crate::js;
 use crate::mcp_answer::McpAnswer;
 use crate::{MAX_BATCH_CONTENT_BYTES, MAX_BATCH_FILES};
@@ -75,9 +76,14 @@ pub(crate) enum CallKind {
     Version { media: bool },
     /// Windows of several files (`readFiles`): each input checked, or why it is not valid.
     Many(Vec<Result<ReadRequest, ReadFileError>>),
-    /// The file as typed parts when it is an image, a notebook or a PDF (`view`): the pages
-    /// or cells asked for.
-    Media(Option<PartRange>),
+    /// A toolkit's `view`: a text window, or an image, a notebook or a PDF as typed parts,
+    /// the pages or cells asked for (or why they are not valid: told only when the file is
+    /// decoded). Run in `stage`: text first unless the name claims media; a call the text
+    /// stage finds needs decoding is run again in the media stage ([`Reply::NeedsDecoding`]).
+    View {
+        pages: Result<Option<PartRange>, ReadFileError>,
+        stage: Stage,
+    },
 }
 
 /// What a call replies, and what its reads saw for the toolkit's ledger.
@@ -85,8 +91,11 @@ pub(crate) enum Reply {
     Output(ReadFileOutput, Seen),
     Version(FileVersion),
     Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
-    /// `None`: the file is not media; read it as text.
-    Media(Option<MediaOutput>, Seen),
+    /// An image, a notebook or a PDF of a `view`.
+    Media(MediaOutput, Seen),
+    /// A `view` in its text stage found a file to decode: run it again in the media stage
+    /// ([`ReadCall::decoding`]). Never settles a promise.
+    NeedsDecoding,
     /// A window as an MCP server's response line; `None`: not answered that way (see
     /// [`McpAnswer::encode`]).
     McpAnswer(Option<String>, Seen),
@@ -99,7 +108,8 @@ impl Reply {
         match self {
             Reply::Output(output, _) => len(output),
             Reply::Version(_) => 0,
-            Reply::Media(output, _) => output.as_ref().map_or(0, media_len),
+            Reply::Media(output, _) => media_len(output),
+            Reply::NeedsDecoding => 0,
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
             Reply::McpAnswer(line, _) => line.as_ref().map_or(0, String::len),
         }
@@ -113,7 +123,7 @@ impl Reply {
             | Reply::Many(_, seen)
             | Reply::Media(_, seen)
             | Reply::McpAnswer(_, seen) => std::mem::take(seen).record(),
-            Reply::Version(_) => {}
+            Reply::Version(_) | Reply::NeedsDecoding => {}
         }
         self
     }
@@ -193,14 +203,32 @@ impl ReadCall {
         ))
     }
 
-    /// A media read (`view`) of `input`: its `path` and `pages`.
-    pub(crate) fn media_from_js(
+    /// A toolkit's `view` of `input`: the window a toolkit's `readFile` reads, and `pages`.
+    pub(crate) fn view_from_js(
         root: Result<RootArg, ReadFileError>,
         input: Unknown,
     ) -> Result<ReadCall, ReadFileError> {
-        let (request, pages) = media_request_from_js(&input)?;
+        let request = request_from_js(&input, Fields::Toolkit)?;
+        let pages = pages_from_js(&input, &request.path);
         let root = root.map_err(|error| error.for_path(&request.path))?;
-        Ok(ReadCall::new(root, request, CallKind::Media(pages)))
+        let stage = Stage::first_for(&request);
+        Ok(ReadCall::new(
+            root,
+            request,
+            CallKind::View { pages, stage },
+        ))
+    }
+
+    /// This `view`, to be run in its media stage (see [`Reply::NeedsDecoding`]).
+    pub(crate) fn decoding(self) -> ReadCall {
+        let kind = match self.kind {
+            CallKind::View { pages, .. } => CallKind::View {
+                pages,
+                stage: Stage::Media,
+            },
+            kind => kind,
+        };
+        ReadCall { kind, ..self }
     }
 
     /// A `readFiles` call: `inputs` an array of at most [`MAX_BATCH_FILES`] inputs, each
@@ -330,15 +358,27 @@ impl ReadCall {
         error
     }
 
-    /// Whether [`ReadCall::run_from_memory`] may answer it: a `readFile` (a version hashes the
-    /// whole file and a batch is many reads; both stay on the pool).
+    /// Whether [`ReadCall::run_from_memory`] may answer it: a `readFile`, or a `view` in its
+    /// text stage (a version hashes the whole file and a batch is many reads; both stay on
+    /// the pool, as does a decode).
     pub(crate) fn may_run_from_memory(&self) -> bool {
-        matches!(self.kind, CallKind::Read)
+        match &self.kind {
+            CallKind::Read => true,
+            CallKind::View { stage, .. } => *stage == Stage::Text,
+            CallKind::Version { .. } | CallKind::Many(_) => false,
+        }
     }
 
-    /// Whether it may decode an image, a notebook or a PDF (`view`): seconds of a pool thread.
+    /// Whether it may decode an image, a notebook or a PDF (a `view` in its media stage):
+    /// seconds of a pool thread.
     pub(crate) fn decodes(&self) -> bool {
-        matches!(self.kind, CallKind::Media(_))
+        matches!(
+            self.kind,
+            CallKind::View {
+                stage: Stage::Media,
+                ..
+            }
+        )
     }
 
     /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
@@ -349,7 +389,13 @@ impl ReadCall {
             RootArg::Path(path) => root_cache::open_cached(path)?,
             RootArg::Open(root) => root.clone(),
         };
-        let read = answered(read_file_from_memory(&root, &self.request, self.options()))?;
+        let read = match self.kind {
+            CallKind::View { .. } => {
+                view::view_text_from_memory(&root, &self.request, self.options())
+            }
+            _ => read_file_from_memory(&root, &self.request, self.options()),
+        };
+        let read = answered(read)?;
         Some(
             read.map(|(output, version)| {
                 self.window_reply(output, Seen::new(&self.ledger, version))
@@ -409,19 +455,45 @@ impl ReadCall {
                 let (results, seen) = self.read_many(&root, requests);
                 Ok(Reply::Many(results, seen))
             }
-            CallKind::Media(pages) => {
-                let request = MediaRequest {
-                    path: &self.request.path,
-                    pages: *pages,
-                    max_text_bytes: self.rules.max_content_bytes.unwrap_or(MEDIA_TEXT_BYTES),
-                    stop: self.stop.as_deref(),
-                };
-                let policy = self.rules.policy.as_ref();
-                let read = media::read_media(&root, &request, policy, &self.rules.media)?;
-                let (output, version) = read.unzip();
-                Ok(Reply::Media(output, Seen::new(&self.ledger, version)))
-            }
+            CallKind::View { pages, stage } => self.view(&root, pages, *stage),
         }
+    }
+
+    /// The reply of a `view` in `stage`: a window (or its MCP response line), typed parts,
+    /// or that it needs decoding. The pages asked for are checked when the file is decoded.
+    fn view(
+        &self,
+        root: &Root,
+        pages: &Result<Option<PartRange>, ReadFileError>,
+        stage: Stage,
+    ) -> Result<Reply, ReadFileError> {
+        let pages = match stage {
+            Stage::Media => pages.clone()?,
+            Stage::Text => None,
+        };
+        let media = MediaRequest {
+            path: &self.request.path,
+            pages,
+            max_text_bytes: self.rules.max_content_bytes.unwrap_or(MEDIA_TEXT_BYTES),
+            stop: self.stop.as_deref(),
+        };
+        let viewed = view::view(
+            root,
+            &self.request,
+            &media,
+            self.options(),
+            &self.rules.media,
+            stage,
+        )?;
+        Ok(match viewed {
+            Viewed::Text((output, version)) => {
+                self.window_reply(output, Seen::new(&self.ledger, version))
+            }
+            Viewed::Media(output, version) => {
+                Reply::Media(output, Seen::new(&self.ledger, [version]))
+            }
+            Viewed::NeedsDecoding => Reply::NeedsDecoding,
+        })
     }
 
     /// The reply of a `readFile`: the window, or its MCP response line.

@@ -79,40 +79,30 @@ pub(crate) fn request_from_js(
     request.with_start_column(start_column)
 }
 
-/// The `path` and `pages` of a media read's input; `pages` is a string like `"3"` or
-/// `"3-7"`, or absent (`undefined`, `null`).
-pub(crate) fn media_request_from_js(
+/// The pages or cells a toolkit's `view` of `input` (an object) asks for: `input.pages`, a
+/// string like `"3"` or `"3-7"`, or nothing (`undefined`, `null`); anything else is
+/// `INVALID_ARGUMENT` about `path`.
+pub(crate) fn pages_from_js(
     input: &Unknown,
-) -> Result<(ReadRequest, Option<PartRange>), ReadFileError> {
-    let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, "input", reason);
-    let input_type = type_of(input);
-    if input_type != "object" {
-        return Err(invalid(format!(
-            "input must be an object like {{ path: \"shot.png\" }} (got {input_type})"
-        )));
-    }
-    let path = property(input, "path").map_err(&invalid)?;
-    let path = string_or_type(&path).map_err(|got| Argument::Path.wrong_kind("path", got))?;
-    let request = ReadRequest::for_path(path)?;
-    let pages = property(input, "pages").map_err(&invalid)?;
-    let pages = match pages.get_type() {
-        Ok(ValueType::Undefined | ValueType::Null) => None,
+    path: &str,
+) -> Result<Option<PartRange>, ReadFileError> {
+    let pages = property(input, "pages")
+        .map_err(|reason| ReadFileError::new(ErrorCode::InvalidArgument, path, reason))?;
+    match pages.get_type() {
+        Ok(ValueType::Undefined | ValueType::Null) => Ok(None),
         Ok(ValueType::String) => {
             let pages = string_or_type(&pages).unwrap_or_default();
-            Some(PartRange::parse(&pages, &request.path)?)
+            PartRange::parse(&pages, path).map(Some)
         }
-        _ => {
-            return Err(ReadFileError::new(
-                ErrorCode::InvalidArgument,
-                &request.path,
-                format!(
-                    "pages must be a string like \"3\" or \"3-7\" (got {})",
-                    type_of(&pages)
-                ),
-            ));
-        }
-    };
-    Ok((request, pages))
+        _ => Err(ReadFileError::new(
+            ErrorCode::InvalidArgument,
+            path,
+            format!(
+                "pages must be a string like \"3\" or \"3-7\" (got {})",
+                type_of(&pages)
+            ),
+        )),
+    }
 }
 
 /// `object[name]` of an object, or why it could not be read (a getter or proxy that

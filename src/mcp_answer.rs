@@ -80,14 +80,10 @@ impl McpAnswer {
         }
     }
 
-    /// The response line for `output`, or `None` when this window is not answered here: it
-    /// may be a PDF or a notebook (the toolkit's `view` answers those as media), or the
+    /// The response line for `output`, or `None` when this window is not answered here: the
     /// request's numbers are not spelt the same here.
     pub(crate) fn encode(&self, output: &ReadFileOutput) -> Option<String> {
         let (id, options) = (self.id.as_ref()?, self.text?);
-        if model_text::may_be_media(output) {
-            return None;
-        }
         // The text makes room for itself as it is rendered; `structuredContent` may repeat
         // the window.
         let repeated = if self.structured_content && repeats_content(output) {

@@ -7,6 +7,15 @@ use napi_derive::napi;
 use agent_read_file_engine::media::image::{FittedImage, ImageLimits};
 use agent_read_file_engine::media::{self, MediaLimits, MediaPart, Shown};
 
+/// Whether `path` is named like an image, a notebook or a PDF (`.png`, `.jpg`, `.jpeg`,
+/// `.gif`, `.webp`, `.pdf`, `.ipynb`, in any case): a toolkit's `view` of it decodes, and
+/// fails with `INVALID_MEDIA` when its content is not what the name claims. For a caller
+/// that schedules decodes apart (`agent-read-file mcp`); the content decides any other file.
+#[napi]
+pub fn claims_media(path: String) -> bool {
+    media::claims_media(&path)
+}
+
 /// A toolkit's media limits, each checked by the caller (`options.media`) and absent for
 /// the default.
 #[napi(object, object_to_js = false)]

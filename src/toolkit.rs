@@ -203,15 +203,16 @@ impl Workspace {
     }
 
     /// `agent-read-file mcp`'s answer to a plain `read_file` call of `input` with JSON-RPC
-    /// `id`: the response line (a newline at its end) the MCP SDK's server would
-    /// write for `runToolCall`'s text answer of this window, recorded in the ledger; `null`
-    /// for a window that may be a PDF or a notebook, or an `id` or `options` number not
-    /// spelt here (answer the call through `runToolCall`). Rejects as `readFile` does. Read
-    /// during the call when the kernel has the file in memory (its promise is settled when
-    /// it is returned), else as `readFile` reads.
+    /// `id`, read as `view` reads it: for a text window, the response line (a
+    /// newline at its end) the MCP SDK's server would write for `runToolCall`'s text answer;
+    /// for an image, a notebook or a PDF, its `MediaOutput` (answer it as `runToolCall`
+    /// does); `null` for an `id` or `options` number not spelt here (answer the call
+    /// through `runToolCall`). Recorded in the ledger; rejects as `view` does. Read during
+    /// the call when the kernel has a text file in memory (its promise is settled when it
+    /// is returned), else as `view` reads.
     #[napi(
         ts_args_type = "input: ReadFileInput, id: string | number, options: McpAnswerOptions, signal?: AbortSignal",
-        ts_return_type = "Promise<string | null>"
+        ts_return_type = "Promise<string | MediaOutput | null>"
     )]
     pub fn mcp_answer<'env>(
         &self,
@@ -224,30 +225,27 @@ impl Workspace {
         let answer = McpAnswer::new(id, options);
         schedule::enqueue_to(
             env,
-            self.call(input).map(|call| call.answered_as(answer)),
+            self.view_call(input).map(|call| call.answered_as(answer)),
             signal,
             schedule::Route::Now,
         )
     }
 
-    /// The file `input.path` names as typed parts when its content is an image, a notebook
-    /// or a PDF (`input.pages`: which pages or cells), recorded in the ledger; `null` when it
-    /// is not (read it as text).
+    /// A toolkit's `view` of `input`: a text window as `readFile` reads it, or, when the
+    /// file's content is an image, a notebook or a PDF, its typed parts (`input.pages`: which
+    /// pages or cells); recorded in the ledger. One call: the engine opens the file and
+    /// decides by its bytes (a name that claims an image, a notebook or a PDF must be one).
     #[napi(
-        ts_args_type = "input: { path: string; pages?: string | null }, signal?: AbortSignal",
-        ts_return_type = "Promise<MediaOutput | null>"
+        ts_args_type = "input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal",
+        ts_return_type = "Promise<ReadFileOutput | MediaOutput>"
     )]
-    pub fn read_media<'env>(
+    pub fn view<'env>(
         &self,
         env: &'env Env,
         input: Unknown,
         signal: Option<Unknown>,
     ) -> napi::Result<Unknown<'env>> {
-        let call = self.toolkit_call(
-            || requested_path(&input),
-            |root| ReadCall::media_from_js(Ok(root), input),
-        );
-        schedule::enqueue(env, call, signal)
+        schedule::enqueue(env, self.view_call(input), signal)
     }
 
     /// `readFileSync` beneath this workspace's root.
@@ -340,6 +338,15 @@ impl Workspace {
         self.toolkit_call(
             || requested_path(&input),
             |root| ReadCall::from_js(Ok(root), input, Fields::Toolkit),
+        )
+    }
+
+    /// The `view` call of `input`, or (before any check of `input`) the error of a closed
+    /// toolkit.
+    fn view_call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
+        self.toolkit_call(
+            || requested_path(&input),
+            |root| ReadCall::view_from_js(Ok(root), input),
         )
     }
 

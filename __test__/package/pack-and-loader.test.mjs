@@ -144,7 +144,6 @@ describe('npm pack', () => {
       'package.json',
       'read-memory.js',
       'tool-call.js',
-      'view.js',
     ])
   })
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import pkg from '../../index.js'
 import { after, before, describe, slowTest, test } from '../harness.mjs'
-import { INDEX_PATH, makeFixture, runChild } from '../helpers.mjs'
+import { INDEX_PATH, makeFixture, runChild, testHooks } from '../helpers.mjs'
 import { declaredPng, decoded, deepPng, image, manyScanJpeg, noisyJpeg } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall, fileVersion, isToolkitError } = pkg
@@ -151,6 +151,35 @@ describe('toolkit.view: images', () => {
 
   test('a text file answers exactly as readFile does', async () => {
     assert.deepEqual(await toolkit.view({ path: 'notes/a.txt', max_lines: 1 }), await toolkit.readFile({ path: 'notes/a.txt', max_lines: 1 }))
+  })
+
+  test('one native call a view, whatever the file turns out to be', async () => {
+    fx.write('notes/pdf-like.txt', '%PDF-1.4\nnot a PDF\n')
+    fx.write('notes/blob.bin', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1]))
+    const calls = () => Object.values(testHooks().readPathCounts()).reduce((a, b) => a + b)
+    for (const [path, expected] of [
+      ['notes/a.txt', 'text'],
+      ['img/small.png', 'image'],
+      ['img/screenshot.txt', 'image'],
+      ['notes/pdf-like.txt', 'text'],
+      ['notes/blob.bin', 'BINARY_NOT_SUPPORTED'],
+    ]) {
+      const before = calls()
+      const kind = await toolkit.view({ path }).then(
+        (output) => output.kind ?? 'text',
+        (error) => error.code,
+      )
+      assert.equal(kind, expected, path)
+      assert.equal(calls() - before, 1, path)
+    }
+  })
+
+  test('the window is checked on every view, the pages only when the file is decoded', async () => {
+    const text = await toolkit.view({ path: 'notes/a.txt', pages: 'abc' })
+    assert.equal(text.content, 'one\ntwo\n')
+    const error = await viewError({ path: 'img/small.png', start_line: 'first' })
+    assert.equal(error.code, 'INVALID_ARGUMENT')
+    assert.match(error.message, /start_line/)
   })
 
   test('a header that declares 100,000 x 100,000 pixels is refused at once, before any decoding', async () => {

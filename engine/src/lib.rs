@@ -10,6 +10,7 @@
 //! - `source`: the byte pipeline every use case shares (open, policy, guard, errors),
 //! - `read_file`: the `read_file` use case, in the specification's order,
 //! - [`media`]: images, notebooks and PDFs as typed parts (a toolkit's media reads),
+//! - [`view`]: a toolkit's one read of any file, text or media, decided by its content,
 //! - [`model_text`]: the text a model is given for a toolkit's text window,
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
@@ -42,6 +43,7 @@ mod source;
 mod suggest;
 pub mod tokens;
 mod version;
+pub mod view;
 mod window;
 
 pub use attempt::{Attempt, Stop, answered};

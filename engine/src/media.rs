@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 use crate::error::{ErrorCode, ReadFileError, SizeLimit};
 use crate::file_guard::{self, BINARY_SCAN_BYTES, GuardError};
 use crate::policy::Policy;
-use crate::read_file;
+use crate::read_file::{self, ReadFileOutput};
 use crate::render;
 use crate::sandbox::Root;
 use crate::source;
@@ -220,6 +220,32 @@ fn read_media_file(
         images_left_out: answer.images_left_out,
     };
     Ok(Some((output, version)))
+}
+
+/// Whether the path asked for names an image, a PDF or a notebook: such a file is read as
+/// media first, and its content must be the kind its name claims (else `INVALID_MEDIA`).
+pub fn claims_media(requested: &str) -> bool {
+    claimed_kind(requested).is_some() || claims_notebook(requested)
+}
+
+/// What the file `requested` names beneath `root` is, as its first bytes (and its name) say:
+/// `None` for text and any other file. Refused as [`read_media`] refuses it.
+pub(crate) fn sniff(
+    root: &Root,
+    requested: &str,
+    policy: Option<&Policy>,
+) -> Result<Option<MediaKind>, ReadFileError> {
+    let file = MediaFile::open(root, requested, policy)?;
+    kind_of(&file.head()?, &file.relative)
+}
+
+/// Whether a text window may be a PDF or a notebook read as text: it starts at the file's
+/// first line, and its first bytes are what [`read_media`] tells a PDF or a notebook by.
+/// (An image is never a text window: its bytes are binary.)
+pub(crate) fn window_may_be_media(output: &ReadFileOutput) -> bool {
+    let content = output.content.as_str().as_bytes();
+    let head = &content[..content.len().min(BINARY_SCAN_BYTES)];
+    output.first_line() == 1 && (pdf::has_header_line(head) || looks_like_notebook(head))
 }
 
 /// The version of the file `requested` names beneath `root` when it is an image, a notebook

@@ -203,35 +203,6 @@ fn closing_line(
     Some(format!("[next: start_line={next}]"))
 }
 
-/// Whether a text window may be a PDF or a Jupyter notebook read as text, so that a
-/// toolkit's `view` would answer it as media: it starts at the file's first line, and its
-/// first bytes name `%PDF-`, or open a JSON object holding `"nbformat"` or `"cells"`. A
-/// superset of `view.js`'s `mayBeMedia` (which looks at fewer bytes, in order, and skips
-/// only white space before the `{`): a window this says no to is text for `view` too.
-pub fn may_be_media(output: &ReadFileOutput) -> bool {
-    let meta = &output.meta;
-    let returned = u64::from(meta.returned_line_count);
-    let from_start = match output.next_start_line {
-        None => returned == meta.line_count,
-        Some(next) => next.checked_sub(returned) == Some(1),
-    };
-    let content = output.content.as_str().as_bytes();
-    let head = |bytes: usize| &content[..content.len().min(bytes)];
-    // `mayBeMedia` reads 1,024 and 8,192 UTF-16 units: at most 3 bytes of UTF-8 each.
-    let has = |bytes, needle: &[u8]| memchr::memmem::find(head(bytes), needle).is_some();
-    from_start
-        && (has(4 * 1024, b"%PDF-")
-            || (opens_object(head(32 * 1024))
-                && (has(32 * 1024, b"\"nbformat\"") || has(32 * 1024, b"\"cells\""))))
-}
-
-/// Whether `text` starts with `{` after what JavaScript's `\s` may match: ASCII white space
-/// (vertical tab included) and, not told apart here, any character outside ASCII.
-fn opens_object(text: &[u8]) -> bool {
-    let maybe_space = |byte: &&u8| byte.is_ascii_whitespace() || **byte == 0x0b || **byte >= 0x80;
-    text.iter().find(|byte| !maybe_space(byte)) == Some(&b'{')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,25 +381,5 @@ mod tests {
             let text = render_read(&window(path, "x\n", 1, 1), NUMBERED);
             assert_eq!(text, format!("{shown} line 1 of 1 (1234 bytes)\n1\tx\n"));
         }
-    }
-
-    #[test]
-    fn a_window_from_the_first_line_naming_a_pdf_or_notebook_may_be_media() {
-        let from_start = |content: &str| window("f", content, 1, 1);
-        assert!(may_be_media(&from_start("%PDF-1.7\n")));
-        assert!(may_be_media(&from_start("{\n \"cells\": []\n")));
-        assert!(may_be_media(&from_start(" {\"nbformat\": 4}\n")));
-        assert!(!may_be_media(&from_start("fn main() {}\n")));
-        let later = going_on(window("f", "%PDF-1.7\n", 9, 1), 3);
-        assert!(!may_be_media(&later));
-        let from_one = going_on(window("f", "%PDF-1.7\n", 9, 1), 2);
-        assert!(may_be_media(&from_one));
-        let far = format!("{}\"cells\"\n", "x".repeat(40 * 1024));
-        assert!(!may_be_media(&from_start(&far)));
-        // `view.js` looks for a notebook's fields only in a text that opens a JSON object.
-        assert!(!may_be_media(&from_start("let x = {\"cells\": []}\n")));
-        assert!(may_be_media(&from_start(
-            "\u{feff}\u{3000}\u{b}{\"cells\": []}\n"
-        )));
     }
 }

@@ -79,6 +79,17 @@ pub(crate) struct Queued {
     call: ReadCall,
 }
 
+impl Queued {
+    /// This call (a `view`), to be run in its media stage.
+    fn decoding(self) -> Queued {
+        let Queued { id, call } = self;
+        Queued {
+            id,
+            call: call.decoding(),
+        }
+    }
+}
+
 /// How many calls (`readFile`, a dialect's) this process answered on the JS thread, and
 /// how many (those, `readFiles`, `fileVersion`) it sent to the pool.
 static ANSWERED_ON_JS_THREAD: AtomicU64 = AtomicU64::new(0);

@@ -206,9 +206,24 @@ impl Task for WorkItem {
         // Put the queue right before settling anything: settling runs JS, which may start
         // more calls.
         pool.finished(self.calls.split_off(replies.len()));
-        let answered = self.calls.drain(..).map(|queued| queued.id).zip(replies);
-        super::pool_answered(&env, state, answered);
+        let mut to_decode = Vec::new();
+        let answered = self
+            .calls
+            .drain(..)
+            .zip(replies)
+            .filter_map(|(queued, reply)| {
+                if let Ok(Reply::NeedsDecoding) = reply {
+                    to_decode.push(queued.decoding());
+                    return None;
+                }
+                Some((queued.id, reply))
+            });
+        let answered: Vec<_> = answered.collect();
+        super::pool_answered(&env, state, answered.into_iter());
         pool.start(&env);
+        if !to_decode.is_empty() {
+            state.pool(Lane::Media).send(&env, to_decode);
+        }
         Ok(())
     }
 }

@@ -237,9 +237,11 @@ fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Res
         Reply::Output(output, _) => output::output_value(env, makers, output),
         Reply::Version(version) => JsFileVersion::from(version).into_unknown(env),
         Reply::Many(results, _) => output::results_value(env, makers, results),
-        Reply::Media(output, _) => output
-            .map(crate::media::MediaOutput::from)
-            .into_unknown(env),
+        Reply::Media(output, _) => crate::media::MediaOutput::from(output).into_unknown(env),
+        // The pool runs such a call again in its media stage instead of settling it.
+        Reply::NeedsDecoding => Err(napi::Error::from_reason(
+            "a view's text stage was settled before its media stage ran",
+        )),
         Reply::McpAnswer(line, _) => match line {
             Some(line) => env.create_string(&line)?.into_unknown(env),
             None => Null.into_unknown(env),
