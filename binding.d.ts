@@ -57,8 +57,9 @@ export declare class Workspace {
    * file's content is an image, a notebook or a PDF, its typed parts (`input.pages`: which
    * pages or cells); recorded in the ledger. One call: the engine opens the file and
    * decides by its bytes (a name that claims an image, a notebook or a PDF must be one).
+   * With `text`, a text window comes as `{ output, text }`: the model's text of it too.
    */
-  view(input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal): Promise<ReadFileOutput | MediaOutput>
+  view(input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal | undefined, text?: ModelTextOptions): Promise<ReadFileOutput | MediaOutput | { output: ReadFileOutput; text: string }>
   /** `readFileSync` beneath this workspace's root. */
   readFileSync(input: ReadFileInput): ReadFileOutput
   /**
@@ -250,6 +251,17 @@ export interface MediaOutput {
 }
 
 /**
+ * What the text of a window depends on beyond the window: each line numbered (default
+ * true), and the call's `start_line` and `start_column` as given (an empty window's header
+ * names the start; a window from inside a line says so).
+ */
+export interface ModelTextOptions {
+  lineNumbers?: boolean
+  startLine?: number
+  startColumn?: number
+}
+
+/**
  * Reads a window of a file in the workspace: on the calling thread, in a microtask, when
  * the kernel proves the read cannot wait (path and bytes cached, a local file system, at
  * most 256 KiB read, at most four calls in one run of JS), else on the libuv thread pool. Never
@@ -314,6 +326,19 @@ export interface ReadPathCounts {
   pool: number
 }
 
+/**
+ * The text a model is given for `output`, a toolkit's text window: one header line, the
+ * lines (each after its number and a tab unless `options.lineNumbers` is false), the
+ * toolkit's note in brackets, and the closing line that reads on when lines are left.
+ */
+export declare function renderRead(output: TextWindow, options?: ModelTextOptions | undefined | null): string
+
+/**
+ * The note a model is given instead of `output`'s lines, given before and unchanged since:
+ * the path, the lines, and the closing line that reads on.
+ */
+export declare function renderUnchanged(output: TextWindow): string
+
 /** Pages or cells `first` to `last` (1-based, inclusive) of `total`. */
 export interface ShownRange {
   first: number
@@ -325,6 +350,33 @@ export interface ShownRange {
 export interface TextPart {
   type: 'text'
   text: string
+}
+
+/** A toolkit's `ReadFileOutput` (a text window) as any caller may hold it. */
+export interface TextWindow {
+  path: string
+  content: string
+  truncated: boolean
+  next_start_line: number | null
+  meta: TextWindowMeta
+  continuation?: TextWindowContinuation | null
+  /** The cut line's length in bytes, beside `continuation`. */
+  cut_line_bytes?: number | null
+  note?: string | null
+}
+
+/** A toolkit's `continuation` as any caller may hold it. */
+export interface TextWindowContinuation {
+  start_line: number
+  start_column: number
+}
+
+/** `ReadFileOutput.meta` as any caller may hold it. */
+export interface TextWindowMeta {
+  byte_length: number
+  line_count: number
+  returned_line_count: number
+  mtime_ms: number
 }
 
 /**

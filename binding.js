@@ -854,3 +854,5 @@ module.exports.readFile = nativeBinding.readFile
 module.exports.readFiles = nativeBinding.readFiles
 module.exports.readFileSync = nativeBinding.readFileSync
 module.exports.readFileWithPolicy = nativeBinding.readFileWithPolicy
+module.exports.renderRead = nativeBinding.renderRead
+module.exports.renderUnchanged = nativeBinding.renderUnchanged

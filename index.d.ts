@@ -41,7 +41,7 @@ export type ToolkitReadFileInput = Omit<ReadFileInput, 'start_line' | 'max_lines
   start_column?: number | null
 }
 
-/** What a toolkit's read returns: the specification's output, `continuation` and `note`. */
+/** What a toolkit's read returns: the specification's output, `continuation` (with `cut_line_bytes`) and `note`. */
 export type ToolkitReadFileOutput = ReadFileOutput & {
   /**
    * Present only when the window is one line cut to fit the content budget: the arguments
@@ -49,6 +49,12 @@ export type ToolkitReadFileOutput = ReadFileOutput & {
    * other answer.
    */
   continuation?: { start_line: number; start_column: number }
+  /**
+   * Present only beside `continuation`: the cut line's length in bytes as stored (its
+   * terminator not counted), so that what is left of it is known. The model's text says it
+   * (`[line L continues at column C of N; …]`).
+   */
+  cut_line_bytes?: number
   /**
    * Present only when `max_lines` was over 500 (read as 500, where the bare `readFile`
    * refuses it) and the file goes on after the window: says so, and to read on from

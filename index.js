@@ -472,15 +472,24 @@ function tracked(memory, paths, read) {
     return result
   }
   return result.then(
-    (output) => {
-      ended(Array.isArray(output) ? output.map((entry) => entry?.output) : [output])
-      return output
+    (answer) => {
+      ended(outputsOf(answer))
+      return answer
     },
     (error) => {
       ended([])
       throw error
     },
   )
+}
+
+/**
+ * The outputs a read answered: a batch's entries' (`{ ok, output }`), a view's with its text
+ * (`{ output, text }`), or the one output.
+ */
+function outputsOf(answer) {
+  if (Array.isArray(answer)) return answer.map((entry) => entry?.output)
+  return [typeof answer?.text === 'string' ? answer.output : answer]
 }
 
 /**
@@ -505,6 +514,15 @@ function createAgentToolkit(options) {
     throw error
   }
   const close = () => workspace.close()
+  // `view`, with `text` (the engine's text options) answering a text window as `{ output,
+  // text }`: `runToolCall` and the adapters read and render in one call.
+  const view = (input, callOptions, text) =>
+    rejectingThrows(() =>
+      tracked(settings.memory, [pathOf(input)], () =>
+        workspace.view(input, signalOf(callOptions, 'options', () => pathOf(input)), text),
+      ),
+    )
+  settings.view = view
   const toolkit = Object.freeze({
     definition: TOOLKIT_DEFINITIONS.read_file,
     runToolCall(args, callOptions) {
@@ -518,11 +536,7 @@ function createAgentToolkit(options) {
       )
     },
     view(input, callOptions) {
-      return rejectingThrows(() =>
-        tracked(settings.memory, [pathOf(input)], () =>
-          workspace.view(input, signalOf(callOptions, 'options', () => pathOf(input))),
-        ),
-      )
+      return view(input, callOptions)
     },
     readFileSync(input) {
       return tracked(settings.memory, [pathOf(input)], () => workspace.readFileSync(input))

@@ -1,23 +1,9 @@
 'use strict'
-// The text a model is given for one read_file call, in every adapter: one header line (the
-// path, the lines shown of how many, the size), the lines with a line-number gutter, and,
-// when lines are left, one closing line naming the call that reads on. A failure is its
-// `CODE: path: reason` line, and for some codes a second line saying what to do instead.
-// The gutter and the header's words were chosen by counting tokens (benchmark/tokens.mjs).
-// `agent-read-file mcp` renders a text window's answer in Rust (engine/src/model_text.rs):
-// a change here is made there too; the package's tests hold the two texts equal.
-
-/**
- * A cut line's marker as the engine writes it (see `ToolkitOptions.maxContentBytes`), long
- * or, when its numbers are extreme, short: the closing line says the same, so the marker is
- * taken out of the lines shown.
- */
-const CUT_MARKER = /^\[(?:line \d+ continues at column \d+ of (\d+): )?call read_file with start_line \d+ and start_column \d+\]$/
-
-/** The gutter before a line: its number and a tab, as `cat -n` has it but not padded. */
-function gutter(lineNumber) {
-  return `${lineNumber}\t`
-}
+// What a model is given for a read, beside a text window's text (which the engine renders:
+// engine/src/model_text.rs, through the binding's `renderRead`, `renderUnchanged` and the
+// text a toolkit's `view` hands over with its output): a failure's text (its `CODE: path:
+// reason` line, and for some codes a second line saying what to do instead), and a media
+// answer's parts (a header, its text, its images, the closing lines).
 
 /** What a failure's second line says, by code; codes not here get one line. */
 const NEXT_STEPS = {
@@ -32,18 +18,6 @@ function shownPath(path) {
   return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path) ? JSON.stringify(path) : path
 }
 
-/**
- * The lines of `content` without their `\n`, and the cut line's marker (`undefined` unless
- * `cut`) taken off the end.
- */
-function linesOf(content, cut) {
-  const lines = content === '' ? [] : content.split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  const marker = cut ? CUT_MARKER.exec(lines.at(-1) ?? '') : null
-  if (marker) lines.pop()
-  return { lines, lineLength: marker?.[1] === undefined ? undefined : Number(marker[1]) }
-}
-
 /** Whether `output` is one line cut to fit the budget (it says where the line continues). */
 function isCut(output) {
   return output.continuation !== undefined && output.continuation !== null
@@ -55,73 +29,10 @@ function firstLineOf(output) {
   return output.next_start_line === null ? total - returned + 1 : output.next_start_line - returned
 }
 
-/** The header for a window of no lines: the file is empty, or the start is past its end. */
-function emptyHeader(path, { line_count: total, byte_length: size }, startLine) {
-  if (total === 0) return `${path} has no lines (${size} bytes)`
-  const where = startLine === undefined ? 'in this window' : `from line ${startLine} on`
-  return `${path} has ${total} lines, none ${where} (${size} bytes)`
-}
-
-/** `path lines A-B of T (S bytes)`, `line A of T` for one, and the column a window starts at. */
-function header(output, { startLine, startColumn }) {
-  const path = shownPath(output.path)
-  const { meta } = output
-  if (meta.returned_line_count === 0) return emptyHeader(path, meta, startLine)
-  const first = firstLineOf(output)
-  const single = meta.returned_line_count === 1
-  const column = startColumn > 1 ? `${single ? '' : `, line ${first}`} from column ${startColumn}` : ''
-  return `${path} ${lineSpan(output)} of ${meta.line_count}${column} (${meta.byte_length} bytes)`
-}
-
-/** The closing line: the call that reads on (the rest of a cut line, or the next window), or none. */
-function closingLine(output, lineLength) {
-  if (isCut(output)) {
-    const { start_line: line, start_column: column } = output.continuation
-    const length = lineLength === undefined ? '' : ` of ${lineLength}`
-    return `[line ${line} continues at column ${column}${length}; next: start_line=${line} start_column=${column}]`
-  }
-  return output.truncated && output.next_start_line !== null ? `[next: start_line=${output.next_start_line}]` : undefined
-}
-
-/**
- * The text a model is given for `output` (a toolkit's `ReadFileOutput`): the header, the lines
- * (each after its number and a tab unless `lineNumbers` is false), the toolkit's `note` in
- * brackets when there is one, the closing line when lines are left. `startLine` and `startColumn` are the call's, when known: they name an empty
- * window's start and a window that starts inside a line.
- */
-function renderRead(output, { lineNumbers = true, startLine, startColumn } = {}) {
-  const { lines, lineLength } = linesOf(output.content, isCut(output))
-  const first = firstLineOf(output)
-  const shown = lineNumbers ? lines.map((line, index) => gutter(first + index) + line) : lines
-  const closing = closingLine(output, lineLength)
-  const parts = [header(output, { startLine, startColumn }), ...shown]
-  // A toolkit's note on how it answered (a `max_lines` over 500 read as 500).
-  if (typeof output.note === 'string') parts.push(`[${output.note}]`)
-  if (closing !== undefined) parts.push(closing)
-  return `${parts.join('\n')}\n`
-}
-
 /** The text a model is given for a failure: `message` (`CODE: path: reason`) and, for some codes, what to do instead. */
 function renderFailure(code, message) {
   const next = Object.hasOwn(NEXT_STEPS, code) ? NEXT_STEPS[code] : undefined
   return next === undefined ? message : `${message}\n${next}`
-}
-
-/** The lines a window holds: `line A` or `lines A-B`. */
-function lineSpan(output) {
-  const first = firstLineOf(output)
-  const last = first + output.meta.returned_line_count - 1
-  return first === last ? `line ${first}` : `lines ${first}-${last}`
-}
-
-/**
- * The note a model is given instead of lines it was already given and that have not changed
- * since, with the closing line that reads on.
- */
-function renderUnchanged(output) {
-  const note = `${shownPath(output.path)} ${lineSpan(output)} unchanged since your last read`
-  const closing = closingLine(output, undefined)
-  return closing === undefined ? `${note}\n` : `${note}\n${closing}\n`
 }
 
 /** The format names of the image types read. */
@@ -231,9 +142,7 @@ function withoutImageData(output) {
 
 module.exports = {
   MAX_PDF_PAGES,
-  renderRead,
   renderFailure,
-  renderUnchanged,
   renderMedia,
   mediaParts,
   imageParts,

@@ -5,13 +5,15 @@
 const { isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption, booleanOption } = require('./options.js')
 const model = require('./model-text.js')
+const native = require('./native.js')
 
-const { renderRead, renderFailure, renderUnchanged, isCut, firstLineOf } = model
+const { renderFailure, isCut, firstLineOf } = model
 
 /**
  * What `createAgentToolkit` registers of each toolkit it makes: its `resultFormat`,
- * `lineNumbers`, its read memory (with `dedupeReads`) and its ledger's `lastRead`. A toolkit
- * of the caller's has none: text with line numbers, nothing deduplicated.
+ * `lineNumbers`, its read memory (with `dedupeReads`), its ledger's `lastRead`, and `view`
+ * (`toolkit.view` that also answers a text window's model text, rendered by the engine). A
+ * toolkit of the caller's has none: text with line numbers, nothing deduplicated.
  */
 const toolkitSettings = new WeakMap()
 
@@ -83,25 +85,43 @@ function unchangedNote(settings, output, startColumn) {
   const lines = wholeLines(output, startColumn)
   const hash = lines === undefined ? undefined : versionHash(settings, output)
   if (hash === undefined) return undefined
-  if (settings.memory.covers(output.path, hash, lines.first, lines.last)) return renderUnchanged(output)
+  if (settings.memory.covers(output.path, hash, lines.first, lines.last)) return native.renderUnchanged(output)
   settings.memory.remember(output.path, hash, lines.first, lines.last)
   return undefined
 }
 
+/** The engine's text options for a window read for `input`: `lineNumbers`, and the call's numbers. */
+function textOptionsOf(input, lineNumbers) {
+  return { lineNumbers, startLine: numberOf(input, 'start_line'), startColumn: numberOf(input, 'start_column') }
+}
+
 /**
- * The text a model is given for a text window `output`, read by `toolkit` for `input`: JSON, or the text
- * rendering (see model-text.js), or, with `dedupeReads`, the note that it has those lines
- * already. `overrides` are a call's `resultFormat` and `lineNumbers`, over the toolkit's.
+ * What a model is given for `input`, read by `read` (`toolkit.view` or `toolkit.readFile`)
+ * with `options`: `{ content, parts, output }`, `content` the text (see `runToolCall`).
+ * `overrides` are a call's `resultFormat` and `lineNumbers`, over the toolkit's. A toolkit
+ * of this package's reads and renders in one call into the engine; any other's output is
+ * rendered by the engine after. Rejects as the read rejects.
  */
-function modelTextOf(toolkit, input, output, overrides = {}) {
+async function readForModel(toolkit, read, input, options, overrides = {}) {
   const settings = settingsOf(toolkit)
   const resultFormat = overrides.resultFormat ?? settings.resultFormat
-  if (resultFormat === 'json') return JSON.stringify(output)
-  const startColumn = numberOf(input, 'start_column')
-  const note = unchangedNote(settings, output, startColumn)
-  if (note !== undefined) return note
-  const lineNumbers = overrides.lineNumbers ?? settings.lineNumbers
-  return renderRead(output, { lineNumbers, startLine: numberOf(input, 'start_line'), startColumn })
+  const text = resultFormat === 'text' ? textOptionsOf(input, overrides.lineNumbers ?? settings.lineNumbers) : undefined
+  if (settings.view === undefined || text === undefined) {
+    const output = await Reflect.apply(read, toolkit, [input, options])
+    return answerOf(settings, output, undefined, resultFormat, text)
+  }
+  const answer = await settings.view(input, options, text)
+  return model.isMedia(answer) ? answerOf(settings, answer, undefined, resultFormat, text) : answerOf(settings, answer.output, answer.text, resultFormat, text)
+}
+
+/**
+ * `readForModel`'s answer for `output`: a media answer's parts; a text window as JSON, or as
+ * `rendered` (its text, when the read made it) unless the model has those lines already.
+ */
+function answerOf(settings, output, rendered, resultFormat, text) {
+  if (model.isMedia(output)) return { ...mediaAnswer(output, resultFormat), output }
+  const content = resultFormat === 'json' ? JSON.stringify(output) : (unchangedNote(settings, output, text.startColumn) ?? rendered ?? native.renderRead(output, text))
+  return { content, parts: [{ type: 'text', text: content }], output }
 }
 
 /**
@@ -212,7 +232,8 @@ function overridesOf(options) {
 /**
  * Runs `args` (the model's arguments: a JSON text or an object) through `toolkit.view` (or
  * `toolkit.readFile` for a toolkit without one), with `options` (`{ signal, resultFormat,
- * lineNumbers }`) passed on. Success: `content` is the text for the model (see `modelTextOf`),
+ * lineNumbers }`) passed on. Success: `content` is the text for the model (JSON, or the
+ * engine's text of the window, or, with `dedupeReads`, the note that it has those lines already),
  * `parts` the same as content parts (text, and for an image, notebook or PDF its images), and
  * `output` the object; failure: `content` is
  * the error's message (`CODE: path: reason`, and for some codes a line more), `isError` is
@@ -226,13 +247,8 @@ async function runToolCall(toolkit, args, options) {
   const { overrides, error: badOptions } = overridesOf(options)
   if (badOptions) return badOptions
   try {
-    const output = await Reflect.apply(readFile, toolkit, [input, options])
-    if (model.isMedia(output)) {
-      const resultFormat = overrides.resultFormat ?? settingsOf(toolkit).resultFormat
-      return { ...mediaAnswer(output, resultFormat), isError: false, output }
-    }
-    const content = modelTextOf(toolkit, input, output, overrides)
-    return { content, parts: [{ type: 'text', text: content }], isError: false, output }
+    const { content, parts, output } = await readForModel(toolkit, readFile, input, options, overrides)
+    return { content, parts, isError: false, output }
   } catch (thrown) {
     return failureOf(thrown)
   }
@@ -244,4 +260,4 @@ function failureOf(thrown) {
   return failure(code, message)
 }
 
-module.exports = { runToolCall, toolFailure, failureOf, modelTextOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions, numberOf, withNumbers }
+module.exports = { runToolCall, readForModel, toolFailure, failureOf, mediaAnswer, settingsOf, registerToolkit, renderingOptions, numberOf, withNumbers }

@@ -210,7 +210,7 @@ export function expectedOutput(file, returnedPath, startLine = 1, maxLines = 200
 }
 
 /**
- * The text a model is given for a read of `file` (see model-text.js), written out from the
+ * The text a model is given for a read of `file` (engine/src/model_text.rs), written out from the
  * bytes on disk: `path lines A-B of T (S bytes)`, each line after its number and a tab (or
  * as it is, `lineNumbers: false`), and `[next: start_line=N]` when lines are left.
  */

@@ -5,8 +5,9 @@
 
 const { TOOLKIT_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
-const { toolFailure, modelTextOf, mediaAnswer, settingsOf } = require('../tool-call.js')
-const { renderFailure, renderRead, isMedia } = require('../model-text.js')
+const { toolFailure, readForModel, mediaAnswer, settingsOf } = require('../tool-call.js')
+const { renderFailure, isMedia } = require('../model-text.js')
+const { renderRead } = require('../native.js')
 const { errorWithCode } = require('../errors.js')
 
 /**
@@ -95,16 +96,18 @@ function aiAdapter({ jsonSchema, tool, major = 7 }) {
       description,
       inputSchema: jsonSchema(structuredClone(parameters)),
       execute: async (input, { abortSignal } = {}) => {
-        let output
+        const read = typeof toolkit.view === 'function' ? toolkit.view : toolkit.readFile
+        const options = { signal: abortSignal }
+        let answer
         try {
-          output = await (typeof toolkit.view === 'function'
-            ? toolkit.view(input, { signal: abortSignal })
-            : toolkit.readFile(input, { signal: abortSignal }))
+          // Text is read with its model text (in one call, for a toolkit of this package's).
+          answer = await (resultFormat === 'json' ? Reflect.apply(read, toolkit, [input, options]).then((output) => ({ output })) : readForModel(toolkit, read, input, options))
         } catch (error) {
           throw toolError(error)
         }
+        const { output, content } = answer
         const isText = typeof output === 'object' && output !== null && !isMedia(output)
-        if (resultFormat !== 'json' && isText) texts.set(output, modelTextOf(toolkit, input, output))
+        if (resultFormat !== 'json' && isText) texts.set(output, content)
         return output
       },
       toModelOutput,

@@ -54,9 +54,16 @@ const CONTINUATION = {
   additionalProperties: false,
 }
 
+/** A cut line's length, beside its `continuation`. */
+const CUT_LINE_BYTES = {
+  type: 'integer',
+  minimum: 1,
+  description: "Only beside continuation: the cut line's length in bytes, so that what is left of it is known.",
+}
+
 /**
  * A JSON Schema of a toolkit's output: the specification's `ReadFileOutput` and the optional
- * `continuation` and `note`. For harnesses that check results, as MCP clients check
+ * `continuation` (with `cut_line_bytes`) and `note`. For harnesses that check results, as MCP clients check
  * `structuredContent` against a tool's `outputSchema`.
  */
 function textOutputSchema() {
@@ -87,6 +94,7 @@ function textOutputSchema() {
         additionalProperties: false,
       },
       continuation: CONTINUATION,
+      cut_line_bytes: CUT_LINE_BYTES,
       note: NOTE,
     },
     required: ['path', 'truncated', 'next_start_line', 'meta'],

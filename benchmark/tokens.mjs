@@ -13,10 +13,10 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base'
 import pkg from '../index.js'
 import { ROOT, repositoryCorpus, corpusKinds } from './token-corpus.mjs'
-import modelText from '../model-text.js'
+import native from '../native.js'
 
 const { createAgentToolkit, estimateTokens } = pkg
-const { renderRead } = modelText
+const { renderRead } = native
 
 const WINDOWS = [3, 50, 200]
 

@@ -114,9 +114,10 @@ function parseCommandLine(argv) {
  * The command's input read beneath `root` by a toolkit's `view` (text, or an image, notebook
  * or PDF), with no deny rules of its own: so that an unusable root is told as such, by the flag
  * that named it, and the limit flags apply (and are named by a size refusal). The toolkit's
- * lines are numbered unless `--no-line-numbers`.
+ * lines are numbered unless `--no-line-numbers`. Answers `{ output, content }`: `content` the
+ * text a model is given (none for `--format json`).
  */
-async function readWith(createAgentToolkit, root, { input, lineNumbers, limits }) {
+async function readWith(createAgentToolkit, root, { input, lineNumbers, limits, format }) {
   let toolkit
   try {
     toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], lineNumbers, ...limits })
@@ -124,7 +125,9 @@ async function readWith(createAgentToolkit, root, { input, lineNumbers, limits }
     throw rootError(err, root)
   }
   try {
-    return await toolkit.view(input)
+    if (format === 'json') return { output: await toolkit.view(input) }
+    const { readForModel } = require('../tool-call.js')
+    return await readForModel(toolkit, toolkit.view, input)
   } catch (err) {
     if (err?.code === 'SIZE_LIMIT_EXCEEDED') err.message = withLimitFlags(err.message)
     throw err
@@ -142,11 +145,11 @@ async function main() {
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
   const { createAgentToolkit } = loadPackage()
-  const { renderRead, renderFailure, renderMedia, isMedia } = require('../model-text.js')
-  let output
+  const { renderFailure } = require('../model-text.js')
+  let answer
   try {
     const root = workspaceRoot(command.root)
-    output = await readWith(createAgentToolkit, root, command)
+    answer = await readWith(createAgentToolkit, root, command)
   } catch (err) {
     const code = err.code ?? 'INTERNAL'
     const said = command.format === 'json' ? JSON.stringify({ error: { code, message: err.message } }) : renderFailure(code, err.message)
@@ -154,10 +157,8 @@ async function main() {
     process.exitCode = 1
     return
   }
-  if (command.format === 'json') return print(`${JSON.stringify(output, null, 2)}\n`)
-  if (isMedia(output)) return print(renderMedia(output))
-  const { start_line: startLine, start_column: startColumn } = command.input
-  print(renderRead(output, { lineNumbers: command.lineNumbers, startLine, startColumn }))
+  if (command.format === 'json') return print(`${JSON.stringify(answer.output, null, 2)}\n`)
+  print(answer.content)
 }
 
 main()

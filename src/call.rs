@@ -11,6 +11,7 @@ use napi::{Env, JsValue, Unknown};
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError, SizeLimit};
 use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
+use agent_read_file_engine::model_text::{self, TextOptions};
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{Argument, MAX_FILE_BYTES, ReadRequest};
 use agent_read_file_engine::root_cache;
@@ -65,6 +66,8 @@ pub(crate) struct ReadCall {
     stop: Option<Arc<AtomicBool>>,
     /// A `readFile` answered as an MCP server's response line instead of an object.
     mcp_answer: Option<Box<McpAnswer>>,
+    /// A window answered with the model's text of it, made with these options.
+    text: Option<TextOptions>,
 }
 
 /// What a call asks for.
@@ -88,7 +91,8 @@ pub(crate) enum CallKind {
 
 /// What a call replies, and what its reads saw for the toolkit's ledger.
 pub(crate) enum Reply {
-    Output(ReadFileOutput, Seen),
+    /// A window, and the model's text of it when the call asked for it.
+    Output(ReadFileOutput, Option<String>, Seen),
     Version(FileVersion),
     Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
     /// An image, a notebook or a PDF of a `view`.
@@ -106,7 +110,7 @@ impl Reply {
     pub(crate) fn content_len(&self) -> usize {
         let len = |output: &ReadFileOutput| output.content.as_str().len();
         match self {
-            Reply::Output(output, _) => len(output),
+            Reply::Output(output, text, _) => len(output) + text.as_ref().map_or(0, String::len),
             Reply::Version(_) => 0,
             Reply::Media(output, _) => media_len(output),
             Reply::NeedsDecoding => 0,
@@ -119,7 +123,7 @@ impl Reply {
     /// `lastRead` never names a read whose caller gave up on it (its signal fired first).
     pub(crate) fn delivered(mut self) -> Reply {
         match &mut self {
-            Reply::Output(_, seen)
+            Reply::Output(_, _, seen)
             | Reply::Many(_, seen)
             | Reply::Media(_, seen)
             | Reply::McpAnswer(_, seen) => std::mem::take(seen).record(),
@@ -174,6 +178,7 @@ impl ReadCall {
             line_indexes: None,
             stop: None,
             mcp_answer: None,
+            text: None,
         }
     }
 
@@ -322,6 +327,12 @@ impl ReadCall {
     pub(crate) fn answered_as(self, answer: McpAnswer) -> ReadCall {
         let mcp_answer = Some(Box::new(answer));
         ReadCall { mcp_answer, ..self }
+    }
+
+    /// This call, its window answered with the model's text of it (`{ output, text }`).
+    pub(crate) fn with_text(self, text: TextOptions) -> ReadCall {
+        let text = Some(text);
+        ReadCall { text, ..self }
     }
 
     pub(crate) fn with_line_indexes(self, line_indexes: Arc<LineIndexCache>) -> ReadCall {
@@ -499,7 +510,12 @@ impl ReadCall {
     /// The reply of a `readFile`: the window, or its MCP response line.
     fn window_reply(&self, output: ReadFileOutput, seen: Seen) -> Reply {
         match &self.mcp_answer {
-            None => Reply::Output(output, seen),
+            None => {
+                let text = self
+                    .text
+                    .map(|options| model_text::render_read(&output, options));
+                Reply::Output(output, text, seen)
+            }
             Some(answer) => Reply::McpAnswer(answer.encode(&output), seen),
         }
     }

@@ -24,6 +24,7 @@ mod dialects;
 mod js;
 mod mcp_answer;
 mod media;
+mod model_text;
 mod output;
 mod schedule;
 mod test_hooks;
@@ -88,7 +89,7 @@ fn run_sync<'env>(
     let output = call
         .and_then(|call| call.run())
         .map_err(|error| throwable(env, error))?;
-    output::output_value(env, &EnvState::of(env)?.makers, output)
+    output::output_value(env, &EnvState::of(env)?.makers, output, None)
 }
 
 /// An estimate of the tokens `text` costs a model, counted as `tokenizer` (`'o200k_base'`,

@@ -15,6 +15,7 @@ use agent_read_file_engine::ReadFileOutput;
 use agent_read_file_engine::model_text::{self, TextOptions};
 
 use crate::convert::safe_integer;
+use crate::model_text::counting_number;
 use json::Object;
 
 /// The most bytes of a window's text `structuredContent` repeats: a longer window's text is
@@ -116,7 +117,7 @@ fn write_response(
             .one_object_array("content")
             .string("type", "text")
             .string_from("text", |text| {
-                model_text::render_read_into(output, options, text)
+                model_text::render_read_into(&output.into(), options, text)
             });
         if answer.structured_content {
             write_structured_output(&mut result.object("structuredContent"), output)?;
@@ -141,7 +142,7 @@ fn repeats_content(output: &ReadFileOutput) -> bool {
 
 /// The toolkit's `ReadFileOutput` as `src/output/read-file-output.js` makes it: the
 /// specification's keys (`content` only when [`repeats_content`]), then the `note` or else
-/// the `continuation` when there is one.
+/// the `continuation` and `cut_line_bytes` when there is one.
 fn write_structured_output(object: &mut Object, output: &ReadFileOutput) -> serde_json::Result<()> {
     object.string("path", &output.path);
     if repeats_content(output) {
@@ -157,15 +158,11 @@ fn write_structured_output(object: &mut Object, output: &ReadFileOutput) -> serd
         }
         (None, Some(continuation)) => {
             object.value("continuation", &continuation)?;
+            if let Some(bytes) = continuation.line_bytes {
+                object.value("cut_line_bytes", &bytes)?;
+            }
         }
         (None, None) => {}
     }
     Ok(())
-}
-
-/// A `start_line` or `start_column` as the text names it: `Some` of a non-negative safe
-/// integer (which `JSON.stringify` writes in digits), `None` for any other (a read with it
-/// fails, or it is not spelt here).
-fn counting_number(number: f64) -> Option<u64> {
-    safe_integer(number).and_then(|number| u64::try_from(number).ok())
 }

@@ -61,7 +61,8 @@ pub(crate) struct Makers {
 
 /// The arguments of `read-file-output.js`, in its order: the fields of
 /// [`ReadFileOutput`], then a toolkit's `continuation` (`start_line`, `start_column`), or
-/// `null` when the answer has none, and its `note`, or `null`.
+/// `null` when the answer has none, the cut line's length, its `note`, or `null`, and the
+/// model's text of it, or `null` when the call did not ask for it.
 type OutputArgs<'env> = FnArgs<(
     String,
     JsString<'env>,
@@ -73,7 +74,9 @@ type OutputArgs<'env> = FnArgs<(
     f64,
     Either<f64, Null>,
     f64,
+    f64,
     Either<&'static str, Null>,
+    Either<JsString<'env>, Null>,
 )>;
 
 impl From<EngineOutput> for ReadFileOutput {
@@ -97,15 +100,21 @@ impl From<EngineOutput> for ReadFileOutput {
     }
 }
 
-/// A `readFile` result as the JS object [`ReadFileOutput`] describes.
+/// A `readFile` result as the JS object [`ReadFileOutput`] describes; with `text`, the
+/// object `{ output, text }`.
 pub(crate) fn output_value<'env>(
     env: &'env Env,
     makers: &Makers,
     output: EngineOutput,
+    text: Option<String>,
 ) -> napi::Result<Unknown<'env>> {
-    let (continued_line, continued_column) = match output.continuation {
-        Some(at) => (Either::A(at.start_line as f64), at.start_column as f64),
-        None => (Either::B(Null), 0.0),
+    let (continued_line, continued_column, cut_line_bytes) = match output.continuation {
+        Some(at) => (
+            Either::A(at.start_line as f64),
+            at.start_column as f64,
+            at.line_bytes.unwrap_or(0) as f64,
+        ),
+        None => (Either::B(Null), 0.0, 0.0),
     };
     let note = output.note.map_or(Either::B(Null), Either::A);
     let ReadFileOutput {
@@ -126,7 +135,12 @@ pub(crate) fn output_value<'env>(
         meta.mtime_ms,
         continued_line,
         continued_column,
+        cut_line_bytes,
         note,
+        match text {
+            Some(text) => Either::A(content_string(env, &text)?),
+            None => Either::B(Null),
+        },
     );
     let source = include_str!("output/read-file-output.js");
     let make: Function<OutputArgs, Unknown> = compiled(env, &makers.output, source)?;
@@ -144,7 +158,7 @@ pub(crate) fn results_value<'env>(
         match result {
             Ok(output) => {
                 pairs.push(Null.into_unknown(env)?);
-                pairs.push(output_value(env, makers, output)?);
+                pairs.push(output_value(env, makers, output, None)?);
             }
             Err(error) => {
                 pairs.push(env.create_string(error.code.as_str())?.to_unknown());

@@ -20,6 +20,7 @@ use crate::call::{ReadCall, RootArg, Rules};
 use crate::convert::{Fields, requested_path, root_path, safe_integer, string_or_type, throwable};
 use crate::mcp_answer::{McpAnswer, McpAnswerOptions};
 use crate::media::MediaOptions;
+use crate::model_text::{ModelTextOptions, text_options};
 use crate::schedule;
 
 /// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
@@ -235,17 +236,24 @@ impl Workspace {
     /// file's content is an image, a notebook or a PDF, its typed parts (`input.pages`: which
     /// pages or cells); recorded in the ledger. One call: the engine opens the file and
     /// decides by its bytes (a name that claims an image, a notebook or a PDF must be one).
+    /// With `text`, a text window comes as `{ output, text }`: the model's text of it too.
     #[napi(
-        ts_args_type = "input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal",
-        ts_return_type = "Promise<ReadFileOutput | MediaOutput>"
+        ts_args_type = "input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal | undefined, text?: ModelTextOptions",
+        ts_return_type = "Promise<ReadFileOutput | MediaOutput | { output: ReadFileOutput; text: string }>"
     )]
     pub fn view<'env>(
         &self,
         env: &'env Env,
         input: Unknown,
         signal: Option<Unknown>,
+        text: Option<ModelTextOptions>,
     ) -> napi::Result<Unknown<'env>> {
-        schedule::enqueue(env, self.view_call(input), signal)
+        let call = self.view_call(input);
+        let call = match text {
+            Some(text) => call.map(|call| call.with_text(text_options(Some(&text)))),
+            None => call,
+        };
+        schedule::enqueue(env, call, signal)
     }
 
     /// `readFileSync` beneath this workspace's root.

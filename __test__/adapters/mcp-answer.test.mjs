@@ -1,8 +1,8 @@
 // `agent-read-file mcp`'s answer to a plain read_file call, made in Rust (adapters/mcp-core.js
 // `readFileAnswer`, engine/src/model_text.rs): for every kind of window, byte for byte the
 // line the SDK's server writes for the registered tool's answer (`readFileCall`, whose text
-// is model-text.js's). Windows that may be media, failures and toolkits whose answers are not
-// the default text are answered by the registered tool's function.
+// the engine renders too, for the toolkit's `view`). Failures and toolkits whose answers are
+// not the default text are answered by the registered tool's function.
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { after, describe, test } from '../harness.mjs'

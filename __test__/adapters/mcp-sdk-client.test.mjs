@@ -122,7 +122,8 @@ describe('agent-read-file mcp, over stdio with the SDK Client', () => {
     assert.deepEqual(media.required, ['path', 'kind', 'parts', 'meta'])
     // `content` only for a window of at most 16 KiB: a longer one is sent once, as the text.
     assert.deepEqual(text.required, ['path', 'truncated', 'next_start_line', 'meta'])
-    assert.deepEqual(Object.keys(text.properties), ['path', 'content', ...text.required.slice(1), 'continuation', 'note'])
+    assert.deepEqual(Object.keys(text.properties), ['path', 'content', ...text.required.slice(1), 'continuation', 'cut_line_bytes', 'note'])
+    assert.equal(text.properties.cut_line_bytes.type, 'integer')
     assert.equal(text.properties.note.type, 'string')
     assert.equal(text.additionalProperties, false)
     const { description, ...continuation } = text.properties.continuation
@@ -577,6 +578,7 @@ describe('agent-read-file/mcp in process', () => {
       const first = await call(client, { path: 'dist/app.min.js' })
       assert.notEqual(first.isError, true, JSON.stringify(first))
       assert.deepEqual(first.structuredContent.continuation, { start_line: 1, start_column: 35 })
+      assert.equal(first.structuredContent.cut_line_bytes, 300)
       assert.ok(first.structuredContent.content.endsWith(cutMarker(1, 35, 300)))
       assert.equal(
         textOf(first),

@@ -79,6 +79,7 @@ type ToolkitInput = {
 }
 type ToolkitOutput = SpecOutput & {
   continuation?: { start_line: number; start_column: number }
+  cut_line_bytes?: number
   note?: string
 }
 

@@ -4,9 +4,10 @@
 // model's calls reads everything its definition offers.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import pkg from '../../index.js'
 import { after, describe, test } from '../harness.mjs'
-import { makeFixture } from '../helpers.mjs'
+import { makeFixture, testHooks } from '../helpers.mjs'
 import { image, pdf } from '../media.mjs'
 
 const { createAgentToolkit, runToolCall } = pkg
@@ -80,5 +81,60 @@ describe('toolkit.runToolCall: the model’s call of toolkit.definition', () => 
     // The specification's functions keep their letter: a string is not a number.
     await assert.rejects(pkg.readFile(fx.ws, { path: 'ten.txt', max_lines: '2' }), { code: 'INVALID_ARGUMENT' })
     await assert.rejects(toolkit.readFile({ path: 'ten.txt', max_lines: '2' }), { code: 'INVALID_ARGUMENT' })
+  })
+})
+
+// Issue 37 §1: the engine is the one renderer. A toolkit of this package's reads and renders a
+// text window in one call into the engine; any other output (a caller's toolkit's, one restored
+// from a stored conversation) is rendered by the same engine, from the object.
+describe('runToolCall: one renderer, the engine', () => {
+  const fx = makeFixture()
+  after(() => fs.rmSync(fx.base, { recursive: true, force: true }))
+  fx.write('notes.txt', 'one\ntwo\n')
+  fx.write('app.min.js', `${'x'.repeat(300)}\n`)
+  const native = createRequire(import.meta.url)('../../native.js')
+
+  /** `run()` with the binding's `renderRead` counted: its result and how many times it was called. */
+  async function counted(run) {
+    const renderRead = native.renderRead
+    let renders = 0
+    native.renderRead = (...args) => {
+      renders++
+      return renderRead(...args)
+    }
+    try {
+      return { result: await run(), renders }
+    } finally {
+      native.renderRead = renderRead
+    }
+  }
+
+  test("a toolkit of this package's: one native call, no render after it", async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    const calls = () => Object.values(testHooks().readPathCounts()).reduce((a, b) => a + b)
+    const before = calls()
+    const { result, renders } = await counted(() => runToolCall(toolkit, { path: 'notes.txt' }))
+    assert.equal(result.content, 'notes.txt lines 1-2 of 2 (8 bytes)\n1\tone\n2\ttwo\n')
+    assert.equal(renders, 0)
+    assert.equal(calls() - before, 1)
+  })
+
+  test("a caller's toolkit and a restored output are told the same text, cut lines too", async () => {
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws, maxContentBytes: 128 })
+    after(() => toolkit.close())
+    const own = await runToolCall(toolkit, { path: 'app.min.js' })
+    const expected = `app.min.js line 1 of 1 (301 bytes)\n1\t${'x'.repeat(34)}\n[line 1 continues at column 35 of 300; next: start_line=1 start_column=35]\n`
+    assert.equal(own.content, expected)
+    assert.equal(own.output.cut_line_bytes, 300)
+    const caller = { readFile: (input) => toolkit.readFile(input) }
+    const { result, renders } = await counted(() => runToolCall(caller, { path: 'app.min.js' }))
+    assert.equal(result.content, expected)
+    assert.equal(renders, 1)
+    const restored = JSON.parse(JSON.stringify(own.output))
+    assert.equal(native.renderRead(restored), expected)
+    // Without the line's length (an output made before it was given) the text says less.
+    const { cut_line_bytes: _bytes, ...older } = restored
+    assert.equal(native.renderRead(older), expected.replace(' of 300;', ';'))
   })
 })

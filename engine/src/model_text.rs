@@ -1,11 +1,53 @@
-//! The text a model is given for a toolkit's text window, as `model-text.js`'s `renderRead`
-//! writes it: one header line (the path, the lines shown of how many, the size), the lines
-//! after a line-number gutter, the toolkit's note in brackets, and, when lines are left, one
-//! closing line naming the call that reads on. `agent-read-file mcp` makes its answers' text
-//! here, so that a read's answer never becomes a JavaScript string; a test of the package
-//! holds this text equal to `renderRead`'s for every kind of window.
+//! The text a model is given for a toolkit's text window, in every adapter: one header line
+//! (the path, the lines shown of how many, the size), the lines after a line-number gutter,
+//! the toolkit's note in brackets, and, when lines are left, one closing line naming the call
+//! that reads on; and the note that stands for a window the model was given already. The
+//! one renderer: the binding hands a read's text over with its output, renders an output
+//! object a caller made, and writes `agent-read-file mcp`'s answers from it.
+//! The gutter and the header's words were chosen by counting tokens (benchmark/tokens.mjs).
 
-use crate::read_file::{Continuation, ReadFileOutput};
+use crate::read_file::{Continuation, ReadFileMeta, ReadFileOutput, first_line};
+
+/// A text window as the renderer reads it: a read's output, or one a caller made.
+#[derive(Clone, Copy, Debug)]
+pub struct Window<'a> {
+    pub path: &'a str,
+    /// The lines, each ending in `\n` but perhaps the last; when the window is a cut line
+    /// (`continuation`), its last line is the marker the engine wrote.
+    pub content: &'a str,
+    pub truncated: bool,
+    pub next_start_line: Option<u64>,
+    pub meta: ReadFileMeta,
+    pub continuation: Option<Continuation>,
+    pub note: Option<&'a str>,
+}
+
+impl<'a> From<&'a ReadFileOutput> for Window<'a> {
+    fn from(output: &'a ReadFileOutput) -> Window<'a> {
+        Window {
+            path: &output.path,
+            content: output.content.as_str(),
+            truncated: output.truncated,
+            next_start_line: output.next_start_line,
+            meta: output.meta,
+            continuation: output.continuation,
+            note: output.note,
+        }
+    }
+}
+
+impl Window<'_> {
+    /// The first line of the window: worked out from where it ends.
+    pub fn first_line(&self) -> u64 {
+        first_line(&self.meta, self.next_start_line)
+    }
+
+    /// Where its cut line continues: a toolkit's answer with a note carries none (the note
+    /// is about `max_lines`, which a cut line's window never hits).
+    fn cut(&self) -> Option<Continuation> {
+        self.continuation.filter(|_| self.note.is_none())
+    }
+}
 
 /// What the text of a window depends on beyond the window: the call's arguments as given.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,22 +94,20 @@ impl TextSink for String {
     }
 }
 
-/// The model's text for `output` (see the module's documentation).
-pub fn render_read(output: &ReadFileOutput, options: TextOptions) -> String {
+/// The model's text for `window` (see the module's documentation).
+pub fn render_read<'a>(window: impl Into<Window<'a>>, options: TextOptions) -> String {
     let mut text = String::new();
-    render_read_into(output, options, &mut text);
+    render_read_into(&window.into(), options, &mut text);
     text
 }
 
 /// [`render_read`]'s text, written into `sink`.
-pub fn render_read_into(output: &ReadFileOutput, options: TextOptions, sink: &mut impl TextSink) {
-    // A toolkit's answer with a note does not carry its continuation (the note is about
-    // `max_lines`, which a cut line's window never hits).
-    let cut = output.continuation.filter(|_| output.note.is_none());
-    let (body, line_len) = body_of(output.content.as_str(), cut.is_some());
-    let first = output.first_line();
-    let header = header(output, options);
-    let lines = u64::from(output.meta.returned_line_count);
+pub fn render_read_into(window: &Window<'_>, options: TextOptions, sink: &mut impl TextSink) {
+    let cut = window.cut();
+    let body = body_of(window.content, cut.is_some());
+    let first = window.first_line();
+    let header = header(window, options);
+    let lines = u64::from(window.meta.returned_line_count);
     // Room for every line, its gutter (a number as wide as the last one, and a tab) and
     // the closing line, so that the text is written without being moved.
     let gutter = itoa::Buffer::new().format(first + lines).len() + 1;
@@ -78,62 +118,47 @@ pub fn render_read_into(output: &ReadFileOutput, options: TextOptions, sink: &mu
     if let Some(body) = body {
         sink.push_lines(body, first, options.line_numbers);
     }
-    if let Some(note) = output.note {
+    if let Some(note) = window.note {
         sink.push_text(&format!("\n[{note}]"));
     }
-    if let Some(closing) = closing_line(output, cut, line_len) {
+    if let Some(closing) = closing_line(window, cut) {
         sink.push_text("\n");
         sink.push_text(&closing);
     }
     sink.push_text("\n");
 }
 
+/// The note a model is given instead of a window's lines it was given before and that have
+/// not changed since, with the closing line that reads on.
+pub fn render_unchanged<'a>(window: impl Into<Window<'a>>) -> String {
+    let window = window.into();
+    let note = format!(
+        "{} {} unchanged since your last read\n",
+        shown_path(window.path),
+        line_span(&window)
+    );
+    match closing_line(&window, window.cut()) {
+        Some(closing) => format!("{note}{closing}\n"),
+        None => note,
+    }
+}
+
 /// The lines of `content` as one text, without the `\n` that ends the last (`None` when it
-/// holds none), and, when `cut`, the cut line's marker taken off the end with the line's
-/// length it names (the short marker names none).
-fn body_of(content: &str, cut: bool) -> (Option<&str>, Option<u64>) {
+/// holds none), and, when `cut`, without the cut line's marker (its last line).
+fn body_of(content: &str, cut: bool) -> Option<&str> {
     if content.is_empty() {
-        return (None, None);
+        return None;
     }
     let body = content.strip_suffix('\n').unwrap_or(content);
-    let (rest, last) = match body.rsplit_once('\n') {
-        Some((rest, last)) => (Some(rest), last),
-        None => (None, body),
-    };
-    match cut.then(|| cut_marker(last)).flatten() {
-        Some(length) => (rest, length),
-        None => (Some(body), None),
+    match cut {
+        true => body.rsplit_once('\n').map(|(lines, _marker)| lines),
+        false => Some(body),
     }
-}
-
-/// The cut line's marker the engine writes (`window::cut_marker`, long or short): `None`
-/// when `line` is not one, else the line's length it names, if it names one.
-fn cut_marker(line: &str) -> Option<Option<u64>> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (length, call) = match inner.strip_prefix("line ") {
-        Some(long) => {
-            let (_, rest) = split_digits(long)?;
-            let (_, rest) = split_digits(rest.strip_prefix(" continues at column ")?)?;
-            let (length, rest) = split_digits(rest.strip_prefix(" of ")?)?;
-            (Some(length.parse().ok()?), rest.strip_prefix(": ")?)
-        }
-        None => (None, inner),
-    };
-    let (_, rest) = split_digits(call.strip_prefix("call read_file with start_line ")?)?;
-    let (_, rest) = split_digits(rest.strip_prefix(" and start_column ")?)?;
-    rest.is_empty().then_some(length)
-}
-
-/// The ASCII digits `text` starts with (at least one), and the rest; `None` when it starts
-/// with none.
-fn split_digits(text: &str) -> Option<(&str, &str)> {
-    let end = text.bytes().take_while(u8::is_ascii_digit).count();
-    (end > 0).then(|| text.split_at(end))
 }
 
 /// The path as the header shows it: as it is, or as a JSON string when it holds a control
 /// character or a line or paragraph separator.
-fn shown_path(path: &str) -> String {
+pub fn shown_path(path: &str) -> String {
     let plain = !path
         .chars()
         .any(|c| c <= '\u{1f}' || matches!(c, '\u{7f}' | '\u{2028}' | '\u{2029}'));
@@ -145,9 +170,9 @@ fn shown_path(path: &str) -> String {
 
 /// `path lines A-B of T (S bytes)`, `line A of T` for one, the column a window starts at,
 /// or the header of a window of no lines.
-fn header(output: &ReadFileOutput, options: TextOptions) -> String {
-    let path = shown_path(&output.path);
-    let meta = &output.meta;
+fn header(window: &Window<'_>, options: TextOptions) -> String {
+    let path = shown_path(window.path);
+    let meta = &window.meta;
     let (total, size) = (meta.line_count, meta.byte_length);
     if meta.returned_line_count == 0 {
         return match (total, options.start_line) {
@@ -163,20 +188,20 @@ fn header(output: &ReadFileOutput, options: TextOptions) -> String {
             format!(" from column {column}")
         }
         Some(column) if column > 1 => {
-            format!(", line {} from column {column}", output.first_line())
+            format!(", line {} from column {column}", window.first_line())
         }
         _ => String::new(),
     };
     format!(
         "{path} {} of {total}{column} ({size} bytes)",
-        line_span(output)
+        line_span(window)
     )
 }
 
 /// The lines a window holds: `line A` or `lines A-B`.
-fn line_span(output: &ReadFileOutput) -> String {
-    let first = output.first_line();
-    let last = (first + u64::from(output.meta.returned_line_count)).saturating_sub(1);
+fn line_span(window: &Window<'_>) -> String {
+    let first = window.first_line();
+    let last = (first + u64::from(window.meta.returned_line_count)).saturating_sub(1);
     match first == last {
         true => format!("line {first}"),
         false => format!("lines {first}-{last}"),
@@ -184,22 +209,19 @@ fn line_span(output: &ReadFileOutput) -> String {
 }
 
 /// The closing line: the call that reads on (the rest of a cut line, or the next window).
-fn closing_line(
-    output: &ReadFileOutput,
-    cut: Option<Continuation>,
-    line_len: Option<u64>,
-) -> Option<String> {
+fn closing_line(window: &Window<'_>, cut: Option<Continuation>) -> Option<String> {
     if let Some(Continuation {
         start_line: line,
         start_column: column,
+        line_bytes,
     }) = cut
     {
-        let length = line_len.map_or(String::new(), |length| format!(" of {length}"));
+        let length = line_bytes.map_or(String::new(), |length| format!(" of {length}"));
         return Some(format!(
             "[line {line} continues at column {column}{length}; next: start_line={line} start_column={column}]"
         ));
     }
-    let next = output.next_start_line.filter(|_| output.truncated)?;
+    let next = window.next_start_line.filter(|_| window.truncated)?;
     Some(format!("[next: start_line={next}]"))
 }
 
@@ -302,11 +324,18 @@ mod tests {
                  next: start_line=2 start_column=4]\n"
             )
         };
-        for (content, length) in [(long, " of 10"), (short, "")] {
+        // The line's length is the answer's, whatever its marker says (a short marker has no
+        // room for it); an answer without it (someone else's) is told without.
+        for (content, line_bytes, length) in [
+            (long, Some(10), " of 10"),
+            (short, Some(10), " of 10"),
+            (long, None, ""),
+        ] {
             let mut output = going_on(window("f.txt", content, 5, 1), 3);
             output.continuation = Some(Continuation {
                 start_line: 2,
                 start_column: 4,
+                line_bytes,
             });
             assert_eq!(render_read(&output, NUMBERED), expected(length));
         }
@@ -320,13 +349,20 @@ mod tests {
             render_read(&output, NUMBERED),
             format!("f.txt line 1 of 1 (1234 bytes)\n1\t{content}")
         );
-        for not_marker in [
-            "[call read_file with start_line 2 and start_column 4]x",
-            "[line x continues at column 4 of 10: call read_file with start_line 2 and start_column 4]",
-            "[call read_file with start_line  and start_column 4]",
-        ] {
-            assert_eq!(cut_marker(not_marker), None, "{not_marker}");
-        }
+    }
+
+    #[test]
+    fn the_note_for_lines_given_before_names_them_and_the_call_that_reads_on() {
+        let output = going_on(window("a\tb.txt", "x\ny\n", 9, 2), 6);
+        assert_eq!(
+            render_unchanged(&output),
+            "\"a\\tb.txt\" lines 4-5 unchanged since your last read\n[next: start_line=6]\n"
+        );
+        let whole = window("f.txt", "x\n", 1, 1);
+        assert_eq!(
+            render_unchanged(&whole),
+            "f.txt line 1 unchanged since your last read\n"
+        );
     }
 
     #[test]
@@ -359,6 +395,7 @@ mod tests {
         output.continuation = Some(Continuation {
             start_line: 2,
             start_column: 1,
+            line_bytes: Some(7),
         });
         assert_eq!(
             render_read(&output, NUMBERED),

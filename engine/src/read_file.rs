@@ -42,22 +42,35 @@ pub struct ReadFileOutput {
 }
 
 impl ReadFileOutput {
-    /// The first line of the window: worked out from where it ends, as `renderRead` does.
+    /// The first line of the window: worked out from where it ends.
     pub fn first_line(&self) -> u64 {
-        let returned = u64::from(self.meta.returned_line_count);
-        match self.next_start_line {
-            None => (self.meta.line_count + 1).saturating_sub(returned),
-            Some(next) => next.saturating_sub(returned),
-        }
+        first_line(&self.meta, self.next_start_line)
+    }
+}
+
+/// The first line of a window of `meta.returned_line_count` lines after which the file goes
+/// on from `next_start_line` (`None`: the window ends the file).
+pub(crate) fn first_line(meta: &ReadFileMeta, next_start_line: Option<u64>) -> u64 {
+    let returned = u64::from(meta.returned_line_count);
+    match next_start_line {
+        None => (meta.line_count + 1).saturating_sub(returned),
+        Some(next) => next.saturating_sub(returned),
     }
 }
 
 /// The arguments of the call that reads on from where a cut line was cut.
+/// Serialised as those arguments alone; the line's length goes beside them
+/// (`cut_line_bytes`), so that the object can be spread into the next call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Continuation {
     pub start_line: u64,
     /// The 1-based column (byte of the line as stored) the rest of the line starts at.
     pub start_column: u64,
+    /// The cut line's length in bytes as stored, its terminator not counted: the model is
+    /// told how much of it is left. `None` only for an answer that did not say (one made
+    /// by someone else's toolkit).
+    #[serde(skip)]
+    pub line_bytes: Option<u64>,
 }
 
 /// The contract's `ReadFileOutput.meta` (serialised with the contract's keys, in its order).
@@ -655,6 +668,7 @@ fn shaped(
             continuation = Some(Continuation {
                 start_line: start,
                 start_column: cut.next_column,
+                line_bytes: Some(cut.line_len),
             });
             Content::owned(cut.content)
         }

@@ -261,11 +261,13 @@ pub struct LinePlace {
     pub line_len: u64,
 }
 
-/// A line cut to fit a budget: the content shown and the column its rest starts at.
+/// A line cut to fit a budget: the content shown, the column its rest starts at, and the
+/// line's length (what its marker says, when it has room to).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CutLine {
     pub content: String,
     pub next_column: u64,
+    pub line_len: u64,
 }
 
 /// The marker line that follows a cut line, naming the call that reads on:
@@ -316,6 +318,7 @@ pub fn cut_line(rest: &[u8], budget: usize, place: LinePlace) -> CutLine {
     CutLine {
         content,
         next_column,
+        line_len: place.line_len,
     }
 }
 

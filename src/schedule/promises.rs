@@ -234,7 +234,7 @@ impl AbortWatch {
 /// The JS value of a call's reply.
 fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Result<Unknown<'env>> {
     match reply {
-        Reply::Output(output, _) => output::output_value(env, makers, output),
+        Reply::Output(output, text, _) => output::output_value(env, makers, output, text),
         Reply::Version(version) => JsFileVersion::from(version).into_unknown(env),
         Reply::Many(results, _) => output::results_value(env, makers, results),
         Reply::Media(output, _) => crate::media::MediaOutput::from(output).into_unknown(env),

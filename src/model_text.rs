@@ -1,0 +1,146 @@
+//! The text a model is given for a text window, across the boundary: the engine's renderer
+//! (`agent_read_file_engine::model_text`) is the only one. A toolkit's read hands its text
+//! over with its output (`Workspace.view` with text options); these functions render an
+//! output object from anywhere else (a caller's own toolkit, an output restored from a stored
+//! conversation), and the note for lines the model was given before.
+
+use napi::bindgen_prelude::{Either, Null};
+use napi_derive::napi;
+
+use agent_read_file_engine::model_text::{self, TextOptions, Window};
+use agent_read_file_engine::{Continuation, ReadFileMeta};
+
+use crate::convert::safe_integer;
+
+/// What the text of a window depends on beyond the window: each line numbered (default
+/// true), and the call's `start_line` and `start_column` as given (an empty window's header
+/// names the start; a window from inside a line says so).
+#[napi(object)]
+pub struct ModelTextOptions {
+    pub line_numbers: Option<bool>,
+    pub start_line: Option<f64>,
+    pub start_column: Option<f64>,
+}
+
+impl ModelTextOptions {
+    /// The engine's options; a `start_line` or `start_column` that is not a non-negative
+    /// safe integer is left out (no read answers a window for one).
+    fn text_options(&self) -> TextOptions {
+        TextOptions {
+            line_numbers: self.line_numbers.unwrap_or(true),
+            start_line: self.start_line.and_then(counting_number),
+            start_column: self.start_column.and_then(counting_number),
+        }
+    }
+}
+
+/// A `start_line` or `start_column` as the text names it: `Some` of a non-negative safe
+/// integer (which `JSON.stringify` writes in digits), `None` for any other.
+pub(crate) fn counting_number(number: f64) -> Option<u64> {
+    safe_integer(number).and_then(|number| u64::try_from(number).ok())
+}
+
+/// A toolkit's `ReadFileOutput` (a text window) as any caller may hold it.
+#[napi(object, object_to_js = false)]
+pub struct TextWindow {
+    pub path: String,
+    pub content: String,
+    pub truncated: bool,
+    #[napi(js_name = "next_start_line")]
+    pub next_start_line: Either<f64, Null>,
+    pub meta: TextWindowMeta,
+    pub continuation: Option<Either<TextWindowContinuation, Null>>,
+    /// The cut line's length in bytes, beside `continuation`.
+    #[napi(js_name = "cut_line_bytes")]
+    pub cut_line_bytes: Option<Either<f64, Null>>,
+    pub note: Option<Either<String, Null>>,
+}
+
+/// `ReadFileOutput.meta` as any caller may hold it.
+#[napi(object, object_to_js = false)]
+pub struct TextWindowMeta {
+    #[napi(js_name = "byte_length")]
+    pub byte_length: f64,
+    #[napi(js_name = "line_count")]
+    pub line_count: f64,
+    #[napi(js_name = "returned_line_count")]
+    pub returned_line_count: f64,
+    #[napi(js_name = "mtime_ms")]
+    pub mtime_ms: f64,
+}
+
+/// A toolkit's `continuation` as any caller may hold it.
+#[napi(object, object_to_js = false)]
+pub struct TextWindowContinuation {
+    #[napi(js_name = "start_line")]
+    pub start_line: f64,
+    #[napi(js_name = "start_column")]
+    pub start_column: f64,
+}
+
+impl TextWindow {
+    /// The engine's window over it (numbers out of range read as the nearest that is not).
+    fn window(&self) -> Window<'_> {
+        let count = |number: f64| number as u64;
+        Window {
+            path: &self.path,
+            content: &self.content,
+            truncated: self.truncated,
+            next_start_line: given(&self.next_start_line).map(|&line| count(line)),
+            meta: ReadFileMeta {
+                byte_length: count(self.meta.byte_length),
+                line_count: count(self.meta.line_count),
+                returned_line_count: self.meta.returned_line_count as u32,
+                mtime_ms: self.meta.mtime_ms as i64,
+            },
+            continuation: self
+                .continuation
+                .as_ref()
+                .and_then(given)
+                .map(|at| Continuation {
+                    start_line: count(at.start_line),
+                    start_column: count(at.start_column),
+                    line_bytes: self
+                        .cut_line_bytes
+                        .as_ref()
+                        .and_then(given)
+                        .map(|&bytes| count(bytes)),
+                }),
+            note: self.note.as_ref().and_then(given).map(String::as_str),
+        }
+    }
+}
+
+/// `value` unless it is `null`.
+fn given<T>(value: &Either<T, Null>) -> Option<&T> {
+    match value {
+        Either::A(value) => Some(value),
+        Either::B(Null) => None,
+    }
+}
+
+/// The text a model is given for `output`, a toolkit's text window: one header line, the
+/// lines (each after its number and a tab unless `options.lineNumbers` is false), the
+/// toolkit's note in brackets, and the closing line that reads on when lines are left.
+#[napi]
+pub fn render_read(output: TextWindow, options: Option<ModelTextOptions>) -> String {
+    model_text::render_read(output.window(), text_options(options.as_ref()))
+}
+
+/// The engine's options of `options` (absent: lines numbered, no start given).
+pub(crate) fn text_options(options: Option<&ModelTextOptions>) -> TextOptions {
+    options.map_or(
+        TextOptions {
+            line_numbers: true,
+            ..TextOptions::default()
+        },
+        ModelTextOptions::text_options,
+    )
+}
+
+/// The note a model is given instead of `output`'s lines, given before and unchanged since:
+/// the path, the lines, and the closing line that reads on.
+#[napi]
+pub fn render_unchanged(output: TextWindow) -> String {
+    model_text::render_unchanged(output.window())
+}
