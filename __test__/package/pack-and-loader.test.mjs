@@ -134,6 +134,7 @@ describe('npm pack', () => {
       'dialects.js',
       'docs/contract.md',
       'docs/dialects.md',
+      'docs/guide.md',
       'docs/image-limits.md',
       'errors.js',
       'index.d.ts',
