@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url'
 
 import { readFilePlain, readFilePlainSync } from './plain-node.mjs'
 import { loadAddon } from './load-addon.mjs'
+import { BATCH_MS, measure as measureSides, sink, summarize, timeAsync, timeSync } from './timing.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
@@ -42,9 +43,6 @@ const baselineArg = argv.find((a) => a.startsWith('--baseline='))
 /** Another build of the addon's binary, timed beside this one (its raw exports). */
 const baseline = baselineArg ? loadAddon(path.resolve(baselineArg.slice('--baseline='.length))) : null
 
-/** Target duration of one batch (one sample). */
-const BATCH_MS = 10
-const MIN_SAMPLES = 15
 const CONCURRENCY = 64
 
 const isBun = typeof globalThis.Bun !== 'undefined'
@@ -266,87 +264,9 @@ async function verify() {
 // ---------------------------------------------------------------------------------------
 // Measurement
 
-let sink = 0
-
-/** µs per call of `batch` calls of `fn`, awaited one after the other. */
-async function timeAsync(fn, batch) {
-  const t0 = performance.now()
-  for (let i = 0; i < batch; i++) {
-    try {
-      const out = await fn()
-      sink += out.length ?? 1
-    } catch {
-      sink += 1
-    }
-  }
-  return ((performance.now() - t0) * 1000) / batch
-}
-
-/** µs per call of `batch` calls of `fn`, synchronous; returned as a promise for symmetry. */
-async function timeSync(fn, batch) {
-  const t0 = performance.now()
-  for (let i = 0; i < batch; i++) {
-    try {
-      const out = fn()
-      sink += out.length ?? 1
-    } catch {
-      sink += 1
-    }
-  }
-  return ((performance.now() - t0) * 1000) / batch
-}
-
-function quantile(sorted, q) {
-  const pos = (sorted.length - 1) * q
-  const lo = Math.floor(pos)
-  const hi = Math.ceil(pos)
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
-}
-
-function summarize(samples, batch) {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const median = quantile(sorted, 0.5)
-  const iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25)
-  return {
-    median_us: median,
-    iqr_pct: (iqr / median) * 100,
-    min_us: sorted[0],
-    max_us: sorted[sorted.length - 1],
-    samples: sorted.length,
-    calls_per_sample: batch,
-  }
-}
-
-/** Runs `fn` for about `ms` and returns the batch size that lasts about BATCH_MS. */
-async function warmUp(timer, fn, ms) {
-  const until = performance.now() + ms
-  let batch = 1
-  let perCallUs = 0
-  while (performance.now() < until) {
-    // The last (largest, warmest) batch sets the batch size.
-    perCallUs = await timer(fn, batch)
-    batch = Math.min(batch * 2, 1 << 16)
-  }
-  return Math.max(1, Math.round((BATCH_MS * 1000) / perCallUs))
-}
-
-/**
- * Measures several sides of one case with alternating batches, so drift (thermal, other
- * load) falls on every side alike. Returns one summary per side.
- */
-async function measure(timer, sides) {
-  const batches = []
-  for (const fn of sides) batches.push(await warmUp(timer, fn, WARMUP_MS))
-  const samples = sides.map(() => [])
-  const spent = sides.map(() => 0)
-  while (spent.some((s) => s < BUDGET_MS) || samples.some((s) => s.length < MIN_SAMPLES)) {
-    for (let i = 0; i < sides.length; i++) {
-      const t0 = performance.now()
-      samples[i].push(await timer(sides[i], batches[i]))
-      spent[i] += performance.now() - t0
-    }
-  }
-  return sides.map((_, i) => summarize(samples[i], batches[i]))
+/** `measureSides` with this run's budget. */
+function measure(timer, sides) {
+  return measureSides(timer, sides, { budgetMs: BUDGET_MS, warmupMs: WARMUP_MS })
 }
 
 /** The sides of one case: the addon, plain Node, and the baseline build when given. */
