@@ -57,9 +57,10 @@ export declare class Workspace {
    * file's content is an image, a notebook or a PDF, its typed parts (`input.pages`: which
    * pages or cells); recorded in the ledger. One call: the engine opens the file and
    * decides by its bytes (a name that claims an image, a notebook or a PDF must be one).
-   * With `text`, a text window comes as `{ output, text }`: the model's text of it too.
+   * With `text`, a text window comes as `{ output, text }`, the model's text of it too, and
+   * a media answer as `{ output, frame }`, the text its parts are framed by.
    */
-  view(input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal | undefined, text?: ModelTextOptions): Promise<ReadFileOutput | MediaOutput | { output: ReadFileOutput; text: string }>
+  view(input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal | undefined, text?: ModelTextOptions): Promise<ReadFileOutput | MediaOutput | { output: ReadFileOutput; text: string } | FramedMediaOutput>
   /** `readFileSync` beneath this workspace's root. */
   readFileSync(input: ReadFileInput): ReadFileOutput
   /**
@@ -154,6 +155,15 @@ export interface FileVersion {
   valid_utf8: boolean
 }
 
+/**
+ * A media answer and the text its parts are framed by, for the model (a toolkit's `view`
+ * asked for the model's text).
+ */
+export interface FramedMediaOutput {
+  output: MediaOutput
+  frame: MediaFrame
+}
+
 /** An image for the model, within the toolkit's image limits. */
 export interface ImagePart {
   type: 'image'
@@ -188,6 +198,9 @@ export declare const MAX_BATCH_FILES: number
 /** The largest file `read_file` returns, in bytes (1048576: 1 MiB). */
 export declare const MAX_FILE_BYTES: number
 
+/** The most pages of a PDF one `view` reads: `pages: "21-40"` reads on. */
+export declare const MAX_PDF_PAGES: number
+
 /**
  * The most bytes of a window's text `structuredContent` repeats: a longer window's text is
  * sent once, in the result's text item, and left out of `structuredContent` (its output
@@ -209,6 +222,12 @@ export interface McpAnswerOptions {
   startColumn?: number
   structuredContent: boolean
   stateless?: boolean
+}
+
+/** The text a media answer's parts are framed by: `head` before them, `tail` after them. */
+export interface MediaFrame {
+  head: string
+  tail: string
 }
 
 /** What the file is and what of it is shown, beside the parts. */
@@ -248,6 +267,47 @@ export interface MediaOutput {
   kind: 'image' | 'notebook' | 'pdf'
   parts: Array<TextPart | ImagePart>
   meta: MediaMeta
+}
+
+/** A media answer (`MediaOutput`) as any caller may hold it: what its frame says, no data. */
+export interface MediaWindow {
+  path: string
+  kind: string
+  parts: Array<MediaWindowPart>
+  meta: MediaWindowMeta
+}
+
+/** A media answer's `meta`, as any caller may hold it. */
+export interface MediaWindowMeta {
+  byte_length: number
+  shown?: MediaWindowShown | null
+  images_left_out?: number
+}
+
+/**
+ * A part of a media answer: its type, and an image part's size and source (its text and
+ * data are not read).
+ */
+export interface MediaWindowPart {
+  type: string
+  mimeType?: string
+  width?: number
+  height?: number
+  source?: MediaWindowSource
+}
+
+/** Pages or cells `first` to `last` of `total`, as any caller may hold them. */
+export interface MediaWindowShown {
+  first: number
+  last: number
+  total: number
+}
+
+/** An image part's source, as any caller may hold it. */
+export interface MediaWindowSource {
+  mimeType: string
+  width: number
+  height: number
 }
 
 /**
@@ -325,6 +385,13 @@ export interface ReadPathCounts {
   inline: number
   pool: number
 }
+
+/**
+ * The text `output`'s parts are framed by, a media answer (`toolkit.view` of an image, a
+ * notebook or a PDF): `head`, its header line, before them; `tail`, the images left out and
+ * the call that reads on, after them (empty when there is neither).
+ */
+export declare function renderMediaFrame(output: MediaWindow): MediaFrame
 
 /**
  * The text a model is given for `output`, a toolkit's text window: one header line, the

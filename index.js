@@ -15,13 +15,13 @@ const {
   Workspace,
   ReadPolicy,
   estimateTokens,
+  MAX_PDF_PAGES,
 } = require('./native.js')
 const { dialects } = require('./dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
 const { ReadMemory } = require('./read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
 const { argumentsInput, readOption, integerOption, booleanOption, stringList, rejectingThrows, mediaOptionsOf } = require('./options.js')
-const { MAX_PDF_PAGES } = require('./model-text.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -484,12 +484,13 @@ function tracked(memory, paths, read) {
 }
 
 /**
- * The outputs a read answered: a batch's entries' (`{ ok, output }`), a view's with its text
- * (`{ output, text }`), or the one output.
+ * The outputs a read answered: a batch's entries' (`{ ok, output }`), a view's with the
+ * model's text (`{ output, text }` or `{ output, frame }`), or the one output.
  */
 function outputsOf(answer) {
   if (Array.isArray(answer)) return answer.map((entry) => entry?.output)
-  return [typeof answer?.text === 'string' ? answer.output : answer]
+  const withText = typeof answer === 'object' && answer !== null && ('text' in answer || 'frame' in answer)
+  return [withText ? answer.output : answer]
 }
 
 /**

@@ -3,7 +3,10 @@
 // engine/src/model_text.rs, through the binding's `renderRead`, `renderUnchanged` and the
 // text a toolkit's `view` hands over with its output): a failure's text (its `CODE: path:
 // reason` line, and for some codes a second line saying what to do instead), and a media
-// answer's parts (a header, its text, its images, the closing lines).
+// answer's parts (its text and images, between the header and closing lines the engine
+// writes: `renderMediaFrame`).
+
+const native = require('./native.js')
 
 /** What a failure's second line says, by code; codes not here get one line. */
 const NEXT_STEPS = {
@@ -11,11 +14,6 @@ const NEXT_STEPS = {
   OUTSIDE_WORKSPACE: 'read_file reads only inside the workspace: give a path relative to its root.',
   BINARY_NOT_SUPPORTED: 'read_file reads text files, images, notebooks and PDFs only.',
   PDF_ENCRYPTED: 'read_file cannot decrypt it: ask the user for a copy without a password.',
-}
-
-/** A path as the header shows it: as it is, or as a JSON string when it holds a control character. */
-function shownPath(path) {
-  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path) ? JSON.stringify(path) : path
 }
 
 /** Whether `output` is one line cut to fit the budget (it says where the line continues). */
@@ -35,68 +33,25 @@ function renderFailure(code, message) {
   return next === undefined ? message : `${message}\n${next}`
 }
 
-/** The format names of the image types read. */
-const IMAGE_FORMATS = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' }
-
-/** The most pages of a PDF one read returns (the engine's MAX_PAGES_PER_CALL). */
-const MAX_PDF_PAGES = 20
-
-/** What a range of a media answer counts, by kind: one, and more than one. */
-const RANGE_UNITS = { pdf: ['page', 'pages'], notebook: ['cell', 'cells'] }
-
-/**
- * A media answer's header: `shot.png PNG image 4000x3000 (2345678 bytes), shown at 1568x1176
- * as JPEG`, `spec.pdf PDF pages 1-20 of 54 (…)`, `nb.ipynb notebook cells 1-12 of 30 (…)`.
- */
-function mediaHeader(output) {
-  const path = shownPath(output.path)
-  const size = `(${output.meta.byte_length} bytes)`
-  if (output.kind === 'image') {
-    const image = output.parts.find((part) => part.type === 'image')
-    const { source } = image
-    const resized = image.width !== source.width || image.height !== source.height || image.mimeType !== source.mimeType
-    const shownAt = resized ? `, shown at ${image.width}x${image.height} as ${IMAGE_FORMATS[image.mimeType]}` : ''
-    return `${path} ${IMAGE_FORMATS[source.mimeType]} image ${source.width}x${source.height} ${size}${shownAt}`
-  }
-  const { first, last, total } = output.meta.shown
-  const [one, many] = RANGE_UNITS[output.kind]
-  const span = first === last ? `${one} ${first}` : `${many} ${first}-${last}`
-  const kind = output.kind === 'pdf' ? 'PDF' : 'notebook'
-  return `${path} ${kind} ${span} of ${total} ${size}`
-}
-
-/** The closing lines of a media answer: the images left out, and the call that reads on. */
-function mediaClosing(output) {
-  const lines = []
-  const left = output.meta.images_left_out
-  if (left > 0) lines.push(`[note: ${left} image output${left === 1 ? '' : 's'} not shown; read fewer cells at a time to see them]`)
-  const shown = output.meta.shown
-  if (shown && shown.last < shown.total) {
-    const next = output.kind === 'pdf' ? `${shown.last + 1}-${Math.min(shown.last + MAX_PDF_PAGES, shown.total)}` : `${shown.last + 1}-`
-    lines.push(`[next: pages="${next}"]`)
-  }
-  return lines
-}
-
 /**
  * What a model is given for a media answer (a toolkit's `MediaOutput`), as content parts in
  * order: text (`{ type: 'text', text }`: the header, the answer's text, the closing lines)
- * and images (`{ type: 'image', mimeType, data }`).
+ * and images (`{ type: 'image', mimeType, data }`). `frame` is the engine's text around the
+ * parts (`{ head, tail }`: the header, the closing lines), the read's when it made it.
  */
-function mediaParts(output) {
+function mediaParts(output, frame = native.renderMediaFrame(output)) {
   const parts = []
   const addText = (text) => {
     const last = parts.at(-1)
     if (last?.type === 'text') last.text += text
     else parts.push({ type: 'text', text })
   }
-  addText(`${mediaHeader(output)}\n`)
+  addText(frame.head)
   for (const part of output.parts) {
     if (part.type === 'text') addText(part.text)
     else parts.push(imagePart(part))
   }
-  const closing = mediaClosing(output)
-  if (closing.length > 0) addText(`${closing.join('\n')}\n`)
+  if (frame.tail !== '') addText(frame.tail)
   return parts
 }
 
@@ -141,7 +96,6 @@ function withoutImageData(output) {
 }
 
 module.exports = {
-  MAX_PDF_PAGES,
   renderFailure,
   renderMedia,
   mediaParts,

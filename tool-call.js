@@ -110,31 +110,33 @@ async function readForModel(toolkit, read, input, options, overrides = {}) {
     const output = await Reflect.apply(read, toolkit, [input, options])
     return answerOf(settings, output, undefined, resultFormat, text)
   }
-  const answer = await settings.view(input, options, text)
-  return model.isMedia(answer) ? answerOf(settings, answer, undefined, resultFormat, text) : answerOf(settings, answer.output, answer.text, resultFormat, text)
+  const { output, text: rendered, frame } = await settings.view(input, options, text)
+  return answerOf(settings, output, rendered ?? frame, resultFormat, text)
 }
 
 /**
- * `readForModel`'s answer for `output`: a media answer's parts; a text window as JSON, or as
- * `rendered` (its text, when the read made it) unless the model has those lines already.
+ * `readForModel`'s answer for `output`: a media answer's parts (`made`, the text around them,
+ * when the read made it); a text window as JSON, or as `made` (its text, when the read made it)
+ * unless the model has those lines already.
  */
-function answerOf(settings, output, rendered, resultFormat, text) {
-  if (model.isMedia(output)) return { ...mediaAnswer(output, resultFormat), output }
-  const content = resultFormat === 'json' ? JSON.stringify(output) : (unchangedNote(settings, output, text.startColumn) ?? rendered ?? native.renderRead(output, text))
+function answerOf(settings, output, made, resultFormat, text) {
+  if (model.isMedia(output)) return { ...mediaAnswer(output, resultFormat, made), output }
+  const content = resultFormat === 'json' ? JSON.stringify(output) : (unchangedNote(settings, output, text.startColumn) ?? made ?? native.renderRead(output, text))
   return { content, parts: [{ type: 'text', text: content }], output }
 }
 
 /**
  * What a model is given for a media answer in `resultFormat`: its content `parts`, text and
  * images, and `content`, the same as one text (each image named where it stands). In JSON, the
- * text is the output without its image data, and the images follow it.
+ * text is the output without its image data, and the images follow it. `frame`: the engine's
+ * text around the parts, when the read made it.
  */
-function mediaAnswer(output, resultFormat) {
+function mediaAnswer(output, resultFormat, frame) {
   if (resultFormat === 'json') {
     const content = JSON.stringify(model.withoutImageData(output))
     return { content, parts: [{ type: 'text', text: content }, ...model.imageParts(output)] }
   }
-  const parts = model.mediaParts(output)
+  const parts = model.mediaParts(output, frame)
   return { content: model.renderMedia(output, parts), parts }
 }
 

@@ -11,7 +11,7 @@ use napi::{Env, JsValue, Unknown};
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError, SizeLimit};
 use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
-use agent_read_file_engine::model_text::{self, TextOptions};
+use agent_read_file_engine::model_text::{self, MediaFrame, TextOptions};
 use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{Argument, MAX_FILE_BYTES, ReadRequest};
 use agent_read_file_engine::root_cache;
@@ -66,7 +66,8 @@ pub(crate) struct ReadCall {
     stop: Option<Arc<AtomicBool>>,
     /// A `readFile` answered as an MCP server's response line instead of an object.
     mcp_answer: Option<Box<McpAnswer>>,
-    /// A window answered with the model's text of it, made with these options.
+    /// A window answered with the model's text of it, made with these options (a media
+    /// answer with the text its parts are framed by).
     text: Option<TextOptions>,
 }
 
@@ -95,8 +96,9 @@ pub(crate) enum Reply {
     Output(ReadFileOutput, Option<String>, Seen),
     Version(FileVersion),
     Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
-    /// An image, a notebook or a PDF of a `view`.
-    Media(MediaOutput, Seen),
+    /// An image, a notebook or a PDF of a `view`, and the text its parts are framed by when
+    /// the call asked for the model's text.
+    Media(MediaOutput, Option<MediaFrame>, Seen),
     /// A `view` in its text stage found a file to decode: run it again in the media stage
     /// ([`ReadCall::decoding`]). Never settles a promise.
     NeedsDecoding,
@@ -112,7 +114,12 @@ impl Reply {
         match self {
             Reply::Output(output, text, _) => len(output) + text.as_ref().map_or(0, String::len),
             Reply::Version(_) => 0,
-            Reply::Media(output, _) => media_len(output),
+            Reply::Media(output, frame, _) => {
+                let frame_len = frame
+                    .as_ref()
+                    .map_or(0, |frame| frame.head.len() + frame.tail.len());
+                media_len(output) + frame_len
+            }
             Reply::NeedsDecoding => 0,
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
             Reply::McpAnswer(line, _) => line.as_ref().map_or(0, String::len),
@@ -125,7 +132,7 @@ impl Reply {
         match &mut self {
             Reply::Output(_, _, seen)
             | Reply::Many(_, seen)
-            | Reply::Media(_, seen)
+            | Reply::Media(_, _, seen)
             | Reply::McpAnswer(_, seen) => std::mem::take(seen).record(),
             Reply::Version(_) | Reply::NeedsDecoding => {}
         }
@@ -501,7 +508,8 @@ impl ReadCall {
                 self.window_reply(output, Seen::new(&self.ledger, version))
             }
             Viewed::Media(output, version) => {
-                Reply::Media(output, Seen::new(&self.ledger, [version]))
+                let frame = self.text.map(|_| model_text::media_frame(&output));
+                Reply::Media(output, frame, Seen::new(&self.ledger, [version]))
             }
             Viewed::NeedsDecoding => Reply::NeedsDecoding,
         })

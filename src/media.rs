@@ -4,6 +4,8 @@
 use napi::bindgen_prelude::Either;
 use napi_derive::napi;
 
+use crate::model_text::MediaFrame;
+
 use agent_read_file_engine::media::image::{FittedImage, ImageLimits};
 use agent_read_file_engine::media::{self, MediaLimits, MediaPart, Shown};
 
@@ -66,6 +68,19 @@ pub struct MediaOutput {
     pub parts: Vec<Either<TextPart, ImagePart>>,
     pub meta: MediaMeta,
 }
+
+/// A media answer and the text its parts are framed by, for the model (a toolkit's `view`
+/// asked for the model's text).
+#[napi(object, object_from_js = false)]
+pub struct FramedMediaOutput {
+    pub output: MediaOutput,
+    pub frame: MediaFrame,
+}
+
+/// The most pages of a PDF one `view` reads: `pages: "21-40"` reads on.
+#[napi]
+pub const MAX_PDF_PAGES: u32 = 20;
+const _: () = assert!(MAX_PDF_PAGES == media::pdf::MAX_PAGES_PER_CALL);
 
 /// What the file is and what of it is shown, beside the parts.
 #[napi(object, object_from_js = false)]

@@ -7,7 +7,8 @@
 use napi::bindgen_prelude::{Either, Null};
 use napi_derive::napi;
 
-use agent_read_file_engine::model_text::{self, TextOptions, Window};
+use agent_read_file_engine::media::Shown;
+use agent_read_file_engine::model_text::{self, ImageFacts, MediaFacts, TextOptions, Window};
 use agent_read_file_engine::{Continuation, ReadFileMeta};
 
 use crate::convert::safe_integer;
@@ -143,4 +144,104 @@ pub(crate) fn text_options(options: Option<&ModelTextOptions>) -> TextOptions {
 #[napi]
 pub fn render_unchanged(output: TextWindow) -> String {
     model_text::render_unchanged(output.window())
+}
+
+/// A media answer (`MediaOutput`) as any caller may hold it: what its frame says, no data.
+#[napi(object, object_to_js = false)]
+pub struct MediaWindow {
+    pub path: String,
+    pub kind: String,
+    pub parts: Vec<MediaWindowPart>,
+    pub meta: MediaWindowMeta,
+}
+
+/// A part of a media answer: its type, and an image part's size and source (its text and
+/// data are not read).
+#[napi(object, object_to_js = false)]
+pub struct MediaWindowPart {
+    pub r#type: String,
+    pub mime_type: Option<String>,
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub source: Option<MediaWindowSource>,
+}
+
+/// An image part's source, as any caller may hold it.
+#[napi(object, object_to_js = false)]
+pub struct MediaWindowSource {
+    pub mime_type: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// A media answer's `meta`, as any caller may hold it.
+#[napi(object, object_to_js = false)]
+pub struct MediaWindowMeta {
+    #[napi(js_name = "byte_length")]
+    pub byte_length: f64,
+    pub shown: Option<Either<MediaWindowShown, Null>>,
+    #[napi(js_name = "images_left_out")]
+    pub images_left_out: Option<u32>,
+}
+
+/// Pages or cells `first` to `last` of `total`, as any caller may hold them.
+#[napi(object, object_to_js = false)]
+pub struct MediaWindowShown {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+/// The text a media answer's parts are framed by: `head` before them, `tail` after them.
+#[napi(object, object_from_js = false)]
+pub struct MediaFrame {
+    pub head: String,
+    pub tail: String,
+}
+
+impl From<model_text::MediaFrame> for MediaFrame {
+    fn from(frame: model_text::MediaFrame) -> MediaFrame {
+        MediaFrame {
+            head: frame.head,
+            tail: frame.tail,
+        }
+    }
+}
+
+impl MediaWindow {
+    /// What the engine's frame of it reads.
+    fn facts(&self) -> MediaFacts<'_> {
+        let image = self.parts.iter().find(|part| part.r#type == "image");
+        let image = image.and_then(|part| {
+            let source = part.source.as_ref()?;
+            Some(ImageFacts {
+                mime_type: part.mime_type.as_deref()?,
+                width: part.width?,
+                height: part.height?,
+                source_mime_type: &source.mime_type,
+                source_width: source.width,
+                source_height: source.height,
+            })
+        });
+        MediaFacts {
+            path: &self.path,
+            kind: &self.kind,
+            byte_length: self.meta.byte_length as u64,
+            image: image.filter(|_| self.kind == "image"),
+            shown: self.meta.shown.as_ref().and_then(given).map(|shown| Shown {
+                first: shown.first,
+                last: shown.last,
+                total: shown.total,
+            }),
+            images_left_out: self.meta.images_left_out.unwrap_or(0),
+        }
+    }
+}
+
+/// The text `output`'s parts are framed by, a media answer (`toolkit.view` of an image, a
+/// notebook or a PDF): `head`, its header line, before them; `tail`, the images left out and
+/// the call that reads on, after them (empty when there is neither).
+#[napi]
+pub fn render_media_frame(output: MediaWindow) -> MediaFrame {
+    model_text::media_frame(output.facts()).into()
 }

@@ -236,10 +236,11 @@ impl Workspace {
     /// file's content is an image, a notebook or a PDF, its typed parts (`input.pages`: which
     /// pages or cells); recorded in the ledger. One call: the engine opens the file and
     /// decides by its bytes (a name that claims an image, a notebook or a PDF must be one).
-    /// With `text`, a text window comes as `{ output, text }`: the model's text of it too.
+    /// With `text`, a text window comes as `{ output, text }`, the model's text of it too, and
+    /// a media answer as `{ output, frame }`, the text its parts are framed by.
     #[napi(
         ts_args_type = "input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal | undefined, text?: ModelTextOptions",
-        ts_return_type = "Promise<ReadFileOutput | MediaOutput | { output: ReadFileOutput; text: string }>"
+        ts_return_type = "Promise<ReadFileOutput | MediaOutput | { output: ReadFileOutput; text: string } | FramedMediaOutput>"
     )]
     pub fn view<'env>(
         &self,

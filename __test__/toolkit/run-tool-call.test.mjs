@@ -94,18 +94,18 @@ describe('runToolCall: one renderer, the engine', () => {
   fx.write('app.min.js', `${'x'.repeat(300)}\n`)
   const native = createRequire(import.meta.url)('../../native.js')
 
-  /** `run()` with the binding's `renderRead` counted: its result and how many times it was called. */
-  async function counted(run) {
-    const renderRead = native.renderRead
+  /** `run()` with the binding's `name` (a render) counted: its result and how many times it was called. */
+  async function counted(run, name = 'renderRead') {
+    const render = native[name]
     let renders = 0
-    native.renderRead = (...args) => {
+    native[name] = (...args) => {
       renders++
-      return renderRead(...args)
+      return render(...args)
     }
     try {
       return { result: await run(), renders }
     } finally {
-      native.renderRead = renderRead
+      native[name] = render
     }
   }
 
@@ -136,5 +136,23 @@ describe('runToolCall: one renderer, the engine', () => {
     // Without the line's length (an output made before it was given) the text says less.
     const { cut_line_bytes: _bytes, ...older } = restored
     assert.equal(native.renderRead(older), expected.replace(' of 300;', ';'))
+  })
+
+  test("a media answer's header and closing lines: made by the read, or by the engine from the object", async () => {
+    fx.write('doc.pdf', pdf(['one', 'two', 'three']))
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    const expected = 'doc.pdf PDF page 2 of 3 ('
+    const own = await counted(() => runToolCall(toolkit, { path: 'doc.pdf', pages: '2' }), 'renderMediaFrame')
+    assert.ok(own.result.content.startsWith(expected), own.result.content)
+    assert.ok(own.result.content.endsWith('[next: pages="3-3"]\n'), own.result.content)
+    assert.equal(own.renders, 0)
+    const caller = { view: (input) => toolkit.view(input) }
+    const theirs = await counted(() => runToolCall(caller, { path: 'doc.pdf', pages: '2' }), 'renderMediaFrame')
+    assert.equal(theirs.result.content, own.result.content)
+    assert.equal(theirs.renders, 1)
+    const restored = JSON.parse(JSON.stringify(own.result.output))
+    const frame = native.renderMediaFrame(restored)
+    assert.equal(frame.head + restored.parts[0].text + frame.tail, own.result.content)
   })
 })

@@ -1,11 +1,14 @@
 //! The text a model is given for a toolkit's text window, in every adapter: one header line
 //! (the path, the lines shown of how many, the size), the lines after a line-number gutter,
 //! the toolkit's note in brackets, and, when lines are left, one closing line naming the call
-//! that reads on; and the note that stands for a window the model was given already. The
+//! that reads on; the note that stands for a window the model was given already; and the text
+//! around a media answer's parts (its header, and the call that reads on). The
 //! one renderer: the binding hands a read's text over with its output, renders an output
 //! object a caller made, and writes `agent-read-file mcp`'s answers from it.
 //! The gutter and the header's words were chosen by counting tokens (benchmark/tokens.mjs).
 
+use crate::media::pdf::MAX_PAGES_PER_CALL;
+use crate::media::{MediaKind, MediaOutput, MediaPart, Shown};
 use crate::read_file::{Continuation, ReadFileMeta, ReadFileOutput, first_line};
 
 /// A text window as the renderer reads it: a read's output, or one a caller made.
@@ -225,6 +228,149 @@ fn closing_line(window: &Window<'_>, cut: Option<Continuation>) -> Option<String
     Some(format!("[next: start_line={next}]"))
 }
 
+/// What a media answer's text around its parts says: the file, its kind and size, the image as
+/// the file has it and as it is shown, and which pages or cells are shown of how many.
+#[derive(Clone, Copy, Debug)]
+pub struct MediaFacts<'a> {
+    pub path: &'a str,
+    /// `"image"`, `"pdf"` or `"notebook"`.
+    pub kind: &'a str,
+    pub byte_length: u64,
+    /// An image answer's image.
+    pub image: Option<ImageFacts<'a>>,
+    /// A PDF's pages or a notebook's cells shown.
+    pub shown: Option<Shown>,
+    /// A notebook's image outputs not sent.
+    pub images_left_out: u32,
+}
+
+/// An image as it is shown (its MIME type and size) and as its file has it.
+#[derive(Clone, Copy, Debug)]
+pub struct ImageFacts<'a> {
+    pub mime_type: &'a str,
+    pub width: u32,
+    pub height: u32,
+    pub source_mime_type: &'a str,
+    pub source_width: u32,
+    pub source_height: u32,
+}
+
+/// The text a media answer's parts are framed by: `head` before them (one header line:
+/// `shot.png PNG image 4000x3000 (2345678 bytes), shown at 1568x1176 as JPEG`, `spec.pdf PDF
+/// pages 1-20 of 54 (…)`, `nb.ipynb notebook cells 1-12 of 30 (…)`), `tail` after them (the
+/// images left out, and the call that reads on; empty when there is neither).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MediaFrame {
+    pub head: String,
+    pub tail: String,
+}
+
+impl<'a> From<&'a MediaOutput> for MediaFacts<'a> {
+    fn from(output: &'a MediaOutput) -> MediaFacts<'a> {
+        let image = output.parts.iter().find_map(|part| match part {
+            MediaPart::Image(image) => Some(ImageFacts {
+                mime_type: image.format.mime_type(),
+                width: image.width,
+                height: image.height,
+                source_mime_type: image.source_format.mime_type(),
+                source_width: image.source_width,
+                source_height: image.source_height,
+            }),
+            MediaPart::Text(_) => None,
+        });
+        MediaFacts {
+            path: &output.path,
+            kind: output.kind.as_str(),
+            byte_length: output.byte_length,
+            image: image.filter(|_| matches!(output.kind, MediaKind::Image(_))),
+            shown: output.shown,
+            images_left_out: output.images_left_out,
+        }
+    }
+}
+
+/// The frame of a media answer's parts (see [`MediaFrame`]).
+pub fn media_frame<'a>(facts: impl Into<MediaFacts<'a>>) -> MediaFrame {
+    let facts = facts.into();
+    MediaFrame {
+        head: format!("{}\n", media_header(&facts)),
+        tail: media_closing(&facts)
+            .into_iter()
+            .map(|line| line + "\n")
+            .collect(),
+    }
+}
+
+fn media_header(facts: &MediaFacts<'_>) -> String {
+    let path = shown_path(facts.path);
+    let size = format!("({} bytes)", facts.byte_length);
+    if let Some(image) = facts.image {
+        let resized = (image.width, image.height, image.mime_type)
+            != (
+                image.source_width,
+                image.source_height,
+                image.source_mime_type,
+            );
+        let shown_at = match resized {
+            true => format!(
+                ", shown at {}x{} as {}",
+                image.width,
+                image.height,
+                format_name(image.mime_type)
+            ),
+            false => String::new(),
+        };
+        let format = format_name(image.source_mime_type);
+        let (width, height) = (image.source_width, image.source_height);
+        return format!("{path} {format} image {width}x{height} {size}{shown_at}");
+    }
+    let (kind, one, many) = match facts.kind {
+        "pdf" => ("PDF", "page", "pages"),
+        "notebook" => ("notebook", "cell", "cells"),
+        other => (other, "part", "parts"),
+    };
+    match facts.shown {
+        Some(Shown { first, last, total }) if first == last => {
+            format!("{path} {kind} {one} {first} of {total} {size}")
+        }
+        Some(Shown { first, last, total }) => {
+            format!("{path} {kind} {many} {first}-{last} of {total} {size}")
+        }
+        None => format!("{path} {kind} {size}"),
+    }
+}
+
+/// The name of an image type as a header says it: `PNG`, `JPEG`, `GIF`, `WebP`.
+fn format_name(mime_type: &str) -> &str {
+    match mime_type {
+        "image/png" => "PNG",
+        "image/jpeg" => "JPEG",
+        "image/gif" => "GIF",
+        "image/webp" => "WebP",
+        other => other,
+    }
+}
+
+/// The closing lines of a media answer: the images left out, and the call that reads on.
+fn media_closing(facts: &MediaFacts<'_>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let left = facts.images_left_out;
+    if left > 0 {
+        let plural = if left == 1 { "" } else { "s" };
+        lines.push(format!(
+            "[note: {left} image output{plural} not shown; read fewer cells at a time to see them]"
+        ));
+    }
+    if let Some(Shown { last, total, .. }) = facts.shown.filter(|shown| shown.last < shown.total) {
+        let next = match facts.kind {
+            "pdf" => format!("{}-{}", last + 1, (last + MAX_PAGES_PER_CALL).min(total)),
+            _ => format!("{}-", last + 1),
+        };
+        lines.push(format!("[next: pages=\"{next}\"]"));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,5 +564,93 @@ mod tests {
             let text = render_read(&window(path, "x\n", 1, 1), NUMBERED);
             assert_eq!(text, format!("{shown} line 1 of 1 (1234 bytes)\n1\tx\n"));
         }
+    }
+
+    fn media(
+        kind: &'static str,
+        shown: Option<Shown>,
+        images_left_out: u32,
+    ) -> MediaFacts<'static> {
+        MediaFacts {
+            path: "docs/spec.pdf",
+            kind,
+            byte_length: 5000,
+            image: None,
+            shown,
+            images_left_out,
+        }
+    }
+
+    #[test]
+    fn a_media_answer_is_framed_by_its_header_and_the_call_that_reads_on() {
+        let pages = |first, last, total| Some(Shown { first, last, total });
+        let frame = media_frame(media("pdf", pages(1, 20, 54), 0));
+        assert_eq!(
+            frame.head,
+            "docs/spec.pdf PDF pages 1-20 of 54 (5000 bytes)\n"
+        );
+        assert_eq!(frame.tail, "[next: pages=\"21-40\"]\n");
+        let end = media_frame(media("pdf", pages(41, 50, 54), 0));
+        assert_eq!(end.tail, "[next: pages=\"51-54\"]\n");
+        let last = media_frame(media("pdf", pages(54, 54, 54), 0));
+        assert_eq!(
+            (last.head.as_str(), last.tail.as_str()),
+            ("docs/spec.pdf PDF page 54 of 54 (5000 bytes)\n", "")
+        );
+        let cells = media_frame(media("notebook", pages(1, 12, 30), 1));
+        assert_eq!(
+            cells.head,
+            "docs/spec.pdf notebook cells 1-12 of 30 (5000 bytes)\n"
+        );
+        assert_eq!(
+            cells.tail,
+            "[note: 1 image output not shown; read fewer cells at a time to see them]\n\
+             [next: pages=\"13-\"]\n"
+        );
+        let two_left = media_frame(media("notebook", pages(1, 1, 1), 2));
+        assert!(
+            two_left
+                .tail
+                .starts_with("[note: 2 image outputs not shown;")
+        );
+    }
+
+    #[test]
+    fn an_image_header_says_how_it_is_shown_when_it_was_made_to_fit() {
+        let image = ImageFacts {
+            mime_type: "image/png",
+            width: 64,
+            height: 48,
+            source_mime_type: "image/png",
+            source_width: 64,
+            source_height: 48,
+        };
+        let facts = MediaFacts {
+            path: "shot\n.png",
+            kind: "image",
+            image: Some(image),
+            ..media("image", None, 0)
+        };
+        assert_eq!(
+            media_frame(facts).head,
+            "\"shot\\n.png\" PNG image 64x48 (5000 bytes)\n"
+        );
+        let fitted = ImageFacts {
+            mime_type: "image/jpeg",
+            width: 1568,
+            height: 1176,
+            source_width: 4000,
+            source_height: 3000,
+            ..image
+        };
+        let facts = MediaFacts {
+            path: "photo.png",
+            image: Some(fitted),
+            ..facts
+        };
+        assert_eq!(
+            media_frame(facts).head,
+            "photo.png PNG image 4000x3000 (5000 bytes), shown at 1568x1176 as JPEG\n"
+        );
     }
 }

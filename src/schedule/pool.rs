@@ -221,6 +221,8 @@ impl Task for WorkItem {
         let answered: Vec<_> = answered.collect();
         super::pool_answered(&env, state, answered.into_iter());
         pool.start(&env);
+        // A call whose signal fired meanwhile was settled as aborted: it goes no further.
+        to_decode.retain(|queued| state.promises.is_unsettled(queued.id));
         if !to_decode.is_empty() {
             state.pool(Lane::Media).send(&env, to_decode);
         }

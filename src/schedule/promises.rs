@@ -237,7 +237,12 @@ fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Res
         Reply::Output(output, text, _) => output::output_value(env, makers, output, text),
         Reply::Version(version) => JsFileVersion::from(version).into_unknown(env),
         Reply::Many(results, _) => output::results_value(env, makers, results),
-        Reply::Media(output, _) => crate::media::MediaOutput::from(output).into_unknown(env),
+        Reply::Media(output, None, _) => crate::media::MediaOutput::from(output).into_unknown(env),
+        Reply::Media(output, Some(frame), _) => crate::media::FramedMediaOutput {
+            output: output.into(),
+            frame: frame.into(),
+        }
+        .into_unknown(env),
         // The pool runs such a call again in its media stage instead of settling it.
         Reply::NeedsDecoding => Err(napi::Error::from_reason(
             "a view's text stage was settled before its media stage ran",
