@@ -198,6 +198,9 @@ export declare const MAX_BATCH_FILES: number
 /** The largest file `read_file` returns, in bytes (1048576: 1 MiB). */
 export declare const MAX_FILE_BYTES: number
 
+/** The most lines one read returns (500): a toolkit reads a larger `max_lines` as this many. */
+export declare const MAX_LINES: number
+
 /** The most pages of a PDF one `view` reads: `pages: "21-40"` reads on. */
 export declare const MAX_PDF_PAGES: number
 
@@ -309,6 +312,12 @@ export interface MediaWindowSource {
   width: number
   height: number
 }
+
+/**
+ * The smallest content budget a toolkit takes (`maxContentBytes`, `maxBatchContentBytes`;
+ * 128): room for a cut line's marker and some of the line.
+ */
+export declare const MIN_CONTENT_BYTES: number
 
 /**
  * What the text of a window depends on beyond the window: each line numbered (default

@@ -16,6 +16,8 @@ const {
   ReadPolicy,
   estimateTokens,
   MAX_PDF_PAGES,
+  MAX_LINES,
+  MIN_CONTENT_BYTES,
 } = require('./native.js')
 const { dialects } = require('./dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
@@ -68,8 +70,6 @@ const MEDIA_SENTENCE = 'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebo
 /** What a toolkit's `start_line` says beside the specification's: how to read the end of a log. */
 const TAIL_SENTENCE = 'Negative counts from the end: -50 reads the last 50 lines.'
 
-/** The most lines one read returns (the engine's MAX_MAX_LINES). */
-const MAX_LINES = 500
 
 /**
  * A whole-number parameter as a toolkit states it: `integer`, `null` accepted for "not
@@ -304,8 +304,6 @@ function ignoreFilesOf(options, owner) {
   return stringList(names, `${owner}.ignoreFiles`, 'ignoreFiles', 'file names')
 }
 
-/** The smallest `maxContentBytes`: room for a cut line's marker and some of the line. */
-const MIN_CONTENT_BYTES = 128
 
 /**
  * A content budget of the options (`maxContentBytes`, or `maxBatchContentBytes`, `name`):

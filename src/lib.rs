@@ -43,6 +43,15 @@ use schedule::EnvState;
 #[napi]
 pub const MAX_FILE_BYTES: u32 = agent_read_file_engine::request::MAX_FILE_BYTES as u32;
 
+/// The most lines one read returns (500): a toolkit reads a larger `max_lines` as this many.
+#[napi]
+pub const MAX_LINES: u32 = agent_read_file_engine::request::MAX_MAX_LINES;
+
+/// The smallest content budget a toolkit takes (`maxContentBytes`, `maxBatchContentBytes`;
+/// 128): room for a cut line's marker and some of the line.
+#[napi]
+pub const MIN_CONTENT_BYTES: u32 = agent_read_file_engine::MIN_CONTENT_BUDGET as u32;
+
 /// Reads a window of a file in the workspace on the calling thread. Throws on failure: an
 /// `Error` whose `code` is a `ReadFileErrorCode`.
 #[napi(
