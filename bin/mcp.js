@@ -115,6 +115,7 @@ async function serve(options, structuredContent) {
   const { DEFINITION } = require('../adapters/schemas.js')
   const { BoundedStdioTransport } = require('./stdio-transport.js')
   const { discoverResult } = require('./mcp-revision.js')
+  const { claimsMedia } = require('../native.js')
   const { version } = require('../package.json')
   let toolkit, root
   try {
@@ -138,7 +139,7 @@ async function serve(options, structuredContent) {
     directCall: { tool: DEFINITION.name, answer },
     // The one tool never changes: no list_changed to listen for.
     discover: () => discoverResult({ name: 'agent-read-file', version }, { tools: {} }),
-    isMediaCall: (request) => isMediaCall(request, DEFINITION.name),
+    isMediaCall: (request) => isMediaCall(request, DEFINITION.name, claimsMedia),
     // A size refusal names this command's flag, whoever answered the call.
     reviseAnswer: namingFlags,
   })
@@ -204,14 +205,14 @@ function notServedUnlessNamed(dir, home) {
 }
 
 /**
- * Whether `request` calls `tool` on a path named like an image, a notebook or a PDF: a call
- * that decodes, served in the transport's media lane. (A file named otherwise is read as text
- * first, and decoded only when it is not text.)
+ * Whether `request` calls `tool` on a path named like an image, a notebook or a PDF (the
+ * engine's `claimsMedia`): a call that decodes, served in the transport's media lane. (A file
+ * named otherwise is read as text first, and decoded only when it is not text.)
  */
-function isMediaCall(request, tool) {
+function isMediaCall(request, tool, claimsMedia) {
   const { name, arguments: args } = request.params ?? {}
   const path = args?.path
-  return request.method === 'tools/call' && name === tool && typeof path === 'string' && require('../native.js').claimsMedia(path)
+  return request.method === 'tools/call' && name === tool && typeof path === 'string' && claimsMedia(path)
 }
 
 /**
