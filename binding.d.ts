@@ -467,3 +467,47 @@ export interface TokenOptions {
   /** Whether each line costs a gutter beside its text (line numbers, or JSON's escapes). */
   numbered: boolean
 }
+
+/**
+ * Where a cut line reads on: the `start_line` and `start_column` of the call that reads
+ * the rest of it.
+ */
+export interface ToolkitContinuation {
+  start_line: number
+  start_column: number
+}
+
+/**
+ * What a toolkit's read returns: the specification's output, and `continuation` (with
+ * `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`
+ * too; `adapters/schemas.js` states it as a JSON Schema, which a test holds to this.)
+ */
+export interface ToolkitReadFileOutput {
+  /** The requested path, normalized and relative to the workspace root. */
+  path: string
+  /** The lines of the window, as UTF-8 text (line endings normalized to `\n`). */
+  content: string
+  /** Whether lines follow the window (or the window was cut to fit a content budget). */
+  truncated: boolean
+  /** The line to continue from when `truncated`, else `null`. */
+  next_start_line: number | null
+  meta: ReadFileMeta
+  /**
+   * Present only when the window is one line cut to fit the content budget: the arguments
+   * that, with the same `path` and `max_lines`, read the rest of that line. Absent from
+   * every other answer.
+   */
+  continuation?: ToolkitContinuation
+  /**
+   * Present only beside `continuation`: the cut line's length in bytes as stored (its
+   * terminator not counted), so that what is left of it is known. The model's text says
+   * it (`[line L continues at column C of N; …]`).
+   */
+  cut_line_bytes?: number
+  /**
+   * Present only when `max_lines` was over 500 (read as 500, where the bare `readFile`
+   * refuses it) and the file goes on after the window, or when the file grew while it was
+   * read: says so, and how to read on. Absent from every other answer.
+   */
+  note?: string
+}

@@ -41,27 +41,10 @@ export type ToolkitReadFileInput = Omit<ReadFileInput, 'start_line' | 'max_lines
   start_column?: number | null
 }
 
-/** What a toolkit's read returns: the specification's output, `continuation` (with `cut_line_bytes`) and `note`. */
-export type ToolkitReadFileOutput = ReadFileOutput & {
-  /**
-   * Present only when the window is one line cut to fit the content budget: the arguments
-   * that, with the same `path` and `max_lines`, read the rest of that line. Absent from every
-   * other answer.
-   */
-  continuation?: { start_line: number; start_column: number }
-  /**
-   * Present only beside `continuation`: the cut line's length in bytes as stored (its
-   * terminator not counted), so that what is left of it is known. The model's text says it
-   * (`[line L continues at column C of N; …]`).
-   */
-  cut_line_bytes?: number
-  /**
-   * Present only when `max_lines` was over 500 (read as 500, where the bare `readFile`
-   * refuses it) and the file goes on after the window: says so, and to read on from
-   * `next_start_line`. Absent from every other answer.
-   */
-  note?: string
-}
+// What a toolkit's read returns: declared (and documented) once, from the Rust struct, in
+// binding.d.ts.
+export type { ToolkitReadFileOutput, ToolkitContinuation } from './binding'
+import type { ToolkitReadFileOutput } from './binding'
 
 /** The `code` of every error `readFile` rejects with and `readFileSync` throws. */
 export type ReadFileErrorCode =

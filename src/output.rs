@@ -35,6 +35,47 @@ pub struct ReadFileOutput {
     pub meta: ReadFileMeta,
 }
 
+/// What a toolkit's read returns: the specification's output, and `continuation` (with
+/// `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`
+/// too; `adapters/schemas.js` states it as a JSON Schema, which a test holds to this.)
+#[napi(object, object_to_js = false, object_from_js = false)]
+pub struct ToolkitReadFileOutput {
+    /// The requested path, normalized and relative to the workspace root.
+    pub path: String,
+    /// The lines of the window, as UTF-8 text (line endings normalized to `\n`).
+    #[napi(ts_type = "string")]
+    pub content: Content,
+    /// Whether lines follow the window (or the window was cut to fit a content budget).
+    pub truncated: bool,
+    /// The line to continue from when `truncated`, else `null`.
+    #[napi(js_name = "next_start_line")]
+    pub next_start_line: Either<f64, Null>,
+    pub meta: ReadFileMeta,
+    /// Present only when the window is one line cut to fit the content budget: the arguments
+    /// that, with the same `path` and `max_lines`, read the rest of that line. Absent from
+    /// every other answer.
+    pub continuation: Option<ToolkitContinuation>,
+    /// Present only beside `continuation`: the cut line's length in bytes as stored (its
+    /// terminator not counted), so that what is left of it is known. The model's text says
+    /// it (`[line L continues at column C of N; …]`).
+    #[napi(js_name = "cut_line_bytes")]
+    pub cut_line_bytes: Option<f64>,
+    /// Present only when `max_lines` was over 500 (read as 500, where the bare `readFile`
+    /// refuses it) and the file goes on after the window, or when the file grew while it was
+    /// read: says so, and how to read on. Absent from every other answer.
+    pub note: Option<String>,
+}
+
+/// Where a cut line reads on: the `start_line` and `start_column` of the call that reads
+/// the rest of it.
+#[napi(object, object_to_js = false, object_from_js = false)]
+pub struct ToolkitContinuation {
+    #[napi(js_name = "start_line")]
+    pub start_line: f64,
+    #[napi(js_name = "start_column")]
+    pub start_column: f64,
+}
+
 /// What the file and the window are, beside the content.
 #[napi(object, object_to_js = false, object_from_js = false)]
 pub struct ReadFileMeta {
