@@ -121,7 +121,8 @@ export declare function estimateTokens(text: string, tokenizer?: 'o200k_base' | 
 /**
  * Runs one call of a dialect's tool: its answer, or for Forge an `Error` whose `code` is a
  * `ReadFileErrorCode`. On the calling thread, settled at once, when every file it reads
- * comes from the kernel's memory whole (as `readFile` does); else on the thread pool.
+ * comes from the kernel's memory whole (as `readFile` does); else on the thread pool, as
+ * `readFile` is scheduled. `ctx.signal`, an `AbortSignal`, rejects it with an `AbortError`.
  */
 export declare function executeDialect<N extends `${DialectName}`>(name: N, args: unknown, ctx: DialectContext): Promise<DialectResults[N]>
 

@@ -546,10 +546,12 @@ export declare function runToolCall(
 /** A dialect's name: the engine's list, through the binding's `DialectName`. */
 export type DialectName = `${import('./binding').DialectName}`
 
-/** Where a dialect's tool runs, and that tool's own configuration. */
+/** Where a dialect's tool runs, that tool's own configuration, and what gives up on the call. */
 export interface DialectContext {
   workspaceRoot: string
   config?: Record<string, unknown>
+  /** Rejects the call with an `AbortError` (`code: 'ABORT_ERR'`) when it fires. */
+  signal?: AbortSignal
 }
 
 /** Codex's answer: failures are answers too (`success: false`, the message in `content`). */

@@ -1,4 +1,5 @@
-//! One validated call (`readFile`, `readFiles`, `fileVersion`), ready to run on any
+//! One validated call (`readFile`, `readFiles`, `fileVersion`, a toolkit's `view`, a
+//! dialect's `executeDialect`), ready to run on any
 //! thread, and what it answers. Every way a call runs goes through here: on the pool
 //! ([`ReadCall::run_with`]), on the JS thread when nothing would wait
 //! ([`ReadCall::run_from_memory`], see `schedule/js_thread.rs`), and for `readFileSync` ([`ReadCall::run`]).
@@ -9,6 +10,7 @@ use std::sync::atomic::AtomicBool;
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object};
 use napi::{Env, JsValue, Unknown};
 
+use agent_read_file_engine::dialect::{Answer, Dialect, DialectCall};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError, SizeLimit};
 use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
 use agent_read_file_engine::model_text::{self, MediaFrame, TextOptions};
@@ -19,7 +21,8 @@ use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::view::{self, Stage, Viewed};
 use agent_read_file_engine::{
     FileVersion, Ledger, LineIndexCache, MIN_CONTENT_BUDGET, Read, ReadFileOutput, ReadOptions,
-    TokenBudget, answered, file_version, file_version_within, read_file, read_file_from_memory,
+    Reader, TokenBudget, answered, file_version, file_version_within, read_file,
+    read_file_from_memory,
 };
 
 use crate::convert::{Fields, pages_from_js, request_from_js, string_or_type, type_of};
@@ -88,6 +91,9 @@ pub(crate) enum CallKind {
         pages: Result<Option<PartRange>, ReadFileError>,
         stage: Stage,
     },
+    /// A call of a dialect's tool (`executeDialect`): its arguments and config, read on the
+    /// JS thread; the dialect answers a root that cannot be opened its own way.
+    Dialect(Dialect, DialectCall),
 }
 
 /// What a call replies, and what its reads saw for the toolkit's ledger.
@@ -105,6 +111,8 @@ pub(crate) enum Reply {
     /// A window as an MCP server's response line; `None`: not answered that way (see
     /// [`McpAnswer::encode`]).
     McpAnswer(Option<String>, Seen),
+    /// A dialect's answer.
+    Dialect(Answer),
 }
 
 impl Reply {
@@ -120,7 +128,7 @@ impl Reply {
                     .map_or(0, |frame| frame.head.len() + frame.tail.len());
                 media_len(output) + frame_len
             }
-            Reply::NeedsDecoding => 0,
+            Reply::NeedsDecoding | Reply::Dialect(_) => 0,
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
             Reply::McpAnswer(line, _) => line.as_ref().map_or(0, String::len),
         }
@@ -134,7 +142,7 @@ impl Reply {
             | Reply::Many(_, seen)
             | Reply::Media(_, _, seen)
             | Reply::McpAnswer(_, seen) => std::mem::take(seen).record(),
-            Reply::Version(_) | Reply::NeedsDecoding => {}
+            Reply::Version(_) | Reply::NeedsDecoding | Reply::Dialect(_) => {}
         }
         self
     }
@@ -241,6 +249,20 @@ impl ReadCall {
             kind => kind,
         };
         ReadCall { kind, ..self }
+    }
+
+    /// A call of `dialect`'s tool beneath the root path `workspace_root`.
+    pub(crate) fn dialect(workspace_root: String, dialect: Dialect, call: DialectCall) -> ReadCall {
+        let request = ReadRequest {
+            path: dialect.name().to_owned(),
+            start_line: 1,
+            max_lines: 1,
+            start_column: 1,
+            max_lines_capped: false,
+            lines_from_end: None,
+        };
+        let kind = CallKind::Dialect(dialect, call);
+        ReadCall::new(RootArg::Path(workspace_root), request, kind)
     }
 
     /// A `readFiles` call: `inputs` an array of at most [`MAX_BATCH_FILES`] inputs, each
@@ -381,7 +403,7 @@ impl ReadCall {
     /// the pool, as does a decode).
     pub(crate) fn may_run_from_memory(&self) -> bool {
         match &self.kind {
-            CallKind::Read => true,
+            CallKind::Read | CallKind::Dialect(..) => true,
             CallKind::View { stage, .. } => *stage == Stage::Text,
             CallKind::Version { .. } | CallKind::Many(_) => false,
         }
@@ -407,6 +429,11 @@ impl ReadCall {
             RootArg::Path(path) => root_cache::open_cached(path)?,
             RootArg::Open(root) => root.clone(),
         };
+        if let CallKind::Dialect(dialect, call) = &self.kind {
+            let reader = Reader::from_memory();
+            let answer = dialect_reply(*dialect, call, Ok(root.as_ref()), &reader);
+            return reader.finish(answer);
+        }
         let read = match self.kind {
             CallKind::View { .. } => {
                 view::view_text_from_memory(&root, &self.request, self.options())
@@ -436,6 +463,11 @@ impl ReadCall {
     }
 
     fn reply_with(&self, roots: &mut OpenedRoots) -> Result<Reply, ReadFileError> {
+        if let CallKind::Dialect(dialect, call) = &self.kind {
+            // A dialect answers a root that cannot be opened its own way.
+            let root = self.opened_root(roots);
+            return dialect_reply(*dialect, call, root.as_deref(), &Reader::waiting());
+        }
         let root = self.root(roots)?;
         match &self.kind {
             CallKind::Read => {
@@ -474,6 +506,9 @@ impl ReadCall {
                 Ok(Reply::Many(results, seen))
             }
             CallKind::View { pages, stage } => self.view(&root, pages, *stage),
+            CallKind::Dialect(dialect, call) => {
+                dialect_reply(*dialect, call, Ok(root.as_ref()), &Reader::waiting())
+            }
         }
     }
 
@@ -601,11 +636,16 @@ impl ReadCall {
         read_file(root, request, narrowed)
     }
 
+    /// The call's root, or why it cannot be opened (about the path the call asked for).
     pub(crate) fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
+        self.opened_root(roots)
+            .map_err(|error| error.for_path(&self.request.path))
+    }
+
+    /// The call's root, or why it cannot be opened (about the root).
+    fn opened_root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
         match &self.root {
-            RootArg::Path(path) => roots
-                .open(path)
-                .map_err(|error| error.for_path(&self.request.path)),
+            RootArg::Path(path) => roots.open(path),
             RootArg::Open(root) => Ok(root.clone()),
         }
     }
@@ -620,6 +660,18 @@ impl ReadCall {
         let (output, version) = read_file(root, request, self.options())?;
         Ok((output, Seen::new(&self.ledger, version)))
     }
+}
+
+/// The reply of `dialect`'s `call` beneath `root` (or why it could not be opened), read
+/// through `reader`.
+fn dialect_reply(
+    dialect: Dialect,
+    call: &DialectCall,
+    root: Result<&Root, &ReadFileError>,
+    reader: &Reader,
+) -> Result<Reply, ReadFileError> {
+    let root = root.map_err(Clone::clone);
+    dialect.execute(root, call, reader).map(Reply::Dialect)
 }
 
 /// The text one media answer carries at most without a toolkit content budget: about 16,000

@@ -1,19 +1,18 @@
-//! The dialects' front door: `executeDialect(name, args, ctx)` on the libuv pool, and
-//! AIntern's synchronous helpers. Arguments are taken as the model sent them: a JSON text
+//! The dialects' front door: `executeDialect(name, args, ctx)`, scheduled as every read is
+//! (`schedule`), and AIntern's synchronous helpers. Arguments are taken as the model sent them: a JSON text
 //! or an object (converted to JSON here, on the JS thread). Answers are the engine's typed
 //! answers, serialized straight into JS objects by napi-rs's serde support.
 
 use napi::bindgen_prelude::{FromNapiValue, ToNapiValue, TypeName};
-use napi::{Env, JsValue, Task, Unknown, ValueType, sys};
+use napi::{Env, JsValue, Unknown, ValueType, sys};
 use napi_derive::napi;
 use serde_json::Value;
 
-use crate::convert::{error_value, property, string_or_type, throwable, type_of};
+use crate::call::ReadCall;
+use crate::convert::{property, string_or_type, type_of};
 use crate::{js, schedule};
-use agent_read_file_engine::Reader;
 use agent_read_file_engine::dialect::{Answer, Args, Dialect, DialectCall, aintern};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
-use agent_read_file_engine::root_cache;
 
 /// Declares `DialectName` from the engine's list of dialects.
 macro_rules! declare_dialect_name {
@@ -36,7 +35,8 @@ pub fn dialect_names() -> Vec<&'static str> {
 
 /// Runs one call of a dialect's tool: its answer, or for Forge an `Error` whose `code` is a
 /// `ReadFileErrorCode`. On the calling thread, settled at once, when every file it reads
-/// comes from the kernel's memory whole (as `readFile` does); else on the thread pool.
+/// comes from the kernel's memory whole (as `readFile` does); else on the thread pool, as
+/// `readFile` is scheduled. `ctx.signal`, an `AbortSignal`, rejects it with an `AbortError`.
 #[napi(
     js_name = "executeDialect",
     ts_generic_types = "N extends `${DialectName}`",
@@ -49,49 +49,22 @@ pub fn execute_dialect<'env>(
     args: Unknown,
     ctx: Unknown,
 ) -> napi::Result<Unknown<'env>> {
-    let call = Dialect::from_name(&name)
-        .ok_or_else(|| no_such_dialect(&name))
-        .map(|dialect| (dialect, call_from_js(&args, &ctx)));
-    if let Ok((dialect, js_call)) = &call
-        && let Some(outcome) = schedule::try_now(env, || execute_from_memory(*dialect, js_call))
-    {
-        return settled(env, outcome);
-    }
-    schedule::count_sent_to_pool(1);
-    Ok(env
-        .spawn(DialectTask { call })?
-        .promise_object()
-        .to_unknown())
+    let call = Dialect::from_name(&name).ok_or_else(|| no_such_dialect(&name));
+    let call = call.map(|dialect| {
+        let JsCall {
+            workspace_root,
+            call,
+        } = call_from_js(&args, &ctx);
+        ReadCall::dialect(workspace_root, dialect, call)
+    });
+    schedule::enqueue_to(env, call, signal_of(&ctx), schedule::Route::Now)
 }
 
-/// The call, if its root is open and every file it reads is in memory; `None` otherwise.
-fn execute_from_memory(
-    dialect: Dialect,
-    js_call: &JsCall,
-) -> Option<Result<Answer, ReadFileError>> {
-    let root = root_cache::open_cached(&js_call.workspace_root)?;
-    let reader = Reader::from_memory();
-    let answer = dialect.execute(Ok(&root), &js_call.call, &reader);
-    reader.finish(answer)
-}
-
-/// A promise settled now with `outcome`, as the pool's task would have settled it.
-fn settled<'env>(
-    env: &'env Env,
-    outcome: Result<Answer, ReadFileError>,
-) -> napi::Result<Unknown<'env>> {
-    let (deferred, promise) = js::promise(env)?;
-    let value = match outcome {
-        Ok(answer) => Ok(env.to_js_value(&answer)?),
-        Err(error) => Err(error_value(
-            env,
-            error.code.as_str(),
-            &error.to_string(),
-            None,
-        )?),
-    };
-    deferred.settle(env, value);
-    Ok(promise.to_unknown())
+/// `ctx.signal`, when `ctx` is an object that has one that can be read.
+fn signal_of<'env>(ctx: &Unknown<'env>) -> Option<Unknown<'env>> {
+    (type_of(ctx) == "object")
+        .then(|| property(ctx, "signal").ok())
+        .flatten()
 }
 
 fn no_such_dialect(name: &str) -> ReadFileError {
@@ -179,33 +152,6 @@ fn json_from_js(value: &Unknown, what: &str) -> Result<Value, String> {
             "{what} cannot be converted to JSON: {}",
             error.reason
         )),
-    }
-}
-
-/// A dialect call on its way through the pool.
-pub struct DialectTask {
-    call: Result<(Dialect, JsCall), ReadFileError>,
-}
-
-impl Task for DialectTask {
-    type Output = Result<Answer, ReadFileError>;
-    type JsValue = Serialized<Answer>;
-
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(match &self.call {
-            Ok((dialect, js_call)) => {
-                let root = root_cache::open(&js_call.workspace_root);
-                let root = root.as_deref().map_err(Clone::clone);
-                dialect.execute(root, &js_call.call, &Reader::waiting())
-            }
-            Err(error) => Err(error.clone()),
-        })
-    }
-
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
-        output
-            .map(Serialized)
-            .map_err(|error| throwable(&env, error))
     }
 }
 

@@ -39,6 +39,10 @@ pub struct ReadFileOutput {
 /// `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`
 /// too; `adapters/schemas.js` states it as a JSON Schema, which a test holds to this.)
 #[napi(object, object_to_js = false, object_from_js = false)]
+#[allow(
+    dead_code,
+    reason = "declared for its TypeScript; the objects are made in JavaScript"
+)]
 pub struct ToolkitReadFileOutput {
     /// The requested path, normalized and relative to the workspace root.
     pub path: String,
@@ -69,6 +73,10 @@ pub struct ToolkitReadFileOutput {
 /// Where a cut line reads on: the `start_line` and `start_column` of the call that reads
 /// the rest of it.
 #[napi(object, object_to_js = false, object_from_js = false)]
+#[allow(
+    dead_code,
+    reason = "declared for its TypeScript; the objects are made in JavaScript"
+)]
 pub struct ToolkitContinuation {
     #[napi(js_name = "start_line")]
     pub start_line: f64,

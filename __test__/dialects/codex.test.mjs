@@ -277,3 +277,38 @@ describe('codex: indentation mode arguments', () => {
     assert.deepEqual(oneByLimit, { success: true, content: 'L11:         self.n += 1;' })
   })
 })
+
+// Issue 37 §5: a dialect's call is scheduled as every read is, and so it takes a signal.
+describe('codex: scheduled as a read, with an abort signal', () => {
+  fx.write('scheduled.txt', 'one\ntwo\n')
+
+  test('an aborted ctx.signal rejects the call with an AbortError, before or during it', async () => {
+    const args = { file_path: abs('scheduled.txt') }
+    const before = await codex.execute(args, { ...ctx, signal: AbortSignal.abort() }).then(
+      () => assert.fail('an aborted call resolved'),
+      (error) => error,
+    )
+    assert.equal(before.code, 'ABORT_ERR')
+    const controller = new AbortController()
+    const during = codex.execute(args, { ...ctx, signal: controller.signal })
+    controller.abort()
+    // Answered on the calling thread or on the pool: either it was done before the abort, or
+    // the abort wins; it never hangs.
+    const settled = await during.then(
+      (answer) => answer.content,
+      (error) => error.code,
+    )
+    assert.ok(settled === 'ABORT_ERR' || settled === 'L1: one\nL2: two', settled)
+  })
+
+  test('a ctx.signal that is no AbortSignal is INVALID_ARGUMENT; an absent one is none', async () => {
+    const error = await codex.execute({ file_path: abs('scheduled.txt') }, { ...ctx, signal: 'stop' }).then(
+      () => assert.fail('resolved'),
+      (rejection) => rejection,
+    )
+    assert.equal(error.code, 'INVALID_ARGUMENT')
+    assert.match(error.message, /signal must be an AbortSignal/)
+    const answer = await codex.execute({ file_path: abs('scheduled.txt') }, { ...ctx, signal: undefined })
+    assert.equal(answer.content, 'L1: one\nL2: two')
+  })
+})
