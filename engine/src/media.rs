@@ -561,6 +561,52 @@ fn merged_text(parts: Vec<MediaPart>) -> Vec<MediaPart> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read_file::{Content, ReadFileMeta};
+
+    /// A window of `content`, `returned` lines of a file of `line_count` that goes on from
+    /// `next` (`None`: the window ends it).
+    fn window(content: &str, line_count: u64, returned: u32, next: Option<u64>) -> ReadFileOutput {
+        ReadFileOutput {
+            path: "f".to_owned(),
+            content: Content::owned(content.to_owned()),
+            truncated: next.is_some(),
+            next_start_line: next,
+            meta: ReadFileMeta {
+                byte_length: content.len() as u64,
+                line_count,
+                returned_line_count: returned,
+                mtime_ms: 0,
+            },
+            continuation: None,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn a_window_from_the_first_line_naming_a_pdf_or_notebook_may_be_media() {
+        let from_start = |content: &str| window_may_be_media(&window(content, 1, 1, None));
+        assert!(from_start("%PDF-1.7\n"));
+        assert!(from_start("{\n \"cells\": []\n"));
+        assert!(from_start(" {\"nbformat\": 4}\n"));
+        assert!(from_start("\u{feff}\n\t{\"cells\": []}\n"));
+        assert!(!from_start("fn main() {}\n"));
+        // Only a window from line 1 shows the file's first bytes.
+        assert!(!window_may_be_media(&window("%PDF-1.7\n", 9, 1, Some(3))));
+        assert!(window_may_be_media(&window("%PDF-1.7\n", 9, 1, Some(2))));
+        // As the media read tells them: within the first 8 KiB, in a text that opens an object,
+        // after ASCII white space only (a U+3000 first is text to the media read too).
+        assert!(!from_start(&format!(
+            "{}\"cells\"\n",
+            "x".repeat(40 * 1024)
+        )));
+        assert!(!from_start("let x = {\"cells\": []}\n"));
+        assert!(!from_start("\u{3000}{\"cells\": []}\n"));
+        assert!(
+            kind_of("\u{3000}{\"cells\": []}\n".as_bytes(), "f")
+                .unwrap()
+                .is_none()
+        );
+    }
 
     #[test]
     fn the_kind_is_the_contents() {
