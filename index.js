@@ -1,5 +1,5 @@
 'use strict'
-// The public entry point. Everything that reads files is Rust (`native.js` loads it);
+// The public entry point. Everything that reads files is Rust (`lib/native.js` loads it);
 // this file only adds what Rust cannot express: the constant tool definition objects
 // and the small catalog and toolkit objects built around them.
 
@@ -18,12 +18,12 @@ const {
   MAX_PDF_PAGES,
   MAX_LINES,
   MIN_CONTENT_BYTES,
-} = require('./native.js')
-const { dialects } = require('./dialects.js')
-const { runToolCall, registerToolkit, renderingOptions } = require('./tool-call.js')
-const { ReadMemory } = require('./read-memory.js')
-const { isReadFileError, isToolkitError, codedError } = require('./errors.js')
-const { argumentsInput, readOption, integerOption, booleanOption, stringList, rejectingThrows, mediaOptionsOf } = require('./options.js')
+} = require('./lib/native.js')
+const { dialects } = require('./lib/dialects.js')
+const { runToolCall, registerToolkit, renderingOptions } = require('./lib/run-tool-call.js')
+const { ReadMemory } = require('./lib/read-memory.js')
+const { isReadFileError, isToolkitError, codedError } = require('./lib/errors.js')
+const { argumentsInput, readOption, integerOption, booleanOption, stringList, rejectingThrows, mediaOptionsOf } = require('./lib/options.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {

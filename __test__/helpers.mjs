@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
  * when loaded with `AGENT_READ_FILE_TEST_HOOKS=1` (the test scripts set it).
  */
 export function testHooks() {
-  const { testHooks: hooks } = createRequire(import.meta.url)('../native.js')
+  const { testHooks: hooks } = createRequire(import.meta.url)('../lib/native.js')
   if (hooks === undefined) throw new Error('run with AGENT_READ_FILE_TEST_HOOKS=1 (npm test sets it)')
   return hooks
 }

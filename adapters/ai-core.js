@@ -5,10 +5,7 @@
 
 const { TOOLKIT_DEFINITIONS } = require('../index.js')
 const { toolkitOf } = require('./toolkit.js')
-const { toolFailure, readForModel, mediaAnswer, settingsOf } = require('../tool-call.js')
-const { renderFailure, isMedia } = require('../model-text.js')
-const { renderRead } = require('../native.js')
-const { errorWithCode } = require('../errors.js')
+const { toolFailure, readForModel, mediaAnswer, settingsOf, renderFailure, renderRead, isMedia, errorWithCode } = require('../lib/adapter-kit.js')
 
 /**
  * The error `execute` throws for what `readFile` rejected with. The SDK tells the model a

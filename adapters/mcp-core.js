@@ -4,12 +4,20 @@
 // system loads them, so a server made here is an instance of the class the caller imports;
 // a server handed in may come from any copy of the SDK.
 
-const { runToolCall, failureOf, mediaAnswer, settingsOf, numberOf, withNumbers } = require('../tool-call.js')
-const { isMedia, withoutImageData } = require('../model-text.js')
+const {
+  runToolCall,
+  failureOf,
+  mediaAnswer,
+  settingsOf,
+  numberOf,
+  withNumbers,
+  isMedia,
+  withoutImageData,
+  booleanOption,
+  MCP_STRUCTURED_CONTENT_BYTES,
+} = require('../lib/adapter-kit.js')
 const { toolkitOf } = require('./toolkit.js')
-const { booleanOption } = require('../options.js')
 const { DEFINITION, parameters, outputSchema } = require('./schemas.js')
-const { MCP_STRUCTURED_CONTENT_BYTES } = require('../native.js')
 const { version } = require('../package.json')
 
 /**

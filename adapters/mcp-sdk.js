@@ -3,7 +3,7 @@
 // package installs without them, and only `agent-read-file/mcp` and the `mcp` command need
 // them. Their absence is one error naming what to install.
 
-const { errorWithCode } = require('../errors.js')
+const { errorWithCode } = require('../lib/adapter-kit.js')
 
 /** `code` of the error thrown when the MCP SDK or zod is not installed. */
 const MCP_SDK_MISSING = 'ERR_MCP_SDK_MISSING'

@@ -2,7 +2,7 @@
 // What every adapter takes: toolkit options, or a toolkit of the caller's.
 
 const { createAgentToolkit } = require('../index.js')
-const { readOption } = require('../options.js')
+const { readOption } = require('../lib/adapter-kit.js')
 
 /**
  * A toolkit given as it is (`owned: false`: its lifetime stays the caller's), or one made

@@ -27,7 +27,7 @@ const require = createRequire(import.meta.url)
 process.env.AGENT_READ_FILE_TEST_HOOKS = '1'
 const addon = require(path.join(here, '..', 'index.js'))
 /** The binding's test hooks (`readFloorNs`), added only under AGENT_READ_FILE_TEST_HOOKS=1. */
-const hooks = require(path.join(here, '..', 'native.js')).testHooks
+const hooks = require(path.join(here, '..', 'lib', 'native.js')).testHooks
 if (hooks === undefined) throw new Error('the addon was loaded before AGENT_READ_FILE_TEST_HOOKS was set')
 
 // ---------------------------------------------------------------------------------------

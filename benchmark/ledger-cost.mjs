@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
-const current = require(path.join(here, '..', 'native.js'))
+const current = require(path.join(here, '..', 'lib', 'native.js'))
 const { DEFAULT_DENY } = require(path.join(here, '..', 'index.js'))
 
 const argv = process.argv.slice(2)

@@ -23,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 process.env.AGENT_READ_FILE_TEST_HOOKS = '1'
 const packageAt = (dir) => createRequire(path.join(dir, 'index.js'))(path.join(dir, 'index.js'))
 const ours = packageAt(path.join(here, '..'))
-const { testHooks: hooks } = createRequire(import.meta.url)('../native.js')
+const { testHooks: hooks } = createRequire(import.meta.url)('../lib/native.js')
 
 const argv = process.argv.slice(2)
 const budgetArg = argv.find((a) => a.startsWith('--budget-ms='))

@@ -17,7 +17,7 @@ function ownCode() {
       .filter((name) => name.endsWith('.rs'))
       .map((name) => `${dir}/${name}`),
   )
-  return [...rust, 'index.js', 'tool-call.js', 'model-text.js']
+  return [...rust, 'index.js', 'lib/run-tool-call.js', 'lib/model-text.js']
 }
 
 /** The kinds of text, each with its files relative to ROOT. */

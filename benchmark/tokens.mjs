@@ -1,5 +1,5 @@
 // What a read costs the model, in o200k_base tokens (gpt-tokenizer): today's JSON, this
-// package's text (model-text.js) with and without line numbers, and the same text with other
+// package's text (the engine's renderer) with and without line numbers, and the same text with other
 // gutters in place of its `N<tab>`: a bare `N|`, and the line numbers of Claude Code, Codex,
 // OpenCode and Cline (header and closing line kept, so columns differ by the gutter alone).
 // Every file of the corpus is read page by page through a toolkit, in windows of 3, 50 and
@@ -13,7 +13,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base'
 import pkg from '../index.js'
 import { ROOT, repositoryCorpus, corpusKinds } from './token-corpus.mjs'
-import native from '../native.js'
+import native from '../lib/native.js'
 
 const { createAgentToolkit, estimateTokens } = pkg
 const { renderRead } = native

@@ -126,7 +126,7 @@ async function readWith(createAgentToolkit, root, { input, lineNumbers, limits, 
   }
   try {
     if (format === 'json') return { output: await toolkit.view(input) }
-    const { readForModel } = require('../tool-call.js')
+    const { readForModel } = require('../lib/run-tool-call.js')
     return await readForModel(toolkit, toolkit.view, input)
   } catch (err) {
     if (err?.code === 'SIZE_LIMIT_EXCEEDED') err.message = withLimitFlags(err.message)
@@ -145,7 +145,7 @@ async function main() {
   if (command.action === 'help') return print(`${HELP}\n`)
   if (command.action === 'version') return print(`${version}\n`)
   const { createAgentToolkit } = loadPackage()
-  const { renderFailure } = require('../model-text.js')
+  const { renderFailure } = require('../lib/model-text.js')
   let answer
   try {
     const root = workspaceRoot(command.root)

@@ -3,7 +3,7 @@
 
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const { codedError } = require('../errors.js')
+const { codedError } = require('../lib/errors.js')
 
 /** A malformed command line: said with the usage on stderr, exit 2. */
 class UsageError extends Error {}

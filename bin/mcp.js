@@ -20,7 +20,7 @@ const {
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { codedError } = require('../errors.js')
+const { codedError } = require('../lib/errors.js')
 
 const MCP_USAGE = `usage: agent-read-file mcp [--root DIR] [--deny GLOB]... [--allow GLOB]...
                            [--max-content-bytes N] [--max-file-bytes N|Infinity]
@@ -115,7 +115,7 @@ async function serve(options, structuredContent) {
   const { DEFINITION } = require('../adapters/schemas.js')
   const { BoundedStdioTransport } = require('./stdio-transport.js')
   const { discoverResult } = require('./mcp-revision.js')
-  const { claimsMedia } = require('../native.js')
+  const { claimsMedia } = require('../lib/native.js')
   const { version } = require('../package.json')
   let toolkit, root
   try {

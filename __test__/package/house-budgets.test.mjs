@@ -196,3 +196,21 @@ describe('the Rust source keeps its own budgets', () => {
     }
   })
 })
+
+// Issue 37 §4: the JavaScript has a folder whose names show its parts, and the adapters take
+// of it only the surface made for them.
+describe('the JavaScript keeps its layout', () => {
+  test('at the root: the entry point and the generated binding only', () => {
+    const scripts = fs.readdirSync(ROOT).filter((name) => /\.(c|m)?js$/.test(name))
+    assert.deepEqual(scripts.sort(), ['binding.js', 'index.js'])
+  })
+
+  test('the adapters require nothing of lib/ but lib/adapter-kit.js', () => {
+    const adapters = path.join(ROOT, 'adapters')
+    for (const name of fs.readdirSync(adapters).filter((file) => /\.(c|m)?js$/.test(file))) {
+      const source = fs.readFileSync(path.join(adapters, name), 'utf8')
+      const taken = [...source.matchAll(/(?:require\(|from )'(\.\.\/lib\/[^']+)'/g)].map((match) => match[1])
+      for (const module of taken) assert.equal(module, '../lib/adapter-kit.js', `${name} requires ${module}`)
+    }
+  })
+})

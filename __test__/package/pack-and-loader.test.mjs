@@ -131,20 +131,21 @@ describe('npm pack', () => {
       'bin/stdio-transport.js',
       'binding.d.ts',
       'binding.js',
-      'dialects.js',
       'docs/contract.md',
       'docs/dialects.md',
       'docs/guide.md',
       'docs/image-limits.md',
-      'errors.js',
       'index.d.ts',
       'index.js',
-      'model-text.js',
-      'native.js',
-      'options.js',
+      'lib/adapter-kit.js',
+      'lib/dialects.js',
+      'lib/errors.js',
+      'lib/model-text.js',
+      'lib/native.js',
+      'lib/options.js',
+      'lib/read-memory.js',
+      'lib/run-tool-call.js',
       'package.json',
-      'read-memory.js',
-      'tool-call.js',
     ])
   })
 
@@ -183,7 +184,7 @@ describe('npm pack', () => {
 describe('test hooks', () => {
   /** The addon's export names, and its test hooks' names, in a child with `env`. */
   function exportsWith(env) {
-    const source = `const addon = require(${JSON.stringify(path.join(ROOT, 'native.js'))})
+    const source = `const addon = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))})
 console.log(JSON.stringify({ names: Object.keys(addon), hooks: addon.testHooks && Object.keys(addon.testHooks) }))`
     const childEnv = { ...process.env, ...env }
     for (const [name, value] of Object.entries(env)) if (value === undefined) delete childEnv[name]
@@ -203,7 +204,7 @@ console.log(JSON.stringify({ names: Object.keys(addon), hooks: addon.testHooks &
     assert.ok(!names.includes('readFloorNs') && !names.includes('readPathCounts'))
     assert.deepEqual(hooks.sort(), ['readFloorNs', 'readPathCounts'])
     const source = `process.env.AGENT_READ_FILE_TEST_HOOKS = '1'
-const { testHooks } = require(${JSON.stringify(path.join(ROOT, 'native.js'))})
+const { testHooks } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))})
 const counts = testHooks.readPathCounts()
 console.log(JSON.stringify({ counts, floor: testHooks.readFloorNs(${JSON.stringify(INDEX_PATH)}, 10) }))`
     const out = JSON.parse(execFileSync(process.execPath, ['-e', source], { encoding: 'utf8' }).trim())

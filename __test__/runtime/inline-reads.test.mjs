@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pkg from '../../index.js'
 import { readFileAnswer } from '../../adapters/mcp-core.js'
-import { settingsOf } from '../../tool-call.js'
+import { settingsOf } from '../../lib/run-tool-call.js'
 import { after, describe, test } from '../harness.mjs'
 import { expectedOutput, makeFixture, testHooks } from '../helpers.mjs'
 

@@ -92,7 +92,7 @@ describe('runToolCall: one renderer, the engine', () => {
   after(() => fs.rmSync(fx.base, { recursive: true, force: true }))
   fx.write('notes.txt', 'one\ntwo\n')
   fx.write('app.min.js', `${'x'.repeat(300)}\n`)
-  const native = createRequire(import.meta.url)('../../native.js')
+  const native = createRequire(import.meta.url)('../../lib/native.js')
 
   /** `run()` with the binding's `name` (a render) counted: its result and how many times it was called. */
   async function counted(run, name = 'renderRead') {

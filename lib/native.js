@@ -6,7 +6,7 @@
 // a package is built for, then rewords a failed load into what to do about it.
 
 const fs = require('node:fs')
-const { name, version, napi } = require('./package.json')
+const { name, version, napi } = require('../package.json')
 const { errorWithCode } = require('./errors.js')
 
 /** `x86_64-unknown-linux-gnu` -> `linux-x64-gnu`, the key napi-rs names packages by. */
@@ -49,7 +49,7 @@ function loadNative() {
     )
   }
   try {
-    return require('./binding.js')
+    return require('../binding.js')
   } catch (cause) {
     throw loadError(platform, cause)
   }
@@ -79,7 +79,7 @@ function loadError(platform, loaderError) {
 
 /** Whether `pkg` resolves from here (this platform's development build next to binding.js counts). */
 function isInstalled(pkg, platform) {
-  if (fs.existsSync(`${__dirname}/${napi.binaryName}.${platform}.node`)) return true
+  if (fs.existsSync(`${__dirname}/../${napi.binaryName}.${platform}.node`)) return true
   try {
     require.resolve(`${pkg}/package.json`)
     return true
