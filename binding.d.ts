@@ -408,13 +408,13 @@ export declare function renderMediaFrame(output: MediaWindow): MediaFrame
  * lines (each after its number and a tab unless `options.lineNumbers` is false), the
  * toolkit's note in brackets, and the closing line that reads on when lines are left.
  */
-export declare function renderRead(output: TextWindow, options?: ModelTextOptions | undefined | null): string
+export declare function renderRead(output: ToolkitReadFileOutput, options?: ModelTextOptions | undefined | null): string
 
 /**
  * The note a model is given instead of `output`'s lines, given before and unchanged since:
  * the path, the lines, and the closing line that reads on.
  */
-export declare function renderUnchanged(output: TextWindow): string
+export declare function renderUnchanged(output: ToolkitReadFileOutput): string
 
 /** Pages or cells `first` to `last` (1-based, inclusive) of `total`. */
 export interface ShownRange {
@@ -427,33 +427,6 @@ export interface ShownRange {
 export interface TextPart {
   type: 'text'
   text: string
-}
-
-/** A toolkit's `ReadFileOutput` (a text window) as any caller may hold it. */
-export interface TextWindow {
-  path: string
-  content: string
-  truncated: boolean
-  next_start_line: number | null
-  meta: TextWindowMeta
-  continuation?: TextWindowContinuation | null
-  /** The cut line's length in bytes, beside `continuation`. */
-  cut_line_bytes?: number | null
-  note?: string | null
-}
-
-/** A toolkit's `continuation` as any caller may hold it. */
-export interface TextWindowContinuation {
-  start_line: number
-  start_column: number
-}
-
-/** `ReadFileOutput.meta` as any caller may hold it. */
-export interface TextWindowMeta {
-  byte_length: number
-  line_count: number
-  returned_line_count: number
-  mtime_ms: number
 }
 
 /**
@@ -480,8 +453,9 @@ export interface ToolkitContinuation {
 
 /**
  * What a toolkit's read returns: the specification's output, and `continuation` (with
- * `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`
- * too; `adapters/schemas.js` states it as a JSON Schema, which a test holds to this.)
+ * `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`;
+ * `adapters/schemas.js` states it as a JSON Schema, which a test holds to this; read back
+ * from JavaScript to be rendered, `src/model_text.rs`.)
  */
 export interface ToolkitReadFileOutput {
   /** The requested path, normalized and relative to the workspace root. */

@@ -12,6 +12,7 @@ use agent_read_file_engine::model_text::{self, ImageFacts, MediaFacts, TextOptio
 use agent_read_file_engine::{Continuation, ReadFileMeta};
 
 use crate::convert::safe_integer;
+use crate::output::ToolkitReadFileOutput;
 
 /// What the text of a window depends on beyond the window: each line numbered (default
 /// true), and the call's `start_line` and `start_column` as given (an empty window's header
@@ -41,74 +42,30 @@ pub(crate) fn counting_number(number: f64) -> Option<u64> {
     safe_integer(number).and_then(|number| u64::try_from(number).ok())
 }
 
-/// A toolkit's `ReadFileOutput` (a text window) as any caller may hold it.
-#[napi(object, object_to_js = false)]
-pub struct TextWindow {
-    pub path: String,
-    pub content: String,
-    pub truncated: bool,
-    #[napi(js_name = "next_start_line")]
-    pub next_start_line: Either<f64, Null>,
-    pub meta: TextWindowMeta,
-    pub continuation: Option<Either<TextWindowContinuation, Null>>,
-    /// The cut line's length in bytes, beside `continuation`.
-    #[napi(js_name = "cut_line_bytes")]
-    pub cut_line_bytes: Option<Either<f64, Null>>,
-    pub note: Option<Either<String, Null>>,
-}
-
-/// `ReadFileOutput.meta` as any caller may hold it.
-#[napi(object, object_to_js = false)]
-pub struct TextWindowMeta {
-    #[napi(js_name = "byte_length")]
-    pub byte_length: f64,
-    #[napi(js_name = "line_count")]
-    pub line_count: f64,
-    #[napi(js_name = "returned_line_count")]
-    pub returned_line_count: f64,
-    #[napi(js_name = "mtime_ms")]
-    pub mtime_ms: f64,
-}
-
-/// A toolkit's `continuation` as any caller may hold it.
-#[napi(object, object_to_js = false)]
-pub struct TextWindowContinuation {
-    #[napi(js_name = "start_line")]
-    pub start_line: f64,
-    #[napi(js_name = "start_column")]
-    pub start_column: f64,
-}
-
-impl TextWindow {
-    /// The engine's window over it (numbers out of range read as the nearest that is not).
-    fn window(&self) -> Window<'_> {
-        let count = |number: f64| number as u64;
-        Window {
-            path: &self.path,
-            content: &self.content,
-            truncated: self.truncated,
-            next_start_line: given(&self.next_start_line).map(|&line| count(line)),
-            meta: ReadFileMeta {
-                byte_length: count(self.meta.byte_length),
-                line_count: count(self.meta.line_count),
-                returned_line_count: self.meta.returned_line_count as u32,
-                mtime_ms: self.meta.mtime_ms as i64,
-            },
-            continuation: self
-                .continuation
-                .as_ref()
-                .and_then(given)
-                .map(|at| Continuation {
-                    start_line: count(at.start_line),
-                    start_column: count(at.start_column),
-                    line_bytes: self
-                        .cut_line_bytes
-                        .as_ref()
-                        .and_then(given)
-                        .map(|&bytes| count(bytes)),
-                }),
-            note: self.note.as_ref().and_then(given).map(String::as_str),
-        }
+/// The engine's window over `output`, a toolkit's output from anywhere (numbers out of range
+/// read as the nearest that is not).
+fn window_of(output: &ToolkitReadFileOutput) -> Window<'_> {
+    let count = |number: f64| number as u64;
+    Window {
+        path: &output.path,
+        content: &output.content,
+        truncated: output.truncated,
+        next_start_line: match output.next_start_line {
+            Either::A(line) => Some(count(line)),
+            Either::B(Null) => None,
+        },
+        meta: ReadFileMeta {
+            byte_length: count(output.meta.byte_length),
+            line_count: count(output.meta.line_count),
+            returned_line_count: output.meta.returned_line_count as u32,
+            mtime_ms: output.meta.mtime_ms as i64,
+        },
+        continuation: output.continuation.as_ref().map(|at| Continuation {
+            start_line: count(at.start_line),
+            start_column: count(at.start_column),
+            line_bytes: output.cut_line_bytes.map(count),
+        }),
+        note: output.note.as_deref(),
     }
 }
 
@@ -124,8 +81,8 @@ fn given<T>(value: &Either<T, Null>) -> Option<&T> {
 /// lines (each after its number and a tab unless `options.lineNumbers` is false), the
 /// toolkit's note in brackets, and the closing line that reads on when lines are left.
 #[napi]
-pub fn render_read(output: TextWindow, options: Option<ModelTextOptions>) -> String {
-    model_text::render_read(output.window(), text_options(options.as_ref()))
+pub fn render_read(output: ToolkitReadFileOutput, options: Option<ModelTextOptions>) -> String {
+    model_text::render_read(window_of(&output), text_options(options.as_ref()))
 }
 
 /// The engine's options of `options` (absent: lines numbered, no start given).
@@ -142,8 +99,8 @@ pub(crate) fn text_options(options: Option<&ModelTextOptions>) -> TextOptions {
 /// The note a model is given instead of `output`'s lines, given before and unchanged since:
 /// the path, the lines, and the closing line that reads on.
 #[napi]
-pub fn render_unchanged(output: TextWindow) -> String {
-    model_text::render_unchanged(output.window())
+pub fn render_unchanged(output: ToolkitReadFileOutput) -> String {
+    model_text::render_unchanged(window_of(&output))
 }
 
 /// A media answer (`MediaOutput`) as any caller may hold it: what its frame says, no data.

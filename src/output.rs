@@ -36,19 +36,15 @@ pub struct ReadFileOutput {
 }
 
 /// What a toolkit's read returns: the specification's output, and `continuation` (with
-/// `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`
-/// too; `adapters/schemas.js` states it as a JSON Schema, which a test holds to this.)
-#[napi(object, object_to_js = false, object_from_js = false)]
-#[allow(
-    dead_code,
-    reason = "declared for its TypeScript; the objects are made in JavaScript"
-)]
+/// `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`;
+/// `adapters/schemas.js` states it as a JSON Schema, which a test holds to this; read back
+/// from JavaScript to be rendered, `src/model_text.rs`.)
+#[napi(object, object_to_js = false)]
 pub struct ToolkitReadFileOutput {
     /// The requested path, normalized and relative to the workspace root.
     pub path: String,
     /// The lines of the window, as UTF-8 text (line endings normalized to `\n`).
-    #[napi(ts_type = "string")]
-    pub content: Content,
+    pub content: String,
     /// Whether lines follow the window (or the window was cut to fit a content budget).
     pub truncated: bool,
     /// The line to continue from when `truncated`, else `null`.
@@ -72,11 +68,7 @@ pub struct ToolkitReadFileOutput {
 
 /// Where a cut line reads on: the `start_line` and `start_column` of the call that reads
 /// the rest of it.
-#[napi(object, object_to_js = false, object_from_js = false)]
-#[allow(
-    dead_code,
-    reason = "declared for its TypeScript; the objects are made in JavaScript"
-)]
+#[napi(object, object_to_js = false)]
 pub struct ToolkitContinuation {
     #[napi(js_name = "start_line")]
     pub start_line: f64,
@@ -85,7 +77,7 @@ pub struct ToolkitContinuation {
 }
 
 /// What the file and the window are, beside the content.
-#[napi(object, object_to_js = false, object_from_js = false)]
+#[napi(object, object_to_js = false)]
 pub struct ReadFileMeta {
     /// The file's size on disk, in bytes.
     #[napi(js_name = "byte_length")]
