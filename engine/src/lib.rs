@@ -16,7 +16,8 @@
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
 //! - `suggest`: the readable files a toolkit's `NOT_FOUND` names as near misses,
 //! - [`tokens`]: the estimate of a text's tokens, and a toolkit's token budget for a read,
-//! - `version`: file versions (content hashes) and the read ledger,
+//! - `version`: file versions (content hashes) and the read ledger; `file_version`: the
+//!   version of a file on disk now (the `fileVersion` use case),
 //! - [`error`]: the error codes; `attempt`: reads tried without waiting on the disk.
 //!
 //! The read API is re-exported here: [`read_file`] and [`read_file_from_memory`] (the
@@ -30,6 +31,7 @@ mod encoding;
 pub mod error;
 mod file_guard;
 mod file_status;
+mod file_version;
 mod keyed_hash;
 pub mod media;
 pub mod model_text;
@@ -49,11 +51,12 @@ mod window;
 pub use attempt::{Attempt, Stop, answered};
 pub use chunked::{LINE_INDEX_CAPACITY, LineIndexCache};
 pub use file_guard::{MAX_CACHED_READ_BYTES, Span};
+pub use file_version::{file_version, file_version_within};
 pub use read_file::{
     Content, Continuation, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file,
     read_file_from_memory,
 };
 pub use source::{Reader, open_error};
 pub use tokens::{TokenBudget, Tokenizer};
-pub use version::{FileVersion, LEDGER_CAPACITY, Ledger, file_version, file_version_within};
+pub use version::{FileVersion, LEDGER_CAPACITY, Ledger};
 pub use window::{LineEnding, MIN_CONTENT_BUDGET};

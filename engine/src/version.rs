@@ -18,15 +18,10 @@ use std::sync::{Mutex, PoisonError};
 
 use rustix::fs::Stat;
 
-use crate::chunked::{CHUNK_BYTES, ScanPace, TextFacts, WindowAsk};
-use crate::error::ReadFileError;
-use crate::file_guard::{self, Span};
+use crate::chunked::TextFacts;
+use crate::file_guard;
 use crate::file_status;
 use crate::keyed_hash;
-use crate::policy::Policy;
-use crate::request::MAX_FILE_BYTES;
-use crate::sandbox::Root;
-use crate::source;
 use crate::window::{self, LineEnding};
 
 /// What one version of a file is.
@@ -60,12 +55,12 @@ impl FileVersion {
         }
     }
 
-    /// The version of a file too large to read whole (over [`MAX_FILE_BYTES`]), from its
+    /// The version of a file too large to read whole (over [`MAX_FILE_BYTES`](crate::request::MAX_FILE_BYTES)), from its
     /// scan: its hash is `content_hash`, the hash of the bytes the scan read (as [`Self::of`]
     /// hashes them), and the other facts are those the scan found. A page read from the
     /// scan's line index has the scan's hash: the index is trusted while the file's status
     /// is unchanged, so bytes changed without moving its times (through a shared memory
-    /// mapping) are seen by the next scan, which [`file_version_within`] always makes. A
+    /// mapping) are seen by the next scan, which [`file_version_within`](crate::file_version::file_version_within) always makes. A
     /// binary file (no content hash) has a hash of its identity and state as `stat` gives
     /// them (device, inode, length, modification and change times), keyed the same way.
     pub fn of_large_file(
@@ -93,7 +88,7 @@ impl FileVersion {
         }
     }
 
-    /// The version of a file up to [`MAX_FILE_BYTES`] whose bytes were hashed when it was
+    /// The version of a file up to [`MAX_FILE_BYTES`](crate::request::MAX_FILE_BYTES) whose bytes were hashed when it was
     /// read whole before (`hash`), at the same identity and state as `stat` gives them, and
     /// the facts of that read: the version [`FileVersion::of`] gives for the same bytes.
     pub fn remembered(path: String, hash: u128, stat: &Stat, facts: &TextFacts) -> FileVersion {
@@ -118,64 +113,6 @@ impl FileVersion {
 /// What an identity hash starts with, so that it is not the content hash of a small file
 /// whose bytes happen to be an identity.
 const IDENTITY_TAG: &[u8] = b"agent-read-file identity\0";
-
-/// The version of the file `requested` names beneath `root` now (refused as `read_file`
-/// refuses it: outside the workspace, not a regular file, over [`MAX_FILE_BYTES`], denied
-/// by `policy`). Binary files have versions too.
-pub fn file_version(
-    root: &Root,
-    requested: &str,
-    policy: Option<&Policy>,
-) -> Result<FileVersion, ReadFileError> {
-    let span = Span::Whole {
-        max: MAX_FILE_BYTES,
-    };
-    let (relative, file) = source::read(root, requested, span, policy)?;
-    Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms))
-}
-
-/// [`file_version`] of a file of at most `max_file_bytes`: one over [`MAX_FILE_BYTES`] has
-/// the version [`FileVersion::of_large_file`] gives, the one a toolkit's read of it
-/// records, found by the same chunked scan of all its bytes (no window kept), never from a
-/// line index: a change that moved none of the file's times is seen too. A 1 GiB file
-/// costs a read of it (`benchmark/large-files.mjs`).
-pub fn file_version_within(
-    root: &Root,
-    requested: &str,
-    policy: Option<&Policy>,
-    max_file_bytes: u64,
-) -> Result<FileVersion, ReadFileError> {
-    let (relative, opened) = source::open(root, requested, policy)?;
-    let len = u64::try_from(opened.stat.st_size).unwrap_or(0);
-    if max_file_bytes <= MAX_FILE_BYTES || len <= MAX_FILE_BYTES {
-        let span = Span::Whole {
-            max: max_file_bytes.min(MAX_FILE_BYTES),
-        };
-        let file = file_guard::read_guarded(opened.file, &opened.stat, span)
-            .map_err(|err| source::guard_error(err, requested))?;
-        return Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms));
-    }
-    let nothing = WindowAsk {
-        start_line: u64::MAX,
-        lines_from_end: None,
-        start_column: 1,
-        max_lines: 1,
-        keep: 0,
-    };
-    let pace = ScanPace {
-        chunk: CHUNK_BYTES,
-        stop: None,
-        hash: true,
-    };
-    let limits = (pace, max_file_bytes);
-    let (scanned, stat) = source::scan_large(opened, requested, nothing, limits, None)?;
-    Ok(FileVersion::of_large_file(
-        relative,
-        &stat,
-        &scanned.facts,
-        scanned.content_hash,
-    ))
-}
 
 /// Files one ledger remembers at most; the least recently read is forgotten first.
 pub const LEDGER_CAPACITY: usize = 4096;
