@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url'
 
 import { readFilePlain, readFilePlainSync } from './plain-node.mjs'
 import { loadAddon } from './load-addon.mjs'
-import { BATCH_MS, measure as measureSides, sink, summarize, timeAsync, timeSync } from './timing.mjs'
+import { BATCH_MS, floorUs, measure as measureSides, sink, timeAsync, timeSync } from './timing.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
@@ -309,15 +309,6 @@ const TARGETS = [
   { name: 'Bun: async, 100-line file', case: 'small', mode: 'async', min: 8, runtime: 'bun' },
 ].filter((target) => (target.runtime ?? 'node') === (isBun ? 'bun' : 'node'))
 
-/**
- * The floor of a read of `file`: open, fstat, one read, close, in a Rust loop with no
- * Node-API per read (`readFloorNs`); the median µs of `samples` runs of ~10 ms.
- */
-function floorUs(file, samples = 15) {
-  const perRun = Math.max(1, Math.round((BATCH_MS * 1000) / (hooks.readFloorNs(file, 200) / 1000)))
-  const runs = Array.from({ length: samples }, () => hooks.readFloorNs(file, perRun) / 1000)
-  return summarize(runs, perRun)
-}
 
 // ---------------------------------------------------------------------------------------
 // Main
@@ -384,7 +375,7 @@ async function main() {
   // The raw Rust floor of each case's file, and the sync and async rows as multiples of it.
   progress('measuring the raw floor…')
   const floors = SCENARIOS.map((scenario) => {
-    const floorOf = floorUs(path.join(root, scenario.input.path))
+    const floorOf = floorUs(hooks.readFloorNs, path.join(root, scenario.input.path))
     const rowOf = (mode) => results.find((r) => r.case === scenario.id && r.mode === mode).addon.median_us
     return {
       case: scenario.id,

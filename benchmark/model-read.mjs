@@ -16,7 +16,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { readFilePlain } from './plain-node.mjs'
-import { measure, summarize, timeAsync, sink, BATCH_MS } from './timing.mjs'
+import { measure, floorUs, timeAsync, sink, BATCH_MS } from './timing.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 // The floor needs the addon's test hooks, which it adds only when loaded with this set.
@@ -50,16 +50,11 @@ function toolkitReads(pkg) {
   ]
 }
 
-/** The floor of a read of `file`, in µs: the median of 15 runs of about BATCH_MS. */
-function floorUs() {
-  const perRun = Math.max(1, Math.round((BATCH_MS * 1000) / (hooks.readFloorNs(file, 200) / 1000)))
-  return summarize(Array.from({ length: 15 }, () => hooks.readFloorNs(file, perRun) / 1000), perRun)
-}
 
 async function main() {
   const options = { budgetMs: BUDGET_MS, warmupMs: Math.max(50, Math.round(BUDGET_MS / 3)) }
   const runtime = typeof globalThis.Bun !== 'undefined' ? `Bun ${globalThis.Bun.version}` : `Node ${process.versions.node}`
-  const floor = floorUs()
+  const floor = floorUs(hooks.readFloorNs, file)
   const [plain] = await measure(timeAsync, [() => readFilePlain(root, input)], options)
   console.log(`a 100-line file, ${runtime}; median µs per call (±IQR of ${BATCH_MS}-ms batches), x the floor`)
   const show = (label, summary, extra = '') =>

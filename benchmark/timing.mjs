@@ -91,3 +91,14 @@ export async function measure(timer, sides, { budgetMs, warmupMs }) {
   }
   return sides.map((_, i) => summarize(samples[i], batches[i]))
 }
+
+/**
+ * The floor of a read of `file`, the same file opened, `fstat`ed, read and closed in a Rust
+ * loop with no Node-API per read (`readFloorNs`, the addon's test hook): the summary of
+ * `samples` runs of about BATCH_MS, in µs a read.
+ */
+export function floorUs(readFloorNs, file, samples = 15) {
+  const perRun = Math.max(1, Math.round((BATCH_MS * 1000) / (readFloorNs(file, 200) / 1000)))
+  const runs = Array.from({ length: samples }, () => readFloorNs(file, perRun) / 1000)
+  return summarize(runs, perRun)
+}

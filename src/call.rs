@@ -253,16 +253,8 @@ impl ReadCall {
 
     /// A call of `dialect`'s tool beneath the root path `workspace_root`.
     pub(crate) fn dialect(workspace_root: String, dialect: Dialect, call: DialectCall) -> ReadCall {
-        let request = ReadRequest {
-            path: dialect.name().to_owned(),
-            start_line: 1,
-            max_lines: 1,
-            start_column: 1,
-            max_lines_capped: false,
-            lines_from_end: None,
-        };
         let kind = CallKind::Dialect(dialect, call);
-        ReadCall::new(RootArg::Path(workspace_root), request, kind)
+        ReadCall::new(RootArg::Path(workspace_root), named(dialect.name()), kind)
     }
 
     /// A `readFiles` call: `inputs` an array of at most [`MAX_BATCH_FILES`] inputs, each
@@ -302,15 +294,7 @@ impl ReadCall {
             requests.push(request);
         }
         let root = root.map_err(|error| error.for_path(LABEL))?;
-        let request = ReadRequest {
-            path: LABEL.to_owned(),
-            start_line: 1,
-            max_lines: 1,
-            start_column: 1,
-            max_lines_capped: false,
-            lines_from_end: None,
-        };
-        Ok(ReadCall::new(root, request, CallKind::Many(requests)))
+        Ok(ReadCall::new(root, named(LABEL), CallKind::Many(requests)))
     }
 
     /// This version call, answering for an image, notebook or PDF over the text size limit
@@ -659,6 +643,19 @@ impl ReadCall {
     ) -> Result<(ReadFileOutput, Seen), ReadFileError> {
         let (output, version) = read_file(root, request, self.options())?;
         Ok((output, Seen::new(&self.ledger, version)))
+    }
+}
+
+/// The request of a call that reads no window of its own (a batch, a dialect's call): it only
+/// names the call, in its promise's errors.
+fn named(label: &str) -> ReadRequest {
+    ReadRequest {
+        path: label.to_owned(),
+        start_line: 1,
+        max_lines: 1,
+        start_column: 1,
+        max_lines_capped: false,
+        lines_from_end: None,
     }
 }
 

@@ -50,10 +50,7 @@ fn window_of(output: &ToolkitReadFileOutput) -> Window<'_> {
         path: &output.path,
         content: &output.content,
         truncated: output.truncated,
-        next_start_line: match output.next_start_line {
-            Either::A(line) => Some(count(line)),
-            Either::B(Null) => None,
-        },
+        next_start_line: given(&output.next_start_line).map(|&line| count(line)),
         meta: ReadFileMeta {
             byte_length: count(output.meta.byte_length),
             line_count: count(output.meta.line_count),

@@ -206,19 +206,14 @@ impl Task for WorkItem {
         // Put the queue right before settling anything: settling runs JS, which may start
         // more calls.
         pool.finished(self.calls.split_off(replies.len()));
-        let mut to_decode = Vec::new();
-        let answered = self
-            .calls
-            .drain(..)
-            .zip(replies)
-            .filter_map(|(queued, reply)| {
-                if let Ok(Reply::NeedsDecoding) = reply {
-                    to_decode.push(queued.decoding());
-                    return None;
-                }
-                Some((queued.id, reply))
-            });
-        let answered: Vec<_> = answered.collect();
+        // A view whose text stage found a file to decode goes to the media lane, unsettled.
+        let (mut answered, mut to_decode) = (Vec::with_capacity(replies.len()), Vec::new());
+        for (queued, reply) in self.calls.drain(..).zip(replies) {
+            match reply {
+                Ok(Reply::NeedsDecoding) => to_decode.push(queued.decoding()),
+                reply => answered.push((queued.id, reply)),
+            }
+        }
         super::pool_answered(&env, state, answered.into_iter());
         pool.start(&env);
         // A call whose signal fired meanwhile was settled as aborted: it goes no further.
