@@ -388,11 +388,11 @@ export declare function readFileSync(workspaceRoot: string, input: ReadFileInput
 export declare function readFileWithPolicy(workspaceRoot: string, input: ReadFileInput, signal: AbortSignal | undefined, policy: ReadPolicy): Promise<ReadFileOutput>
 
 /**
- * How many `readFile` calls of this process were answered on the calling thread
- * (`inline`: the kernel proved they could not wait) and how many went to the thread pool.
+ * How many `readFile` calls of this process were answered on the calling thread, from
+ * memory (the kernel proved they could not wait), and how many went to the thread pool.
  */
 export interface ReadPathCounts {
-  inline: number
+  fromMemory: number
   pool: number
 }
 

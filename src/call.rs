@@ -1,8 +1,8 @@
 //! One validated call (`readFile`, `readFiles`, `fileVersion`, a toolkit's `view`, a
-//! dialect's `executeDialect`), ready to run on any
-//! thread, and what it answers. Every way a call runs goes through here: on the pool
-//! ([`ReadCall::run_with`]), on the JS thread when nothing would wait
-//! ([`ReadCall::run_from_memory`], see `schedule/js_thread.rs`), and for `readFileSync` ([`ReadCall::run`]).
+//! dialect's `executeDialect`), ready to run on any thread, and what it answers. Every way
+//! a call runs goes through [`ReadCall::run_with`], with the engine's [`Access`]: on the
+//! pool and for `readFileSync` it may wait; on the JS thread it is done from memory (see
+//! `schedule/js_thread.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -18,11 +18,10 @@ use agent_read_file_engine::policy::Policy;
 use agent_read_file_engine::request::{Argument, MAX_FILE_BYTES, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
-use agent_read_file_engine::view::{self, Stage, Viewed};
+use agent_read_file_engine::view::{self, Opened, Stage, Viewed};
 use agent_read_file_engine::{
-    FileVersion, Ledger, LineIndexCache, MIN_CONTENT_BUDGET, Read, ReadFileOutput, ReadOptions,
-    Reader, TokenBudget, answered, file_version, file_version_within, read_file,
-    read_file_from_memory,
+    Access, Attempt, FileVersion, Ledger, LineIndexCache, MIN_CONTENT_BUDGET, Read, ReadFileOutput,
+    ReadOptions, Reader, Stop, TokenBudget, file_version, file_version_within, read_file, waited,
 };
 
 use crate::convert::{Fields, pages_from_js, request_from_js, string_or_type, type_of};
@@ -90,6 +89,9 @@ pub(crate) enum CallKind {
     View {
         pages: Result<Option<PartRange>, ReadFileError>,
         stage: Stage,
+        /// The file the text stage opened, for the media stage (boxed: a file's status is
+        /// large on some systems, and few calls carry one).
+        opened: Option<Box<Opened>>,
     },
     /// A call of a dialect's tool (`executeDialect`): its arguments and config, read on the
     /// JS thread; the dialect answers a root that cannot be opened its own way.
@@ -105,9 +107,9 @@ pub(crate) enum Reply {
     /// An image, a notebook or a PDF of a `view`, and the text its parts are framed by when
     /// the call asked for the model's text.
     Media(MediaOutput, Option<MediaFrame>, Seen),
-    /// A `view` in its text stage found a file to decode: run it again in the media stage
-    /// ([`ReadCall::decoding`]). Never settles a promise.
-    NeedsDecoding,
+    /// A `view` in its text stage found a file to decode (opened): run it again in the
+    /// media stage ([`ReadCall::decoding`]). Never settles a promise.
+    NeedsDecoding(Box<Opened>),
     /// A window as an MCP server's response line; `None`: not answered that way (see
     /// [`McpAnswer::encode`]).
     McpAnswer(Option<String>, Seen),
@@ -128,7 +130,7 @@ impl Reply {
                     .map_or(0, |frame| frame.head.len() + frame.tail.len());
                 media_len(output) + frame_len
             }
-            Reply::NeedsDecoding | Reply::Dialect(_) => 0,
+            Reply::NeedsDecoding(_) | Reply::Dialect(_) => 0,
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
             Reply::McpAnswer(line, _) => line.as_ref().map_or(0, String::len),
         }
@@ -142,7 +144,7 @@ impl Reply {
             | Reply::Many(_, seen)
             | Reply::Media(_, _, seen)
             | Reply::McpAnswer(_, seen) => std::mem::take(seen).record(),
-            Reply::Version(_) | Reply::NeedsDecoding | Reply::Dialect(_) => {}
+            Reply::Version(_) | Reply::NeedsDecoding(_) | Reply::Dialect(_) => {}
         }
         self
     }
@@ -232,19 +234,23 @@ impl ReadCall {
         let pages = pages_from_js(&input, &request.path);
         let root = root.map_err(|error| error.for_path(&request.path))?;
         let stage = Stage::first_for(&request);
-        Ok(ReadCall::new(
-            root,
-            request,
-            CallKind::View { pages, stage },
-        ))
+        let opened = None;
+        let kind = CallKind::View {
+            pages,
+            stage,
+            opened,
+        };
+        Ok(ReadCall::new(root, request, kind))
     }
 
-    /// This `view`, to be run in its media stage (see [`Reply::NeedsDecoding`]).
-    pub(crate) fn decoding(self) -> ReadCall {
+    /// This `view`, to be run in its media stage on the file its text stage `opened` (see
+    /// [`Reply::NeedsDecoding`]).
+    pub(crate) fn decoding(self, opened: Box<Opened>) -> ReadCall {
         let kind = match self.kind {
             CallKind::View { pages, .. } => CallKind::View {
                 pages,
                 stage: Stage::Media,
+                opened: Some(opened),
             },
             kind => kind,
         };
@@ -311,9 +317,9 @@ impl ReadCall {
         ReadCall { rules, ..self }
     }
 
-    /// The engine's options for one read of this call: its rules, and a version of the
-    /// file read when there is a ledger to record it in.
-    fn options(&self) -> ReadOptions<'_> {
+    /// The engine's options for one read of this call with `access`: its rules, and a
+    /// version of the file read when there is a ledger to record it in.
+    fn options(&self, access: Access) -> ReadOptions<'_> {
         ReadOptions {
             policy: self.rules.policy.as_ref(),
             max_content_bytes: self.rules.max_content_bytes,
@@ -322,6 +328,7 @@ impl ReadCall {
             line_indexes: self.line_indexes.as_deref(),
             stop: self.stop.as_deref(),
             max_tokens: self.rules.max_tokens,
+            access,
         }
     }
 
@@ -358,12 +365,15 @@ impl ReadCall {
 
     /// `readFileSync`: its answer is delivered as it returns.
     pub(crate) fn run(&self) -> Result<ReadFileOutput, ReadFileError> {
-        let root = self.root(&mut OpenedRoots::default())?;
-        let (output, seen) = self
-            .read(&root, &self.request)
-            .map_err(|error| self.explained(error))?;
-        seen.record();
-        Ok(output)
+        let reply = waited(self.run_with(&mut OpenedRoots::default(), Access::MayWait))?;
+        match reply.delivered() {
+            Reply::Output(output, _, _) => Ok(output),
+            _ => Err(ReadFileError::new(
+                ErrorCode::Internal,
+                &self.request.path,
+                "readFileSync answered something other than a window",
+            )),
+        }
     }
 
     /// `error`, when it is a toolkit's refusal of a file's size, naming the option that
@@ -382,9 +392,9 @@ impl ReadCall {
         error
     }
 
-    /// Whether [`ReadCall::run_from_memory`] may answer it: a `readFile`, or a `view` in its
-    /// text stage (a version hashes the whole file and a batch is many reads; both stay on
-    /// the pool, as does a decode).
+    /// Whether it may be run from memory ([`Access::FromMemory`]): a `readFile`, a dialect's
+    /// call, or a `view` in its text stage (a version hashes the whole file and a batch is
+    /// many reads; both stay on the pool, as does a decode).
     pub(crate) fn may_run_from_memory(&self) -> bool {
         match &self.kind {
             CallKind::Read | CallKind::Dialect(..) => true,
@@ -405,105 +415,96 @@ impl ReadCall {
         )
     }
 
-    /// A `readFile` for the JS thread: answered only if nothing would wait (a root path
-    /// not in the root cache, or not resolvable from the dentry cache, would); `None`
-    /// otherwise.
-    pub(crate) fn run_from_memory(&self) -> Option<Result<Reply, ReadFileError>> {
-        let root = match &self.root {
-            RootArg::Path(path) => root_cache::open_cached(path)?,
-            RootArg::Open(root) => root.clone(),
-        };
-        if let CallKind::Dialect(dialect, call) = &self.kind {
-            let reader = Reader::from_memory();
-            let answer = dialect_reply(*dialect, call, Ok(root.as_ref()), &reader);
-            return reader.finish(answer);
-        }
-        let read = match self.kind {
-            CallKind::View { .. } => {
-                view::view_text_from_memory(&root, &self.request, self.options())
-            }
-            _ => read_file_from_memory(&root, &self.request, self.options()),
-        };
-        let read = answered(read)?;
-        Some(
-            read.map(|(output, version)| {
-                self.window_reply(output, Seen::new(&self.ledger, version))
-            })
-            .map_err(|error| self.explained(error)),
-        )
-    }
-
-    /// The one code path of every call on the pool.
-    pub(crate) fn run_with(&self, roots: &mut OpenedRoots) -> Result<Reply, ReadFileError> {
-        match self.reply_with(roots) {
+    /// The one code path of every call, with `access`: on the pool (roots resolved once for
+    /// the calls it runs together, in `roots`) and for `readFileSync` it may wait; from
+    /// memory, a root path not in the root cache, or anything else that would wait, is
+    /// [`Stop::WouldBlock`], and the call is run again where it may wait.
+    pub(crate) fn run_with(&self, roots: &mut OpenedRoots, access: Access) -> Attempt<Reply> {
+        let explained = |stop: Stop| stop.map(|error| self.explained(error));
+        match self.reply_with(roots, access) {
             Ok(Reply::Many(results, seen)) => {
                 let results = results
                     .into_iter()
                     .map(|result| result.map_err(|error| self.explained(error)));
                 Ok(Reply::Many(results.collect(), seen))
             }
-            reply => reply.map_err(|error| self.explained(error)),
+            reply => reply.map_err(explained),
         }
     }
 
-    fn reply_with(&self, roots: &mut OpenedRoots) -> Result<Reply, ReadFileError> {
+    fn reply_with(&self, roots: &mut OpenedRoots, access: Access) -> Attempt<Reply> {
         if let CallKind::Dialect(dialect, call) = &self.kind {
             // A dialect answers a root that cannot be opened its own way.
-            let root = self.opened_root(roots);
-            return dialect_reply(*dialect, call, root.as_deref(), &Reader::waiting());
+            let root = self.opened_root(roots, access).ok_or(Stop::WouldBlock)?;
+            let reader = Reader::new(access);
+            let answer = dialect_reply(*dialect, call, root.as_deref(), &reader);
+            return Ok(reader.finish(answer).ok_or(Stop::WouldBlock)??);
         }
-        let root = self.root(roots)?;
+        if access == Access::FromMemory && !self.may_run_from_memory() {
+            return Err(Stop::WouldBlock);
+        }
+        let root = self.opened_root(roots, access).ok_or(Stop::WouldBlock)?;
+        let root = root.map_err(|error| error.for_path(&self.request.path))?;
+        let options = self.options(access);
         match &self.kind {
             CallKind::Read => {
-                let (output, seen) = self.read(&root, &self.request)?;
-                Ok(self.window_reply(output, seen))
+                let (output, version) = read_file(&root, &self.request, options)?;
+                Ok(self.window_reply(output, Seen::new(&self.ledger, version)))
             }
-            CallKind::Version { media: with_media } => {
-                let policy = self.rules.policy.as_ref();
-                let path = &self.request.path;
-                let version = |max: Option<u64>| match max {
-                    None => file_version(&root, path, policy),
-                    Some(max) => file_version_within(&root, path, policy, max),
-                };
-                if !*with_media {
-                    return version(self.rules.max_file_bytes).map(Reply::Version);
-                }
-                // An image or a PDF over 1 MiB has the version its media read recorded (a hash
-                // of its bytes); a text file over it, the version of the toolkit's limit.
-                let whole = self.rules.max_file_bytes.map(|max| max.min(MAX_FILE_BYTES));
-                match version(whole) {
-                    Err(error) if error.code == ErrorCode::SizeLimitExceeded => {
-                        let media = media::media_version(&root, path, policy, &self.rules.media)?;
-                        match (media, self.rules.max_file_bytes) {
-                            (Some(media), _) => Ok(Reply::Version(media)),
-                            (None, Some(max)) if max > MAX_FILE_BYTES => {
-                                version(Some(max)).map(Reply::Version)
-                            }
-                            (None, _) => Err(error),
-                        }
-                    }
-                    version => version.map(Reply::Version),
-                }
-            }
+            CallKind::Version { media: with_media } => Ok(self.version(&root, *with_media)?),
             CallKind::Many(requests) => {
                 let (results, seen) = self.read_many(&root, requests);
                 Ok(Reply::Many(results, seen))
             }
-            CallKind::View { pages, stage } => self.view(&root, pages, *stage),
-            CallKind::Dialect(dialect, call) => {
-                dialect_reply(*dialect, call, Ok(root.as_ref()), &Reader::waiting())
-            }
+            CallKind::View {
+                pages,
+                stage,
+                opened,
+            } => self.view(&root, pages, (*stage, opened.as_deref()), options),
+            CallKind::Dialect(..) => unreachable!("answered above"),
         }
     }
 
-    /// The reply of a `view` in `stage`: a window (or its MCP response line), typed parts,
-    /// or that it needs decoding. The pages asked for are checked when the file is decoded.
+    /// The reply of a `fileVersion`; `with_media`: an image, notebook or PDF over the text
+    /// size limit has the version its media read records.
+    fn version(&self, root: &Root, with_media: bool) -> Result<Reply, ReadFileError> {
+        let policy = self.rules.policy.as_ref();
+        let path = &self.request.path;
+        let version = |max: Option<u64>| match max {
+            None => file_version(root, path, policy),
+            Some(max) => file_version_within(root, path, policy, max),
+        };
+        if !with_media {
+            return version(self.rules.max_file_bytes).map(Reply::Version);
+        }
+        // An image or a PDF over 1 MiB has the version its media read recorded (a hash
+        // of its bytes); a text file over it, the version of the toolkit's limit.
+        let whole = self.rules.max_file_bytes.map(|max| max.min(MAX_FILE_BYTES));
+        match version(whole) {
+            Err(error) if error.code == ErrorCode::SizeLimitExceeded => {
+                let media = media::media_version(root, path, policy, &self.rules.media)?;
+                match (media, self.rules.max_file_bytes) {
+                    (Some(media), _) => Ok(Reply::Version(media)),
+                    (None, Some(max)) if max > MAX_FILE_BYTES => {
+                        version(Some(max)).map(Reply::Version)
+                    }
+                    (None, _) => Err(error),
+                }
+            }
+            version => version.map(Reply::Version),
+        }
+    }
+
+    /// The reply of a `view` in `stage` (of the file its text stage `opened`, if it did): a
+    /// window (or its MCP response line), typed parts, or that it needs decoding. The pages
+    /// asked for are checked when the file is decoded.
     fn view(
         &self,
         root: &Root,
         pages: &Result<Option<PartRange>, ReadFileError>,
-        stage: Stage,
-    ) -> Result<Reply, ReadFileError> {
+        (stage, opened): (Stage, Option<&Opened>),
+        options: ReadOptions,
+    ) -> Attempt<Reply> {
         let pages = match stage {
             Stage::Media => pages.clone()?,
             Stage::Text => None,
@@ -514,13 +515,14 @@ impl ReadCall {
             max_text_bytes: self.rules.max_content_bytes.unwrap_or(MEDIA_TEXT_BYTES),
             stop: self.stop.as_deref(),
         };
+        let limits = &self.rules.media;
         let viewed = view::view(
             root,
             &self.request,
             &media,
-            self.options(),
-            &self.rules.media,
+            (options, limits),
             stage,
+            opened,
         )?;
         Ok(match viewed {
             Viewed::Text((output, version)) => {
@@ -530,7 +532,7 @@ impl ReadCall {
                 let frame = self.text.map(|_| model_text::media_frame(&output));
                 Reply::Media(output, frame, Seen::new(&self.ledger, [version]))
             }
-            Viewed::NeedsDecoding => Reply::NeedsDecoding,
+            Viewed::NeedsDecoding(opened) => Reply::NeedsDecoding(Box::new(opened)),
         })
     }
 
@@ -561,10 +563,10 @@ impl ReadCall {
         root: &Root,
         requests: &[Result<ReadRequest, ReadFileError>],
     ) -> (Vec<Result<ReadFileOutput, ReadFileError>>, Seen) {
-        let options = self.options();
+        let options = self.options(Access::MayWait);
         let read = |request: &Result<ReadRequest, ReadFileError>| {
             let request = request.as_ref().map_err(Clone::clone)?;
-            read_file(root, request, options)
+            waited(read_file(root, request, options))
         };
         let budget = self.batch_budget();
         let mut room = budget;
@@ -615,34 +617,24 @@ impl ReadCall {
                     .max_content_bytes
                     .map_or(room, |own| own.min(room)),
             ),
-            ..self.options()
+            ..self.options(Access::MayWait)
         };
-        read_file(root, request, narrowed)
+        waited(read_file(root, request, narrowed))
     }
 
-    /// The call's root, or why it cannot be opened (about the path the call asked for).
-    pub(crate) fn root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
-        self.opened_root(roots)
-            .map_err(|error| error.for_path(&self.request.path))
-    }
-
-    /// The call's root, or why it cannot be opened (about the root).
-    fn opened_root(&self, roots: &mut OpenedRoots) -> Result<Arc<Root>, ReadFileError> {
-        match &self.root {
-            RootArg::Path(path) => roots.open(path),
-            RootArg::Open(root) => Ok(root.clone()),
-        }
-    }
-
-    /// The one code path of `readFile` and `readFileSync` on a thread that may wait: the
-    /// output, and what the read saw if there is a ledger.
-    pub(crate) fn read(
+    /// The call's root, or why it cannot be opened (about the root); `None` when that
+    /// would wait: from memory, only a root in the root cache is found
+    /// ([`root_cache::open_from_memory`]).
+    fn opened_root(
         &self,
-        root: &Root,
-        request: &ReadRequest,
-    ) -> Result<(ReadFileOutput, Seen), ReadFileError> {
-        let (output, version) = read_file(root, request, self.options())?;
-        Ok((output, Seen::new(&self.ledger, version)))
+        roots: &mut OpenedRoots,
+        access: Access,
+    ) -> Option<Result<Arc<Root>, ReadFileError>> {
+        match (&self.root, access) {
+            (RootArg::Open(root), _) => Some(Ok(root.clone())),
+            (RootArg::Path(path), Access::MayWait) => Some(roots.open(path)),
+            (RootArg::Path(path), Access::FromMemory) => root_cache::open_from_memory(path).map(Ok),
+        }
     }
 }
 

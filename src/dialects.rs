@@ -57,7 +57,7 @@ pub fn execute_dialect<'env>(
         } = call_from_js(&args, &ctx);
         ReadCall::dialect(workspace_root, dialect, call)
     });
-    schedule::enqueue_to(env, call, signal_of(&ctx), schedule::Route::Now)
+    schedule::enqueue_to(env, call, signal_of(&ctx), schedule::Route::AtOnce)
 }
 
 /// `ctx.signal`, when `ctx` is an object that has one that can be read.

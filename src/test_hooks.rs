@@ -15,11 +15,11 @@ use crate::schedule;
 /// The environment variable that, `'1'` when the addon is loaded, adds `testHooks`.
 const SWITCH: &str = "AGENT_READ_FILE_TEST_HOOKS";
 
-/// How many `readFile` calls of this process were answered on the calling thread
-/// (`inline`: the kernel proved they could not wait) and how many went to the thread pool.
+/// How many `readFile` calls of this process were answered on the calling thread, from
+/// memory (the kernel proved they could not wait), and how many went to the thread pool.
 #[napi(object, object_from_js = false)]
 pub struct ReadPathCounts {
-    pub inline: f64,
+    pub from_memory: f64,
     pub pool: f64,
 }
 
@@ -38,9 +38,9 @@ pub fn add_test_hooks(mut exports: Object, env: Env) -> napi::Result<()> {
     hooks.set_named_property("readFloorNs", floor)?;
     let counts: Function<(), ReadPathCounts> =
         env.create_function_from_closure("readPathCounts", |_: FunctionCallContext| {
-            let (inline, pool) = schedule::path_counts();
+            let (from_memory, pool) = schedule::path_counts();
             Ok(ReadPathCounts {
-                inline: inline as f64,
+                from_memory: from_memory as f64,
                 pool: pool as f64,
             })
         })?;

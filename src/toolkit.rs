@@ -228,7 +228,7 @@ impl Workspace {
             env,
             self.view_call(input).map(|call| call.answered_as(answer)),
             signal,
-            schedule::Route::Now,
+            schedule::Route::AtOnce,
         )
     }
 

@@ -208,7 +208,7 @@ const { testHooks } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js
 const counts = testHooks.readPathCounts()
 console.log(JSON.stringify({ counts, floor: testHooks.readFloorNs(${JSON.stringify(INDEX_PATH)}, 10) }))`
     const out = JSON.parse(execFileSync(process.execPath, ['-e', source], { encoding: 'utf8' }).trim())
-    assert.deepEqual(out.counts, { inline: 0, pool: 0 })
+    assert.deepEqual(out.counts, { fromMemory: 0, pool: 0 })
     assert.ok(out.floor > 0 && Number.isFinite(out.floor), JSON.stringify(out))
   })
 })

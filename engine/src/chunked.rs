@@ -64,17 +64,17 @@ fn pread_fully(fd: impl AsFd, buffer: &mut [u8], offset: u64) -> io::Result<usiz
 /// A file read from the kernel's page cache alone, for a thread that must not wait: at most
 /// `allowance` bytes in all, each read answered whole from memory or failed with
 /// [`io::ErrorKind::WouldBlock`] (then the work is done again where waiting is allowed).
-pub struct CachedReads<'f> {
+pub struct FromMemoryReads<'f> {
     file: &'f OwnedFd,
     /// The file's length as measured: a read reaches no further.
     file_len: u64,
     allowance: Cell<u64>,
 }
 
-impl<'f> CachedReads<'f> {
+impl<'f> FromMemoryReads<'f> {
     /// Reads of `file`, `file_len` bytes long, at most `allowance` bytes in all.
-    pub fn new(file: &'f OwnedFd, file_len: u64, allowance: u64) -> CachedReads<'f> {
-        CachedReads {
+    pub fn new(file: &'f OwnedFd, file_len: u64, allowance: u64) -> FromMemoryReads<'f> {
+        FromMemoryReads {
             file,
             file_len,
             allowance: Cell::new(allowance),
@@ -82,7 +82,7 @@ impl<'f> CachedReads<'f> {
     }
 }
 
-impl ReadAt for CachedReads<'_> {
+impl ReadAt for FromMemoryReads<'_> {
     fn read_at(&self, buffer: &mut [u8], offset: u64) -> io::Result<usize> {
         let want = buffer
             .len()
@@ -897,7 +897,7 @@ impl LineIndexCache {
 /// system stamps changes with a clock that advances in ticks, so a write within the tick
 /// of the one before leaves the times as they were; after that tick, any write moves them.
 pub fn scan_unchanged(
-    file: &File,
+    file: &OwnedFd,
     stat: &Stat,
     ask: WindowAsk,
     pace: ScanPace,
@@ -963,7 +963,7 @@ pub fn scan_unchanged(
 /// The index of the first `len` bytes of `file`: `shorter` extended when it is the index of
 /// fewer of them that the file still begins with, else a new scan.
 fn indexed(
-    file: &File,
+    file: &OwnedFd,
     len: u64,
     pace: ScanPace,
     shorter: Option<&LineIndex>,
@@ -1499,7 +1499,8 @@ mod tests {
             max_lines: 2,
             keep: usize::MAX,
         };
-        scan_unchanged(file, stat, ask, pace(4096), u64::MAX, Some(cache)).unwrap()
+        let file = OwnedFd::from(file.try_clone().unwrap());
+        scan_unchanged(&file, stat, ask, pace(4096), u64::MAX, Some(cache)).unwrap()
     }
 
     /// Issue 35 §4: a log appended every few milliseconds was `FILE_CHANGED` on every read.

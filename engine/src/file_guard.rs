@@ -3,9 +3,8 @@
 //! tells whether the file looks binary; what to do about that is the caller's policy.
 //! (The sandbox has already refused anything that is not a regular file.)
 
-use std::fs::File;
 use std::io;
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 
 use rustix::fs::Stat;
 
@@ -65,23 +64,22 @@ impl From<io::Error> for GuardError {
 
 /// Checks the size of the regular file `handle` (for [`Span::Whole`]) from its status
 /// `stat`, and reads `span` of it.
-pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileBytes, GuardError> {
-    let file = File::from(handle);
+pub fn read_guarded(file: &OwnedFd, stat: &Stat, span: Span) -> Result<FileBytes, GuardError> {
     let file_len = u64::try_from(stat.st_size).unwrap_or(0);
     let (bytes, offset) = match span {
-        Span::Whole { max } => (read_whole(&file, file_len, max)?, 0),
-        Span::Head { max } => (read_range(&file, 0, file_len.min(max), max)?, 0),
+        Span::Whole { max } => (read_whole(file, file_len, max)?, 0),
+        Span::Head { max } => (read_range(file, 0, file_len.min(max), max)?, 0),
         Span::Tail { max } => {
             let offset = file_len.saturating_sub(max);
             let len = file_len - offset;
-            (read_range(&file, offset, len, len)?, offset)
+            (read_range(file, offset, len, len)?, offset)
         }
     };
     let binary = if offset == 0 {
         is_binary(&bytes)
     } else {
         let scan = BINARY_SCAN_BYTES as u64;
-        is_binary(&read_range(&file, 0, scan, scan)?)
+        is_binary(&read_range(file, 0, scan, scan)?)
     };
     Ok(FileBytes {
         bytes,
@@ -94,7 +92,7 @@ pub fn read_guarded(handle: OwnedFd, stat: &Stat, span: Span) -> Result<FileByte
 
 /// All of `file`, measured at `file_len` bytes, if it is at most `max` bytes: refused before
 /// it is read when it measured more, or once a byte more than `max` was read when it grew.
-pub fn read_whole(file: &File, file_len: u64, max: u64) -> Result<Vec<u8>, GuardError> {
+pub fn read_whole(file: impl AsFd, file_len: u64, max: u64) -> Result<Vec<u8>, GuardError> {
     check_size(file_len, max)?;
     let bytes = read_range(file, 0, file_len, max.saturating_add(1))?;
     // The file may have grown since it was measured: the bytes read are what counts.
@@ -102,25 +100,29 @@ pub fn read_whole(file: &File, file_len: u64, max: u64) -> Result<Vec<u8>, Guard
     Ok(bytes)
 }
 
-/// The largest file read by [`read_whole_cached`]: a larger one is read where waiting is
+/// The largest file read by [`read_whole_from_memory`]: a larger one is read where waiting is
 /// allowed, so that no read holds an event loop for long (the benchmark README has what
 /// reading this much from the page cache costs).
-pub const MAX_CACHED_READ_BYTES: u64 = 256 * 1024;
+pub const MAX_FROM_MEMORY_BYTES: u64 = 256 * 1024;
 
 /// [`read_guarded`] of [`Span::Whole`], for a thread that must not wait: only from the page
-/// cache (`preadv2(RWF_NOWAIT)`), and only a file of at most [`MAX_CACHED_READ_BYTES`]
+/// cache (`preadv2(RWF_NOWAIT)`), and only a file of at most [`MAX_FROM_MEMORY_BYTES`]
 /// read whole in one call at the size measured. Anything else (a page not in memory, a
 /// file that grew or shrank, a file system without `RWF_NOWAIT`) is
 /// [`Stop::WouldBlock`], to be read by [`read_guarded`] where waiting is allowed.
-pub fn read_whole_cached(handle: OwnedFd, stat: &Stat, max: u64) -> Attempt<FileBytes, GuardError> {
+pub fn read_whole_from_memory(
+    handle: &OwnedFd,
+    stat: &Stat,
+    max: u64,
+) -> Attempt<FileBytes, GuardError> {
     let file_len = u64::try_from(stat.st_size).unwrap_or(0);
     check_size(file_len, max)?;
-    if file_len > MAX_CACHED_READ_BYTES {
+    if file_len > MAX_FROM_MEMORY_BYTES {
         return Err(Stop::WouldBlock);
     }
     // One byte more than measured: reading it shows the file grew.
     let mut bytes = vec![0u8; file_len as usize + 1];
-    let read = read_from_page_cache(&handle, &mut bytes, 0).ok_or(Stop::WouldBlock)?;
+    let read = read_from_page_cache(handle, &mut bytes, 0).ok_or(Stop::WouldBlock)?;
     if read as u64 != file_len {
         return Err(Stop::WouldBlock);
     }
@@ -183,7 +185,7 @@ const FIRST_BUFFER_BYTES: u64 = 2 * 1024 * 1024;
 /// find its end; any other outcome (grown, shrunk, a short read) reads on to EOF or the
 /// limit, the buffer doubling as it fills.
 pub(crate) fn read_range(
-    file: &File,
+    file: impl AsFd,
     offset: u64,
     expected: u64,
     limit: u64,
@@ -198,7 +200,7 @@ pub(crate) fn read_range(
         let room = (limit - bytes.len()).min(bytes.capacity() - bytes.len());
         let at = offset.saturating_add(bytes.len() as u64);
         let spare = &mut bytes.spare_capacity_mut()[..room];
-        let read = match rustix::io::pread(file, spare, at) {
+        let read = match rustix::io::pread(&file, spare, at) {
             Ok((filled, _)) => filled.len(),
             Err(rustix::io::Errno::INTR) => continue,
             Err(errno) => return Err(errno.into()),
@@ -228,7 +230,7 @@ pub(crate) fn mtime_ms(stat: &Stat) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fs;
+    use std::fs::{self, File};
 
     const MIB: u64 = 1 << 20;
 
@@ -236,7 +238,7 @@ mod tests {
     fn guard_path(path: &std::path::Path, span: Span) -> Result<FileBytes, GuardError> {
         let file = File::open(path).unwrap();
         let stat = rustix::fs::fstat(&file).unwrap();
-        read_guarded(file.into(), &stat, span)
+        read_guarded(&file.into(), &stat, span)
     }
 
     fn guard(bytes: &[u8], span: Span) -> Result<FileBytes, GuardError> {
@@ -322,12 +324,12 @@ mod tests {
         let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
         fs::write(&path, &content).unwrap();
         for measured in [0, 1, 50_000, 99_999, 100_000, 100_001, 5_000_000] {
-            let bytes = read_range(&File::open(&path).unwrap(), 0, measured, MIB + 1).unwrap();
+            let bytes = read_range(File::open(&path).unwrap(), 0, measured, MIB + 1).unwrap();
             assert_eq!(bytes, content, "measured {measured}");
         }
         let big = dir.path().join("big");
         fs::write(&big, vec![b'x'; 3 * MIB as usize]).unwrap();
-        let bytes = read_range(&File::open(&big).unwrap(), 0, 10, MIB + 1).unwrap();
+        let bytes = read_range(File::open(&big).unwrap(), 0, 10, MIB + 1).unwrap();
         assert_eq!(bytes.len() as u64, MIB + 1);
     }
 
@@ -348,7 +350,7 @@ mod tests {
         let path = dir.path().join("small");
         fs::write(&path, b"small\n").unwrap();
         // A stale status claiming 4 GiB: only what is there is read and kept.
-        let bytes = read_range(&File::open(&path).unwrap(), 0, 4 << 30, 4 << 30).unwrap();
+        let bytes = read_range(File::open(&path).unwrap(), 0, 4 << 30, 4 << 30).unwrap();
         assert_eq!(bytes, b"small\n");
         assert!(
             bytes.capacity() as u64 <= FIRST_BUFFER_BYTES,

@@ -2,6 +2,7 @@
 //! `read_file` refuses it. (The value, [`FileVersion`], and the ledger that keeps the
 //! versions reads saw are in `version`.)
 
+use crate::attempt::{Access, waited};
 use crate::chunked::{CHUNK_BYTES, ScanPace, WindowAsk};
 use crate::error::ReadFileError;
 use crate::file_guard::{self, Span};
@@ -22,7 +23,7 @@ pub fn file_version(
     let span = Span::Whole {
         max: MAX_FILE_BYTES,
     };
-    let (relative, file) = source::read(root, requested, span, policy)?;
+    let (relative, file) = waited(source::read(root, requested, span, policy, Access::MayWait))?;
     Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms))
 }
 
@@ -37,13 +38,13 @@ pub fn file_version_within(
     policy: Option<&Policy>,
     max_file_bytes: u64,
 ) -> Result<FileVersion, ReadFileError> {
-    let (relative, opened) = source::open(root, requested, policy)?;
+    let (relative, opened) = waited(source::open(root, requested, policy, Access::MayWait))?;
     let len = u64::try_from(opened.stat.st_size).unwrap_or(0);
     if max_file_bytes <= MAX_FILE_BYTES || len <= MAX_FILE_BYTES {
         let span = Span::Whole {
             max: max_file_bytes.min(MAX_FILE_BYTES),
         };
-        let file = file_guard::read_guarded(opened.file, &opened.stat, span)
+        let file = file_guard::read_guarded(&opened.file, &opened.stat, span)
             .map_err(|err| source::guard_error(err, requested))?;
         return Ok(FileVersion::of(relative, &file.bytes, file.mtime_ms));
     }
@@ -60,7 +61,7 @@ pub fn file_version_within(
         hash: true,
     };
     let limits = (pace, max_file_bytes);
-    let (scanned, stat) = source::scan_large(opened, requested, nothing, limits, None)?;
+    let (scanned, stat) = source::scan_large(&opened, requested, nothing, limits, None)?;
     Ok(FileVersion::of_large_file(
         relative,
         &stat,

@@ -20,9 +20,9 @@
 //!   version of a file on disk now (the `fileVersion` use case),
 //! - [`error`]: the error codes; `attempt`: reads tried without waiting on the disk.
 //!
-//! The read API is re-exported here: [`read_file`] and [`read_file_from_memory`] (the
-//! `read_file` use case where waiting is allowed, and where it is not), [`file_version`],
-//! and the [`Reader`] a dialect reads through. The modules behind them are private.
+//! The read API is re-exported here: [`read_file`] (the `read_file` use case, where waiting
+//! is allowed or from memory, as its options' [`Access`] says), [`file_version`], and the
+//! [`Reader`] a dialect reads through. The modules behind them are private.
 
 mod attempt;
 mod chunked;
@@ -48,13 +48,12 @@ mod version;
 pub mod view;
 mod window;
 
-pub use attempt::{Attempt, Stop, answered};
+pub use attempt::{Access, Attempt, Stop, answered, waited};
 pub use chunked::{LINE_INDEX_CAPACITY, LineIndexCache};
-pub use file_guard::{MAX_CACHED_READ_BYTES, Span};
+pub use file_guard::{MAX_FROM_MEMORY_BYTES, Span};
 pub use file_version::{file_version, file_version_within};
 pub use read_file::{
     Content, Continuation, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file,
-    read_file_from_memory,
 };
 pub use source::{Reader, open_error};
 pub use tokens::{TokenBudget, Tokenizer};

@@ -11,15 +11,15 @@ pub mod image;
 pub mod notebook;
 pub mod pdf;
 
-use std::fs::File;
 use std::sync::atomic::AtomicBool;
 
+use crate::attempt::{Access, waited};
 use crate::error::{ErrorCode, ReadFileError, SizeLimit};
 use crate::file_guard::{self, BINARY_SCAN_BYTES, GuardError};
 use crate::policy::Policy;
 use crate::read_file::{self, ReadFileOutput};
 use crate::render;
-use crate::sandbox::Root;
+use crate::sandbox::{OpenedFile, Root};
 use crate::source;
 use crate::version::FileVersion;
 
@@ -174,25 +174,29 @@ pub fn read_media(
     policy: Option<&Policy>,
     limits: &MediaLimits,
 ) -> Result<Option<(MediaOutput, FileVersion)>, ReadFileError> {
-    read_media_file(root, request, policy, limits)
-        .map_err(|error| read_file::with_next_steps(error, root, request.path, policy))
+    let opened = waited(source::open(root, request.path, policy, Access::MayWait))
+        .map_err(|error| read_file::with_next_steps(error, root, request.path, policy))?;
+    read_opened_media(request, (&opened.0, &opened.1), limits)
 }
 
-fn read_media_file(
-    root: &Root,
+/// [`read_media`] of the file `request.path` names, already opened (by `relative`).
+pub(crate) fn read_opened_media(
     request: &MediaRequest<'_>,
-    policy: Option<&Policy>,
+    (relative, opened): (&str, &OpenedFile),
     limits: &MediaLimits,
 ) -> Result<Option<(MediaOutput, FileVersion)>, ReadFileError> {
     let requested = request.path;
-    let file = MediaFile::open(root, requested, policy)?;
-    let Some(kind) = kind_of(&file.head()?, &file.relative)? else {
+    let file = MediaFile {
+        requested,
+        relative,
+        opened,
+    };
+    let Some(kind) = kind_of(&file.head()?, relative)? else {
         return Ok(None);
     };
     let bytes = file
         .read_within(limits.max_file_bytes)?
         .map_err(|len| too_large(requested, len, limits.max_file_bytes))?;
-    let relative = &file.relative;
     let answer = match kind {
         MediaKind::Image(_) => image_answer(&bytes, limits, request)?,
         MediaKind::Pdf => match pdf_answer(&bytes, request, requested) {
@@ -211,7 +215,7 @@ fn read_media_file(
     };
     let version = file.version(&bytes);
     let output = MediaOutput {
-        path: file.relative,
+        path: relative.to_owned(),
         kind,
         parts: answer.parts,
         byte_length: bytes.len() as u64,
@@ -228,15 +232,18 @@ pub fn claims_media(requested: &str) -> bool {
     claimed_kind(requested).is_some() || claims_notebook(requested)
 }
 
-/// What the file `requested` names beneath `root` is, as its first bytes (and its name) say:
-/// `None` for text and any other file. Refused as [`read_media`] refuses it.
+/// What the file `requested` names, opened (by `relative`), is, as its first bytes (and its
+/// name) say: `None` for text and any other file.
 pub(crate) fn sniff(
-    root: &Root,
     requested: &str,
-    policy: Option<&Policy>,
+    (relative, opened): (&str, &OpenedFile),
 ) -> Result<Option<MediaKind>, ReadFileError> {
-    let file = MediaFile::open(root, requested, policy)?;
-    kind_of(&file.head()?, &file.relative)
+    let file = MediaFile {
+        requested,
+        relative,
+        opened,
+    };
+    kind_of(&file.head()?, relative)
 }
 
 /// Whether a text window may be a PDF or a notebook read as text: it starts at the file's
@@ -258,12 +265,13 @@ pub fn media_version(
     policy: Option<&Policy>,
     limits: &MediaLimits,
 ) -> Result<Option<FileVersion>, ReadFileError> {
-    let file = MediaFile::open(root, requested, policy)?;
-    if kind_of(&file.head()?, &file.relative)
-        .ok()
-        .flatten()
-        .is_none()
-    {
+    let (relative, opened) = waited(source::open(root, requested, policy, Access::MayWait))?;
+    let file = MediaFile {
+        requested,
+        relative: &relative,
+        opened: &opened,
+    };
+    if kind_of(&file.head()?, &relative).ok().flatten().is_none() {
         return Ok(None);
     }
     let bytes = file.read_within(limits.max_file_bytes)?;
@@ -273,40 +281,25 @@ pub fn media_version(
 /// A file opened beneath the root for a media read, its policy asked.
 struct MediaFile<'a> {
     requested: &'a str,
-    relative: String,
-    file: File,
-    stat: rustix::fs::Stat,
+    relative: &'a str,
+    opened: &'a OpenedFile,
 }
 
-impl<'a> MediaFile<'a> {
-    fn open(
-        root: &Root,
-        requested: &'a str,
-        policy: Option<&Policy>,
-    ) -> Result<Self, ReadFileError> {
-        let (relative, opened) = source::open(root, requested, policy)?;
-        Ok(MediaFile {
-            requested,
-            relative,
-            file: File::from(opened.file),
-            stat: opened.stat,
-        })
-    }
-
+impl MediaFile<'_> {
     fn len(&self) -> u64 {
-        u64::try_from(self.stat.st_size).unwrap_or(0)
+        u64::try_from(self.opened.stat.st_size).unwrap_or(0)
     }
 
     /// Its first bytes, where every kind shows itself.
     fn head(&self) -> Result<Vec<u8>, ReadFileError> {
         let len = self.len().min(BINARY_SCAN_BYTES as u64);
-        file_guard::read_range(&self.file, 0, len, len).map_err(|err| self.guard_error(err))
+        file_guard::read_range(&self.opened.file, 0, len, len).map_err(|err| self.guard_error(err))
     }
 
     /// All its bytes, or `Err(len)` when it is over `max` bytes (refused before it is read,
     /// or, when it grew since it was measured, once a byte more than `max` was read).
     fn read_within(&self, max: u64) -> Result<Result<Vec<u8>, u64>, ReadFileError> {
-        match file_guard::read_whole(&self.file, self.len(), max) {
+        match file_guard::read_whole(&self.opened.file, self.len(), max) {
             Ok(bytes) => Ok(Ok(bytes)),
             Err(GuardError::TooLarge { len, .. }) => Ok(Err(len)),
             Err(GuardError::Io(err)) => Err(self.guard_error(err)),
@@ -315,9 +308,9 @@ impl<'a> MediaFile<'a> {
 
     fn version(&self, bytes: &[u8]) -> FileVersion {
         FileVersion::of(
-            self.relative.clone(),
+            self.relative.to_owned(),
             bytes,
-            file_guard::mtime_ms(&self.stat),
+            file_guard::mtime_ms(&self.opened.stat),
         )
     }
 

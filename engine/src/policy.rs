@@ -26,9 +26,9 @@ use std::sync::Mutex;
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
-use self::ignore_files::{Access, IgnoreFiles, WouldWait};
+use self::ignore_files::{IgnoreFiles, WouldWait};
 pub use self::ignore_files::{MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_NAMES};
-use crate::attempt::{Attempt, Stop};
+use crate::attempt::{Access, Attempt, Stop};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::sandbox::{OpenedFile, Root};
 
@@ -222,42 +222,27 @@ fn listed_denial(rules: &Gitignore, relative: &Path) -> Option<Denial> {
 }
 
 /// `Err(POLICY_DENIED)` when `policy` refuses the file `opened` beneath `root` (asked for
-/// as `requested`), decided on the path it was opened by. May wait for the disk (to read
-/// the workspace's ignore files).
+/// as `requested`), decided on the path it was opened by. The workspace's ignore files are
+/// read as `access` allows: from memory, [`Stop::WouldBlock`] when one is not all there.
 pub fn check(
     policy: &Policy,
     root: &Root,
     opened: &OpenedFile,
     requested: &str,
-) -> Result<(), ReadFileError> {
-    if policy.is_empty() {
-        return Ok(());
-    }
-    match policy.judge(root, &opened.path, Access::Waiting) {
-        Ok(denial) => refused(denial, opened, requested),
-        // Reads that may wait never stop for it; refuse rather than read unjudged.
-        Err(WouldWait) => Err(ReadFileError::new(
-            ErrorCode::Internal,
-            requested,
-            "the policy could not be checked",
-        )),
-    }
-}
-
-/// [`check`] on a thread that must not wait: [`Stop::WouldBlock`] when an ignore file is
-/// not all in the kernel's memory.
-pub fn check_from_memory(
-    policy: &Policy,
-    root: &Root,
-    opened: &OpenedFile,
-    requested: &str,
+    access: Access,
 ) -> Attempt<()> {
     if policy.is_empty() {
         return Ok(());
     }
-    match policy.judge(root, &opened.path, Access::FromMemory) {
+    match policy.judge(root, &opened.path, access) {
         Ok(denial) => Ok(refused(denial, opened, requested)?),
-        Err(WouldWait) => Err(Stop::WouldBlock),
+        Err(WouldWait) if access == Access::FromMemory => Err(Stop::WouldBlock),
+        // Reads that may wait never stop for it; refuse rather than read unjudged.
+        Err(WouldWait) => Err(Stop::Failed(ReadFileError::new(
+            ErrorCode::Internal,
+            requested,
+            "the policy could not be checked",
+        ))),
     }
 }
 
@@ -318,6 +303,7 @@ fn compile(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attempt::waited;
 
     fn rules(list: &[&str]) -> Vec<String> {
         list.iter().map(|rule| (*rule).to_owned()).collect()
@@ -425,7 +411,7 @@ mod tests {
         };
         let requested = requested.replace("<ws>", ws.to_str().unwrap());
         let request = ReadRequest::for_path(requested).unwrap();
-        read_file(&root, &request, options)
+        waited(read_file(&root, &request, options))
             .map(|(out, _)| out.content.as_str().to_owned())
             .map_err(|err| err.code)
     }

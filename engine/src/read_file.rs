@@ -5,15 +5,15 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use crate::attempt::{Attempt, Stop};
+use crate::attempt::{Access, Attempt, Stop};
 use rustix::fs::Stat;
 use serde::Serialize;
 
 use crate::chunked::{
-    self, CHUNK_BYTES, CachedReads, LineIndexCache, ReadAt, ScanPace, Scanned, WindowAsk,
+    self, CHUNK_BYTES, FromMemoryReads, LineIndexCache, ReadAt, ScanPace, Scanned, WindowAsk,
 };
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::{self, GuardError, MAX_CACHED_READ_BYTES, Span};
+use crate::file_guard::{self, MAX_FROM_MEMORY_BYTES, Span};
 use crate::file_status;
 use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
@@ -149,9 +149,19 @@ pub struct ReadOptions<'p> {
     /// window over it is read again with as many bytes as fit, so it ends at the last whole
     /// line within it, or its first line is cut and marked, as `max_content_bytes` cuts.
     pub max_tokens: Option<TokenBudget>,
+    /// Whether the read may wait for the disk, or is done from memory (an event loop's).
+    pub access: Access,
 }
 
-impl ReadOptions<'_> {
+impl<'p> ReadOptions<'p> {
+    /// These options, for a read done from memory ([`Access::FromMemory`]).
+    pub fn from_memory(self) -> ReadOptions<'p> {
+        ReadOptions {
+            access: Access::FromMemory,
+            ..self
+        }
+    }
+
     /// The largest file read, in bytes.
     pub fn max_file_bytes(&self) -> u64 {
         self.max_file_bytes.unwrap_or(MAX_FILE_BYTES)
@@ -162,19 +172,63 @@ impl ReadOptions<'_> {
 /// [`ReadOptions::versioned`].
 pub type Read = (ReadFileOutput, Option<FileVersion>);
 
-/// Reads the requested window of a file beneath `root`, under `options`. May wait for the
-/// disk. A toolkit's `NOT_FOUND` (one with a policy) names the readable files closest to
-/// the path asked for, if any are close, and its `NOT_FILE` of a directory what the directory
-/// holds ([`suggest`]).
-pub fn read_file(
+/// Reads the requested window of a file beneath `root`, under `options`, as
+/// [`ReadOptions::access`] allows: with [`Access::MayWait`] it never ends in
+/// [`Stop::WouldBlock`] ([`waited`](crate::attempt::waited) takes its answer); from memory,
+/// a file is read whole up to [`MAX_FROM_MEMORY_BYTES`], a larger one only when the toolkit
+/// remembers this version of it (its window alone is read), and the answer, when there is
+/// one, is the one a read that may wait gives. A toolkit's `NOT_FOUND` (one with a policy)
+/// names the readable files closest to the path asked for, if any are close, and its
+/// `NOT_FILE` of a directory what the directory holds ([`suggest`]): found by listing
+/// directories, which may wait, so from memory such an error is [`Stop::WouldBlock`].
+pub fn read_file(root: &Root, request: &ReadRequest, options: ReadOptions) -> Attempt<Read> {
+    let read = source::open(root, &request.path, options.policy, options.access)
+        .and_then(|opened| read_opened_window(request, options, (&opened.0, &opened.1)));
+    with_next_steps_as_allowed(root, request, options, read)
+}
+
+/// [`read_file`] of the file `request` names, already opened (by `relative`): the same
+/// answer, the file not looked up again.
+pub(crate) fn read_opened_file(
     root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
-) -> Result<Read, ReadFileError> {
-    let read = read_window(root, request, options)
-        .and_then(|read| within_tokens(root, request, options, read))
-        .map(|read| noted(request, read));
-    read.map_err(|error| with_next_steps(error, root, &request.path, options.policy))
+    opened: (&str, &OpenedFile),
+) -> Attempt<Read> {
+    let read = read_opened_window(request, options, opened);
+    with_next_steps_as_allowed(root, request, options, read)
+}
+
+/// The window of `opened`, within the token budget, with the note the request calls for.
+fn read_opened_window(
+    request: &ReadRequest,
+    options: ReadOptions,
+    opened: (&str, &OpenedFile),
+) -> Attempt<Read> {
+    read_window(request, options, opened)
+        .and_then(|read| within_tokens(request, options, opened, read))
+        .map(|read| noted(request, read))
+}
+
+/// `read`'s failure with what to read next ([`with_next_steps`]); from memory, a failure
+/// that would be told so is [`Stop::WouldBlock`] (listing a directory may wait).
+pub(crate) fn with_next_steps_as_allowed<T>(
+    root: &Root,
+    request: &ReadRequest,
+    options: ReadOptions,
+    read: Attempt<T>,
+) -> Attempt<T> {
+    read.map_err(|stop| match stop {
+        Stop::Failed(error) if options.access == Access::FromMemory && lists(&error, &options) => {
+            Stop::WouldBlock
+        }
+        stop => stop.map(|error| with_next_steps(error, root, &request.path, options.policy)),
+    })
+}
+
+/// Whether a toolkit's `error` is told with what a directory holds ([`with_next_steps`]).
+fn lists(error: &ReadFileError, options: &ReadOptions) -> bool {
+    options.policy.is_some() && matches!(error.code, ErrorCode::NotFound | ErrorCode::NotFile)
 }
 
 /// How many times a window over its token budget is read again, narrower each time. Once is
@@ -185,11 +239,11 @@ const TOKEN_FITS: usize = 3;
 /// `read`, or, when its text is over the options' token budget, the same window read again
 /// with the bytes that fit as its content budget (see [`ReadOptions::max_tokens`]).
 fn within_tokens(
-    root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
+    opened: (&str, &OpenedFile),
     mut read: Read,
-) -> Result<Read, ReadFileError> {
+) -> Attempt<Read> {
     let Some(budget) = options.max_tokens else {
         return Ok(read);
     };
@@ -205,7 +259,7 @@ fn within_tokens(
             ),
             ..options
         };
-        read = read_window(root, request, narrowed)?;
+        read = read_window(request, narrowed, opened)?;
     }
     Ok(read)
 }
@@ -274,65 +328,65 @@ fn noted(request: &ReadRequest, (mut output, version): Read) -> Read {
     (output, version)
 }
 
+/// The window of `opened` (by `relative`), within the options' content budget.
 fn read_window(
-    root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
-) -> Result<Read, ReadFileError> {
+    (relative, opened): (&str, &OpenedFile),
+) -> Attempt<Read> {
     let max_file_bytes = options.max_file_bytes();
-    if max_file_bytes <= MAX_FILE_BYTES && remembers(&options).is_none() {
-        let span = Span::Whole {
-            max: max_file_bytes,
-        };
-        let file = source::read(root, &request.path, span, options.policy)?;
-        return window_of(request, options, file);
-    }
-    let (relative, opened) = source::open(root, &request.path, options.policy)?;
+    let max = max_file_bytes.min(MAX_FILE_BYTES);
+    let access = options.access;
     let len = u64::try_from(opened.stat.st_size).unwrap_or(u64::MAX);
+    let scanned = || large_window_of(request, options, relative, opened, CHUNK_BYTES);
     if len > MAX_FILE_BYTES && max_file_bytes > MAX_FILE_BYTES {
-        return large_window_of(request, options, relative, opened, CHUNK_BYTES);
+        return Ok(scanned()?);
     }
-    if let Some(read) = remembered_window(request, options, &relative, &opened, &opened.file)? {
+    // From memory, a file over what is read whole there is read only when it is remembered.
+    let remembered = match access {
+        Access::MayWait => remembered_window(request, options, relative, opened, &opened.file)?,
+        Access::FromMemory => {
+            let reads = FromMemoryReads::new(&opened.file, len, MAX_FROM_MEMORY_BYTES);
+            remembered_window(request, options, relative, opened, &reads)?
+        }
+    };
+    if let Some(read) = remembered {
         return Ok(read);
     }
-    let max = max_file_bytes.min(MAX_FILE_BYTES);
     match whole_window(request, options, relative, opened, max) {
-        // It grew past what is read whole since it was opened: open it again and scan it.
-        Err(WholeError::Guard(GuardError::TooLarge { .. })) if max_file_bytes > max => {
-            let (relative, opened) = source::open(root, &request.path, options.policy)?;
-            large_window_of(request, options, relative, opened, CHUNK_BYTES)
+        // It grew past what is read whole since it was opened: scan it.
+        Err(Stop::Failed(error))
+            if error.code == ErrorCode::SizeLimitExceeded
+                && max_file_bytes > max
+                && access == Access::MayWait =>
+        {
+            Ok(scanned()?)
         }
-        Err(WholeError::Guard(err)) => Err(source::guard_error(err, &request.path)),
-        Err(WholeError::Read(err)) => Err(err),
-        Ok(read) => Ok(read),
+        read => read,
     }
-}
-
-/// Why [`whole_window`] gave no answer: the guard refused the file, or the window's error.
-enum WholeError {
-    Guard(GuardError),
-    Read(ReadFileError),
 }
 
 /// The window of `opened` read whole (at most `max` bytes). For a toolkit, a file worth it
 /// (at least [`REMEMBERED_FROM_BYTES`], its last change settled) is remembered: its line
 /// index and content hash, under its identity, so that a later read of the same version
-/// reads only its window ([`remembered_window`]).
+/// reads only its window ([`remembered_window`]). From memory, nothing is remembered (that
+/// may wait for a write under way to end).
 fn whole_window(
     request: &ReadRequest,
     options: ReadOptions,
-    relative: String,
-    opened: OpenedFile,
+    relative: &str,
+    opened: &OpenedFile,
     max: u64,
-) -> Result<Read, WholeError> {
-    let OpenedFile { file, stat, .. } = opened;
-    let indexes = remembers(&options).filter(|_| worth_remembering(&stat));
+) -> Attempt<Read> {
+    let stat = opened.stat;
+    let indexes = remembers(&options)
+        .filter(|_| options.access == Access::MayWait && worth_remembering(&stat));
     if indexes.is_some() {
         // Bytes half-written by a write still under way must not be remembered.
-        chunked::wait_for_writes_in_progress(&file);
+        chunked::wait_for_writes_in_progress(&opened.file);
     }
-    let bytes =
-        file_guard::read_guarded(file, &stat, Span::Whole { max }).map_err(WholeError::Guard)?;
+    let span = Span::Whole { max };
+    let bytes = source::read_opened(opened, &request.path, span, options.access)?;
     // The bytes are hashed whole for the version: the index need not hash them again.
     let pace = ScanPace {
         chunk: CHUNK_BYTES,
@@ -341,7 +395,7 @@ fn whole_window(
     };
     let index =
         indexes.and_then(|_| chunked::index_file(&bytes.bytes[..], bytes.file_len, pace).ok());
-    let read = window_of(request, options, (relative, bytes)).map_err(WholeError::Read)?;
+    let read = window_of(request, options, (relative.to_owned(), bytes))?;
     if let (Some(indexes), Some(index), Some(version)) = (indexes, index, &read.1) {
         indexes.insert(&stat, index.with_content_hash(version.hash));
     }
@@ -437,8 +491,8 @@ fn kept_for(budget: usize) -> usize {
 fn large_window_of(
     request: &ReadRequest,
     options: ReadOptions,
-    relative: String,
-    opened: OpenedFile,
+    relative: &str,
+    opened: &OpenedFile,
     chunk: usize,
 ) -> Result<Read, ReadFileError> {
     let budget = large_file_budget(&options);
@@ -462,11 +516,11 @@ fn large_window_of(
     }
     let version = options.versioned.then(|| {
         let hash = scanned.content_hash;
-        FileVersion::of_large_file(relative.clone(), &stat, &scanned.facts, hash)
+        FileVersion::of_large_file(relative.to_owned(), &stat, &scanned.facts, hash)
     });
     let growing = scanned.growing;
     let request = &request.from_line_count(scanned.line_count);
-    let mut output = scanned_output(relative, scanned, &stat, request, Some(budget));
+    let mut output = scanned_output(relative.to_owned(), scanned, &stat, request, Some(budget));
     if growing {
         output.note = Some(GROWING_NOTE);
     }
@@ -502,60 +556,6 @@ fn scanned_output(
         budget,
         file,
     )
-}
-
-/// [`read_file`] for a thread that must not wait (an event loop): done only if the path,
-/// the file's status and the bytes read are all in the kernel's memory, else
-/// [`Stop::WouldBlock`](crate::attempt::Stop), and the caller reads with [`read_file`] where
-/// waiting is allowed. A file is read whole here up to [`MAX_CACHED_READ_BYTES`]; a larger
-/// one only when the toolkit remembers this version of it, by reading its window (at most
-/// that many bytes again). The answer, when there is one, is the one [`read_file`] gives.
-pub fn read_file_from_memory(
-    root: &Root,
-    request: &ReadRequest,
-    options: ReadOptions,
-) -> Attempt<Read> {
-    let max = options.max_file_bytes().min(MAX_FILE_BYTES);
-    let openable = if remembers(&options).is_some() {
-        max
-    } else {
-        MAX_CACHED_READ_BYTES
-    };
-    let (relative, opened) =
-        source::open_from_memory(root, &request.path, options.policy, openable).map_err(
-            |stop| match stop {
-                // What to read next is found by listing a directory, which may wait.
-                Stop::Failed(error)
-                    if matches!(error.code, ErrorCode::NotFound | ErrorCode::NotFile)
-                        && options.policy.is_some() =>
-                {
-                    Stop::WouldBlock
-                }
-                stop => stop,
-            },
-        )?;
-    let len = u64::try_from(opened.stat.st_size).unwrap_or(u64::MAX);
-    if len > MAX_CACHED_READ_BYTES {
-        let cached = CachedReads::new(&opened.file, len, MAX_CACHED_READ_BYTES);
-        let read = remembered_window(request, options, &relative, &opened, &cached)?;
-        return within_tokens_from_memory(options, read.ok_or(Stop::WouldBlock)?)
-            .map(|read| noted(request, read));
-    }
-    let file = source::read_opened_from_memory(opened, &request.path, max)?;
-    let read = window_of(request, options, (relative, file))?;
-    within_tokens_from_memory(options, read).map(|read| noted(request, read))
-}
-
-/// `read` when it is within the options' token budget; else [`Stop::WouldBlock`], for
-/// [`read_file`] to read it again, narrower.
-fn within_tokens_from_memory(options: ReadOptions, read: Read) -> Attempt<Read> {
-    match options
-        .max_tokens
-        .and_then(|budget| bytes_within(budget, &read.0))
-    {
-        None => Ok(read),
-        Some(_) => Err(Stop::WouldBlock),
-    }
 }
 
 fn binary_error(request: &ReadRequest) -> ReadFileError {
@@ -722,6 +722,7 @@ fn cut_first_line(raw: &[u8], budget: usize, line: u64, window: &WindowFacts) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attempt::waited;
 
     /// `(content, truncated, next_start_line, returned_line_count)` of reading `text` as a
     /// file from `start` under `budget`.
@@ -737,7 +738,7 @@ mod tests {
             max_content_bytes: Some(budget),
             ..ReadOptions::default()
         };
-        let (out, _) = read_file(&root, &request, options).unwrap();
+        let (out, _) = waited(read_file(&root, &request, options)).unwrap();
         assert!(out.content.as_str().len() <= budget);
         let meta = out.meta.returned_line_count;
         (
@@ -811,10 +812,10 @@ mod tests {
             ..ReadOptions::default()
         };
         let Some(chunk) = chunk else {
-            return read_file(root, request, options);
+            return waited(read_file(root, request, options));
         };
-        let (relative, opened) = source::open(root, &request.path, None).unwrap();
-        large_window_of(request, options, relative, opened, chunk)
+        let (relative, opened) = source::open(root, &request.path, None, Access::MayWait).unwrap();
+        large_window_of(request, options, &relative, &opened, chunk)
     }
 
     /// The output of reading `text` as a file, whole and by the chunked scan (`chunk` bytes
@@ -1060,12 +1061,12 @@ mod tests {
                         start_column,
                         ..ReadRequest::for_path("x".into()).unwrap()
                     };
-                    let whole = read_file(&root, &request, plain).unwrap();
-                    let first = read_file(&root, &request, toolkit).unwrap();
+                    let whole = waited(read_file(&root, &request, plain)).unwrap();
+                    let first = waited(read_file(&root, &request, toolkit)).unwrap();
                     let stat = rustix::fs::stat(tmp.path().join(&request.path)).unwrap();
                     let remembered = indexes.get(&stat).expect("remembered after a read");
                     assert!(remembered.content_hash().is_some());
-                    let again = read_file(&root, &request, toolkit).unwrap();
+                    let again = waited(read_file(&root, &request, toolkit)).unwrap();
                     let whole = answer(whole);
                     assert!(answer(first) == whole, "{request:?} {budget:?}");
                     assert!(answer(again) == whole, "{request:?} {budget:?}");
@@ -1076,11 +1077,11 @@ mod tests {
         let path = tmp.path().join("0.txt");
         let request = ReadRequest::for_path("0.txt".into()).unwrap();
         let toolkit = remembering(&indexes);
-        let before = read_file(&root, &request, toolkit).unwrap();
+        let before = waited(read_file(&root, &request, toolkit)).unwrap();
         let mut rewritten = std::fs::read(&path).unwrap();
         rewritten[0] = b'L';
         std::fs::write(&path, &rewritten).unwrap();
-        let after = read_file(&root, &request, toolkit).unwrap();
+        let after = waited(read_file(&root, &request, toolkit)).unwrap();
         assert!(after.0.content.as_str().starts_with("Line 0"));
         assert_ne!(before.1.unwrap().hash, after.1.unwrap().hash);
     }
@@ -1094,7 +1095,7 @@ mod tests {
         }
     }
 
-    /// On a thread that must not wait, a file over [`MAX_CACHED_READ_BYTES`] is read only
+    /// On a thread that must not wait, a file over [`MAX_FROM_MEMORY_BYTES`] is read only
     /// when the toolkit remembers this version of it, and then only its window (at most that
     /// many bytes): the answer is the one the waiting read gives. A window needing more, a
     /// version not remembered yet, or a file rewritten since is left to the waiting read.
@@ -1121,33 +1122,33 @@ mod tests {
             ..ReadRequest::for_path("big.txt".into()).unwrap()
         };
         let first = window(10_000, 1, 200);
-        let from_memory = read_file_from_memory(&root, &first, toolkit);
+        let from_memory = read_file(&root, &first, toolkit.from_memory());
         assert_eq!(
             from_memory.map(|_| ()),
             Err(Stop::WouldBlock),
             "not remembered yet"
         );
-        read_file(&root, &first, toolkit).unwrap();
+        waited(read_file(&root, &first, toolkit)).unwrap();
         for request in [
             first,
             window(1, 1, 3),
             window(13_999, 7, 2),
             window(14_030, 1, 40),
         ] {
-            let waited = answer(read_file(&root, &request, toolkit).unwrap());
-            let here = read_file_from_memory(&root, &request, toolkit);
+            let waited = answer(waited(read_file(&root, &request, toolkit)).unwrap());
+            let here = read_file(&root, &request, toolkit.from_memory());
             let here = answer(here.unwrap_or_else(|_| panic!("{request:?} read here")));
             assert!(here == waited, "{request:?}");
         }
         // 60 lines of 5,000 bytes: more than this thread may read.
         let long = window(14_001, 1, 60);
-        let from_memory = read_file_from_memory(&root, &long, toolkit);
+        let from_memory = read_file(&root, &long, toolkit.from_memory());
         assert_eq!(from_memory.map(|_| ()), Err(Stop::WouldBlock));
         // Rewritten, same size: another version, not remembered, never the old lines.
         std::fs::write(&path, text.replace("    1\n", "    A\n")).unwrap();
-        let from_memory = read_file_from_memory(&root, &window(1, 1, 3), toolkit);
+        let from_memory = read_file(&root, &window(1, 1, 3), toolkit.from_memory());
         assert_eq!(from_memory.map(|_| ()), Err(Stop::WouldBlock));
-        let (out, _) = read_file(&root, &window(1, 1, 3), toolkit).unwrap();
+        let (out, _) = waited(read_file(&root, &window(1, 1, 3), toolkit)).unwrap();
         assert!(out.content.as_str().starts_with(&format!("{:>49}\n", "A")));
     }
 
@@ -1161,7 +1162,7 @@ mod tests {
         let indexes = LineIndexCache::default();
         let toolkit = remembering(&indexes);
         let request = ReadRequest::for_path("f.txt".into()).unwrap();
-        read_file(&root, &request, toolkit).unwrap();
+        waited(read_file(&root, &request, toolkit)).unwrap();
         let stat = rustix::fs::stat(tmp.path().join("f.txt")).unwrap();
         assert!(indexes.get(&stat).is_none());
     }
@@ -1178,19 +1179,19 @@ mod tests {
             ..ReadOptions::default()
         };
         let request = ReadRequest::for_path("f.txt".into()).unwrap();
-        let (out, first) = read_file(&root, &request, options).unwrap();
+        let (out, first) = waited(read_file(&root, &request, options)).unwrap();
         assert_eq!(out.meta.line_count, 600_000);
         assert_eq!(out.meta.byte_length, 1_200_000);
-        let (_, again) = read_file(&root, &request, options).unwrap();
+        let (_, again) = waited(read_file(&root, &request, options)).unwrap();
         assert_eq!(first, again);
         std::fs::write(&path, "b\n".repeat(600_000)).unwrap();
-        let (_, changed) = read_file(&root, &request, options).unwrap();
+        let (_, changed) = waited(read_file(&root, &request, options)).unwrap();
         assert_ne!(first.unwrap().hash, changed.unwrap().hash);
         let small = ReadOptions {
             max_file_bytes: None,
             ..options
         };
-        let refused = read_file(&root, &request, small).unwrap_err();
+        let refused = waited(read_file(&root, &request, small)).unwrap_err();
         assert_eq!(refused.code, ErrorCode::SizeLimitExceeded);
     }
 
@@ -1201,7 +1202,7 @@ mod tests {
         std::fs::write(tmp.path().join("src/main.ts"), "x\n").unwrap();
         let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
         let request = ReadRequest::for_path("src/mian.ts".into()).unwrap();
-        let bare = read_file(&root, &request, ReadOptions::default()).unwrap_err();
+        let bare = waited(read_file(&root, &request, ReadOptions::default())).unwrap_err();
         assert_eq!(
             bare.to_string(),
             "NOT_FOUND: src/mian.ts: no such file in the workspace"
@@ -1211,17 +1212,17 @@ mod tests {
             policy: Some(&policy),
             ..ReadOptions::default()
         };
-        let error = read_file(&root, &request, toolkit).unwrap_err();
+        let error = waited(read_file(&root, &request, toolkit)).unwrap_err();
         assert_eq!(
             error.to_string(),
             "NOT_FOUND: src/mian.ts: no such file in the workspace; did you mean src/main.ts?"
         );
         // Listing a directory may wait: the event loop leaves such an error to the pool.
-        let from_memory = read_file_from_memory(&root, &request, toolkit);
+        let from_memory = read_file(&root, &request, toolkit.from_memory());
         assert_eq!(from_memory.map(|_| ()), Err(Stop::WouldBlock));
         if cfg!(target_os = "linux") {
             // Where a root's files can be opened from memory, a bare NOT_FOUND is answered there.
-            let from_memory = read_file_from_memory(&root, &request, ReadOptions::default());
+            let from_memory = read_file(&root, &request, ReadOptions::default().from_memory());
             assert_eq!(from_memory.map(|_| ()), Err(Stop::Failed(bare)));
         }
     }
@@ -1238,7 +1239,7 @@ mod tests {
                 .and_then(|r| r.with_start_line(NumberArg::Number(start)))
                 .and_then(|r| r.with_max_lines_capped(NumberArg::Number(max)))
                 .unwrap();
-            let (out, _) = read_file(&root, &request, ReadOptions::default()).unwrap();
+            let (out, _) = waited(read_file(&root, &request, ReadOptions::default())).unwrap();
             (out.meta.returned_line_count, out.next_start_line, out.note)
         };
         let capped = Some(MAX_LINES_CAPPED_NOTE);

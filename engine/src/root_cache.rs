@@ -35,8 +35,8 @@ pub fn open(path: &str) -> Result<Arc<Root>, ReadFileError> {
 /// when the path, resolved from the kernel's dentry cache alone, still names its
 /// directory; else `None` (opening a root, or resolving its path, may wait for a disk or
 /// a server).
-pub fn open_cached(path: &str) -> Option<Arc<Root>> {
-    let identity = crate::sandbox::directory_identity_cached(path)?;
+pub fn open_from_memory(path: &str) -> Option<Arc<Root>> {
+    let identity = crate::sandbox::directory_identity_from_memory(path)?;
     CACHE.lookup(path, identity)
 }
 

@@ -60,11 +60,11 @@ trait OsFamily {
     fn open_by_walking(root: &Root, relative: &Path) -> Result<OpenedFile, OpenError>;
     /// The id of the mount of the root directory `dir` when files on it can be opened
     /// without waiting; `None` where nothing proves that.
-    fn cached_mount(_dir: &OwnedFd) -> Option<u64> {
+    fn memory_mount(_dir: &OwnedFd) -> Option<u64> {
         None
     }
-    /// [`Root::open_file_cached`] beneath a root on `mount` (from [`OsFamily::cached_mount`]).
-    fn open_file_cached(
+    /// [`Root::open_file_from_memory`] beneath a root on `mount` (from [`OsFamily::memory_mount`]).
+    fn open_file_from_memory(
         _root: &Root,
         _relative: &str,
         _mount: u64,
@@ -72,16 +72,16 @@ trait OsFamily {
     ) -> Attempt<OpenedFile, OpenError> {
         Err(Stop::WouldBlock)
     }
-    /// [`directory_identity_cached`].
-    fn directory_identity_cached(_path: &str) -> Option<(u64, u64)> {
+    /// [`directory_identity_from_memory`].
+    fn directory_identity_from_memory(_path: &str) -> Option<(u64, u64)> {
         None
     }
 }
 
 /// `(st_dev, st_ino)` of the directory the absolute `path` names, told from the kernel's
 /// dentry and inode caches alone; `None` when that cannot be told without waiting.
-pub fn directory_identity_cached(path: &str) -> Option<(u64, u64)> {
-    Current::directory_identity_cached(path)
+pub fn directory_identity_from_memory(path: &str) -> Option<(u64, u64)> {
+    Current::directory_identity_from_memory(path)
 }
 
 use std::collections::VecDeque;
@@ -119,8 +119,8 @@ pub struct Root {
     /// `(st_dev, st_ino)` of the directory the handle refers to.
     identity: (u64, u64),
     /// The id of the root's mount when files on it can be opened without waiting (see
-    /// [`Root::open_file_cached`]); `None` where they cannot.
-    cached_mount: Option<u64>,
+    /// [`Root::open_file_from_memory`]); `None` where they cannot.
+    memory_mount: Option<u64>,
     /// Readable descriptors of the files read lately, for reading them again unchanged.
     #[cfg(target_os = "linux")]
     open_files: linux::OpenFiles,
@@ -203,13 +203,13 @@ impl Root {
             .map_err(|err| root_error(path, Errno::from_io_error(&err).unwrap_or(Errno::IO)))?;
         let given =
             Some(normalize_absolute(given)).filter(|spelled| names_directory(spelled, identity));
-        let cached_mount = Current::cached_mount(&dir);
+        let memory_mount = Current::memory_mount(&dir);
         Ok(Root {
             dir,
             canonical,
             given,
             identity,
-            cached_mount,
+            memory_mount,
             #[cfg(target_os = "linux")]
             open_files: linux::OpenFiles::default(),
         })
@@ -251,9 +251,13 @@ impl Root {
     /// [`Stop::WouldBlock`] too, without being opened (it is not to be read here either).
     /// Linux with a root on a local file system only; elsewhere always
     /// [`Stop::WouldBlock`].
-    pub fn open_file_cached(&self, relative: &str, max_len: u64) -> Attempt<OpenedFile, OpenError> {
-        match self.cached_mount {
-            Some(mount) => Current::open_file_cached(self, relative, mount, max_len),
+    pub fn open_file_from_memory(
+        &self,
+        relative: &str,
+        max_len: u64,
+    ) -> Attempt<OpenedFile, OpenError> {
+        match self.memory_mount {
+            Some(mount) => Current::open_file_from_memory(self, relative, mount, max_len),
             None => Err(Stop::WouldBlock),
         }
     }

@@ -18,6 +18,7 @@ use std::path::Path;
 
 use rustix::fs::{Dir, FileType};
 
+use crate::attempt::Access;
 use crate::policy::Policy;
 use crate::sandbox::{OpenError, Root};
 use crate::source;
@@ -73,7 +74,7 @@ pub fn directory_entries(
             }
         } else {
             opened += 1;
-            if source::open(root, &path, Some(policy)).is_ok() {
+            if source::open(root, &path, Some(policy), Access::MayWait).is_ok() {
                 listed.push(name);
             }
         }
@@ -156,7 +157,7 @@ fn join(directory: &str, name: &str) -> String {
 /// The first [`MAX_SUGGESTIONS`] of `paths` that open as regular files the policy admits.
 fn readable(root: &Root, policy: &Policy, paths: impl Iterator<Item = String>) -> Vec<String> {
     paths
-        .filter(|path| source::open(root, path, Some(policy)).is_ok())
+        .filter(|path| source::open(root, path, Some(policy), Access::MayWait).is_ok())
         .take(MAX_SUGGESTIONS)
         .collect()
 }

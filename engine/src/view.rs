@@ -2,15 +2,27 @@
 //! [`read_file`] does; an image, a notebook or a PDF (told by its content, in [`media`])
 //! answers typed parts. Decoding may hold a thread and hundreds of megabytes, so a caller
 //! runs a view in two stages: [`Stage::Text`], where nothing is decoded, answers every text
-//! file, and says when the file needs [`Stage::Media`], which may decode.
+//! file, and says when the file needs [`Stage::Media`], which may decode. The file is
+//! opened once: the text stage hands the file it opened to the media stage ([`Opened`]),
+//! and a media stage that finds text reads it as text from the same file.
 
-use crate::attempt::{Attempt, Stop};
+use crate::attempt::{Access, Attempt, Stop};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::media::{self, MediaLimits, MediaOutput, MediaRequest};
-use crate::read_file::{Read, ReadOptions, read_file, read_file_from_memory};
+use crate::read_file::{Read, ReadOptions, read_opened_file, with_next_steps_as_allowed};
 use crate::request::ReadRequest;
+use crate::sandbox::OpenedFile;
 use crate::sandbox::Root;
+use crate::source;
 use crate::version::FileVersion;
+
+/// A file a view opened (its policy asked), and the workspace-relative path it was opened
+/// by: what the text stage hands to the media stage, so that the file is not looked up again.
+#[derive(Debug)]
+pub struct Opened {
+    relative: String,
+    file: OpenedFile,
+}
 
 /// What a view gives.
 #[derive(Debug)]
@@ -20,8 +32,8 @@ pub enum Viewed {
     /// An image, a notebook or a PDF as typed parts, and the version read.
     Media(MediaOutput, FileVersion),
     /// The file is (or may be) an image, a notebook or a PDF, which this stage may not
-    /// decode: view it again in [`Stage::Media`].
-    NeedsDecoding,
+    /// decode: view it again in [`Stage::Media`], with the file opened.
+    NeedsDecoding(Opened),
 }
 
 /// Which part of a view a caller runs.
@@ -48,45 +60,72 @@ impl Stage {
 
 /// The file `request` names beneath `root`, viewed in `stage`: `media` says which pages or
 /// cells and how much text (its path is the request's), `limits` what a media read may take.
+/// `opened`: the file a text stage opened and found needs decoding, viewed in the media
+/// stage without being looked up again. From memory ([`ReadOptions::access`]), only the
+/// text stage is done, and a file it cannot tell by its window alone (one refused as text,
+/// which may be an image) is [`Stop::WouldBlock`].
 pub fn view(
     root: &Root,
     request: &ReadRequest,
     media: &MediaRequest<'_>,
-    options: ReadOptions,
-    limits: &MediaLimits,
+    (options, limits): (ReadOptions, &MediaLimits),
     stage: Stage,
-) -> Result<Viewed, ReadFileError> {
-    if stage == Stage::Media {
-        return match media::read_media(root, media, options.policy, limits)? {
-            Some((output, version)) => Ok(Viewed::Media(output, version)),
-            None => read_file(root, request, options).map(Viewed::Text),
-        };
+    opened: Option<&Opened>,
+) -> Attempt<Viewed> {
+    if (stage == Stage::Media || opened.is_some()) && options.access == Access::FromMemory {
+        return Err(Stop::WouldBlock);
     }
-    match read_file(root, request, options) {
-        Ok(read) if media::window_may_be_media(&read.0) => Ok(Viewed::NeedsDecoding),
-        Ok(read) => Ok(Viewed::Text(read)),
-        Err(error) if !refused_as_text(&error) => Err(error),
-        // A binary file, or one over the text limit, may be an image or a PDF: its first
-        // bytes say (a sniff that fails leaves the text read's refusal standing).
-        Err(error) => match media::sniff(root, &request.path, options.policy) {
-            Ok(Some(_)) => Ok(Viewed::NeedsDecoding),
-            _ => Err(error),
-        },
+    if let Some(opened) = opened {
+        return media_stage(root, request, media, (options, limits), opened);
+    }
+    let open = source::open(root, &request.path, options.policy, options.access);
+    let (relative, file) = with_next_steps_as_allowed(root, request, options, open)?;
+    let opened = Opened { relative, file };
+    match stage {
+        Stage::Media => media_stage(root, request, media, (options, limits), &opened),
+        Stage::Text => text_stage(root, request, options, opened),
     }
 }
 
-/// [`view`] in [`Stage::Text`] for a thread that must not wait (see
-/// [`read_file_from_memory`]): a text window, or [`Stop::WouldBlock`] for anything that
-/// needs more (a sniff of a file refused as text, or a decode).
-pub fn view_text_from_memory(
+/// The media stage: the file's content decides; anything but an image, a notebook or a PDF
+/// is read as text.
+fn media_stage(
+    root: &Root,
+    request: &ReadRequest,
+    media: &MediaRequest<'_>,
+    (options, limits): (ReadOptions, &MediaLimits),
+    Opened { relative, file }: &Opened,
+) -> Attempt<Viewed> {
+    match media::read_opened_media(media, (relative, file), limits)? {
+        Some((output, version)) => Ok(Viewed::Media(output, version)),
+        None => read_opened_file(root, request, options, (relative, file)).map(Viewed::Text),
+    }
+}
+
+/// The text stage: a text window, or, for a file whose window or refusal says it may be an
+/// image, a notebook or a PDF, that it needs decoding.
+fn text_stage(
     root: &Root,
     request: &ReadRequest,
     options: ReadOptions,
-) -> Attempt<Read> {
-    match read_file_from_memory(root, request, options) {
-        Ok(read) if media::window_may_be_media(&read.0) => Err(Stop::WouldBlock),
-        Err(Stop::Failed(error)) if refused_as_text(&error) => Err(Stop::WouldBlock),
-        attempt => attempt,
+    opened: Opened,
+) -> Attempt<Viewed> {
+    let as_opened = (opened.relative.as_str(), &opened.file);
+    match read_opened_file(root, request, options, as_opened) {
+        Ok(read) if media::window_may_be_media(&read.0) => Ok(Viewed::NeedsDecoding(opened)),
+        Ok(read) => Ok(Viewed::Text(read)),
+        Err(Stop::Failed(error)) if refused_as_text(&error) => {
+            if options.access == Access::FromMemory {
+                return Err(Stop::WouldBlock);
+            }
+            // A binary file, or one over the text limit, may be an image or a PDF: its first
+            // bytes say (a sniff that fails leaves the text read's refusal standing).
+            match media::sniff(&request.path, as_opened) {
+                Ok(Some(_)) => Ok(Viewed::NeedsDecoding(opened)),
+                _ => Err(Stop::Failed(error)),
+            }
+        }
+        Err(stop) => Err(stop),
     }
 }
 
@@ -102,6 +141,7 @@ fn refused_as_text(error: &ReadFileError) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attempt::waited;
     use crate::media::MediaKind;
 
     /// A workspace holding `files`, opened as a root.
@@ -127,6 +167,16 @@ mod tests {
 
     /// `path` viewed in `stage` with the defaults of a toolkit without options.
     fn viewed(root: &Root, path: &str, stage: Stage) -> Result<Viewed, ReadFileError> {
+        viewed_opened(root, path, stage, None)
+    }
+
+    /// [`viewed`], with the file an earlier stage `opened`.
+    fn viewed_opened(
+        root: &Root,
+        path: &str,
+        stage: Stage,
+        opened: Option<&Opened>,
+    ) -> Result<Viewed, ReadFileError> {
         let request = ReadRequest::for_path(path.to_owned()).unwrap();
         let media = MediaRequest {
             path,
@@ -135,21 +185,22 @@ mod tests {
             stop: None,
         };
         let limits = MediaLimits::default();
-        view(
+        let options = ReadOptions::default();
+        waited(view(
             root,
             &request,
             &media,
-            ReadOptions::default(),
-            &limits,
+            (options, &limits),
             stage,
-        )
+            opened,
+        ))
     }
 
     fn kind(viewed: Result<Viewed, ReadFileError>) -> &'static str {
         match viewed {
             Ok(Viewed::Text(_)) => "text",
             Ok(Viewed::Media(output, _)) => output.kind.as_str(),
-            Ok(Viewed::NeedsDecoding) => "needs decoding",
+            Ok(Viewed::NeedsDecoding(_)) => "needs decoding",
             Err(error) => error.code.as_str(),
         }
     }
@@ -197,6 +248,22 @@ mod tests {
     }
 
     #[test]
+    fn the_media_stage_reads_the_file_the_text_stage_opened_never_the_name_again() {
+        let image = png();
+        let (dir, root) = workspace(&[("shot.dat", &image), ("notes.txt", b"%PDF-1.4\n")]);
+        for (path, answer) in [("shot.dat", "image"), ("notes.txt", "text")] {
+            let Ok(Viewed::NeedsDecoding(opened)) = viewed(&root, path, Stage::Text) else {
+                panic!("{path} does not need decoding");
+            };
+            // The name now names nothing: only the file opened can be read.
+            std::fs::remove_file(dir.path().join(path)).unwrap();
+            let viewed = viewed_opened(&root, path, Stage::Media, Some(&opened));
+            assert_eq!(kind(viewed), answer, "{path}");
+            assert_eq!(kind(self::viewed(&root, path, Stage::Media)), "NOT_FOUND");
+        }
+    }
+
+    #[test]
     fn text_that_starts_like_a_pdf_or_a_notebook_goes_to_the_media_stage_which_reads_it_as_text() {
         let (_dir, root) = workspace(&[
             ("notes.txt", b"%PDF-1.4\nnot a PDF at all\n"),
@@ -234,23 +301,43 @@ mod tests {
     }
 
     #[test]
-    fn on_a_thread_that_must_not_wait_only_a_text_window_is_answered() {
+    fn from_memory_a_window_is_answered_and_nothing_is_decoded_or_sniffed() {
         let image = png();
         let (_dir, root) = workspace(&[
             ("main.rs", b"fn main() {}\n"),
             ("shot.dat", &image),
             ("notes.txt", b"%PDF-1.4\n"),
+            ("shot.png", &image),
         ]);
-        let attempt = |path: &str| {
+        let attempt = |path: &str, stage| {
             let request = ReadRequest::for_path(path.to_owned()).unwrap();
-            view_text_from_memory(&root, &request, ReadOptions::default())
+            let media = MediaRequest {
+                path,
+                pages: None,
+                max_text_bytes: 64 * 1024,
+                stop: None,
+            };
+            let options = ReadOptions::default().from_memory();
+            let limits = MediaLimits::default();
+            view(&root, &request, &media, (options, &limits), stage, None)
         };
-        // The kernel may not have the file in memory yet: a second attempt finds it there.
-        let _ = attempt("main.rs");
-        assert!(matches!(attempt("main.rs"), Ok(_) | Err(Stop::WouldBlock)));
-        for path in ["shot.dat", "notes.txt"] {
-            let _ = attempt(path);
-            assert_eq!(attempt(path).err(), Some(Stop::WouldBlock), "{path}");
+        // The kernel may not have a file in memory yet: a second attempt finds it there.
+        for path in ["main.rs", "shot.dat", "notes.txt"] {
+            let _ = attempt(path, Stage::Text);
         }
+        let answered = |path, stage| match attempt(path, stage) {
+            Ok(Viewed::Text(_)) => "text",
+            Ok(Viewed::NeedsDecoding(_)) => "needs decoding",
+            Ok(Viewed::Media(..)) => "media",
+            Err(Stop::WouldBlock) => "would block",
+            Err(Stop::Failed(_)) => "failed",
+        };
+        let text = answered("main.rs", Stage::Text);
+        assert!(matches!(text, "text" | "would block"), "{text}");
+        let pdf = answered("notes.txt", Stage::Text);
+        assert!(matches!(pdf, "needs decoding" | "would block"), "{pdf}");
+        // Telling an image refused as text needs a sniff, and a decode waits.
+        assert_eq!(answered("shot.dat", Stage::Text), "would block");
+        assert_eq!(answered("shot.png", Stage::Media), "would block");
     }
 }

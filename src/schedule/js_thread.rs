@@ -1,7 +1,7 @@
 //! `readFile` answered on the JS thread, without the pool, when the kernel proves the read
-//! cannot wait (the engine's `read_file_from_memory`: path in the dentry cache, bytes in
-//! the page cache, a local file system, at most 256 KiB read: a file whole, or the window of
-//! a larger one its toolkit remembers). Anything else goes to the pool;
+//! cannot wait (the engine's reads from memory, `Access::FromMemory`: path in the dentry
+//! cache, bytes in the page cache, a local file system, at most 256 KiB read: a file whole,
+//! or the window of a larger one its toolkit remembers). Anything else goes to the pool;
 //! the promise is the same either way, settled sooner.
 //!
 //! - The calls of one synchronous run of JS (one call, or a `Promise.all` of many) are

@@ -1,5 +1,6 @@
-//! Where each call runs and how its promise is settled: on the JS thread when the kernel
-//! proves the read cannot wait ([`js_thread`]), else on the libuv pool ([`pool`]); its
+//! Where each call runs and how its promise is settled: on the JS thread, from memory
+//! ([`Access::FromMemory`]), when the kernel proves the read cannot wait ([`js_thread`]),
+//! else on the libuv pool ([`pool`]), where it may wait; its
 //! promise, and the caller's abort signal, wait on the JS thread ([`promises`]). Invalid
 //! arguments and an already-aborted signal settle at once, without either.
 //!
@@ -23,11 +24,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use napi::{Env, JsValue, Unknown};
 
-use crate::call::{ReadCall, Reply};
+use crate::call::{OpenedRoots, ReadCall, Reply};
 use crate::convert::{is_aborted, type_of};
 use crate::js;
 use crate::output::Makers;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::view::Opened;
+use agent_read_file_engine::{Access, answered};
 use js_thread::JsThread;
 use pool::{Lane, Pool};
 use promises::{Outcome, Promises};
@@ -80,12 +83,13 @@ pub(crate) struct Queued {
 }
 
 impl Queued {
-    /// This call (a `view`), to be run in its media stage.
-    fn decoding(self) -> Queued {
+    /// This call (a `view`), to be run in its media stage on the file its text stage
+    /// `opened`.
+    fn decoding(self, opened: Box<Opened>) -> Queued {
         let Queued { id, call } = self;
         Queued {
             id,
-            call: call.decoding(),
+            call: call.decoding(opened),
         }
     }
 }
@@ -115,20 +119,21 @@ pub(crate) fn enqueue<'env>(
     call: Result<ReadCall, ReadFileError>,
     signal: Option<Unknown>,
 ) -> napi::Result<Unknown<'env>> {
-    enqueue_to(env, call, signal, Route::AsItMay)
+    enqueue_to(env, call, signal, Route::AfterRun)
 }
 
 /// Where a call [`enqueue_to`] starts may be read.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Route {
-    /// On the JS thread when it may be, once the run of JS is over; else on the pool.
-    AsItMay,
-    /// On the JS thread, now, when the kernel has it in memory and the streak of reads here
-    /// allows (its promise returned settled); else on the pool. For `agent-read-file mcp`'s
+    /// From memory on the JS thread when it may be, once the run of JS is over; else on
+    /// the pool.
+    AfterRun,
+    /// From memory on the JS thread, at once, when the kernel has it in memory and the
+    /// streak of reads there allows (its promise returned settled); else on the pool. For `agent-read-file mcp`'s
     /// answers: its transport serves a few calls at a time and awaits each, so waiting for
     /// the run of JS to end (to see a burst) would only add a promise, a microtask and the
     /// signal's upkeep to every call.
-    Now,
+    AtOnce,
 }
 
 /// [`enqueue`], to `route`.
@@ -145,14 +150,14 @@ pub(crate) fn enqueue_to<'env>(
         Ok((call, signal)) => {
             // Read now when it may be; one that would wait, or comes once the streak is over
             // (the microtask would find it over too), `start` sends to the pool.
-            if route == Route::Now
-                && call.may_run_from_memory()
-                && let Some(answer) = try_now(env, || call.run_from_memory())
-            {
-                let outcome = Outcome::Done(answer.map(Reply::delivered));
-                promises::settle(env, &state.makers, deferred, outcome);
-                return Ok(promise.to_unknown());
-            }
+            let call = match run_at_once(env, call, route) {
+                FromMemory::Answered(answer) => {
+                    let outcome = Outcome::Done(answer.map(Reply::delivered));
+                    promises::settle(env, &state.makers, deferred, outcome);
+                    return Ok(promise.to_unknown());
+                }
+                FromMemory::ForPool(call) => call,
+            };
             // What the signal's `abort` sets, so that a long scan the call runs stops too.
             let stop = signal.as_ref().map(|_| Arc::new(AtomicBool::new(false)));
             let call = match &stop {
@@ -210,7 +215,7 @@ fn checked(
 /// Sends `queued` on its way: to the JS thread's microtask when it may be read from
 /// memory and `route` allows, else to the pool.
 fn start(env: &Env, state: &EnvState, queued: Queued, route: Route) {
-    let for_pool = if route == Route::AsItMay && queued.call.may_run_from_memory() {
+    let for_pool = if route == Route::AfterRun && queued.call.may_run_from_memory() {
         state.js_thread.collect(env, queued, on_run_end)
     } else {
         Some(queued)
@@ -220,12 +225,40 @@ fn start(env: &Env, state: &EnvState, queued: Queued, route: Route) {
     }
 }
 
-/// `read` (a dialect's call) done on the JS thread now, as the streak of reads here
-/// allows; `None` when it is left to the pool.
-pub(crate) fn try_now<T>(env: &Env, read: impl FnOnce() -> Option<T>) -> Option<T> {
-    let answer = EnvState::of(env).ok()?.js_thread.attempt(read)?;
-    ANSWERED_ON_JS_THREAD.fetch_add(1, Ordering::Relaxed);
-    Some(answer)
+/// What a call run from memory came to.
+// Returned once and matched at once: boxing the call would cost an allocation per call.
+#[allow(clippy::large_enum_variant)]
+enum FromMemory {
+    Answered(Result<Reply, ReadFileError>),
+    /// Not answered: the call, for the pool (a `view` that needs decoding, with the file it
+    /// opened, to be run in its media stage).
+    ForPool(ReadCall),
+}
+
+/// `call` run from memory when `route` reads it at once ([`run_from_memory`]).
+fn run_at_once(env: &Env, call: ReadCall, route: Route) -> FromMemory {
+    match route {
+        Route::AtOnce if call.may_run_from_memory() => run_from_memory(env, call),
+        _ => FromMemory::ForPool(call),
+    }
+}
+
+/// `call` run from memory on the JS thread now, as the streak of reads there allows.
+fn run_from_memory(env: &Env, call: ReadCall) -> FromMemory {
+    let run = || answered(call.run_with(&mut OpenedRoots::default(), Access::FromMemory));
+    let Some(answer) = EnvState::of(env)
+        .ok()
+        .and_then(|state| state.js_thread.attempt(run))
+    else {
+        return FromMemory::ForPool(call);
+    };
+    match answer {
+        Ok(Reply::NeedsDecoding(opened)) => FromMemory::ForPool(call.decoding(opened)),
+        answer => {
+            ANSWERED_ON_JS_THREAD.fetch_add(1, Ordering::Relaxed);
+            FromMemory::Answered(answer)
+        }
+    }
 }
 
 fn is_given(value: &Unknown) -> bool {
@@ -258,26 +291,24 @@ fn on_run_end(env: &Env) {
         if calls.len() > js_thread::MAX_CALLS_READ_HERE {
             send_to_pool(env, state, calls);
         } else {
-            read_here(env, state, calls);
+            run_collected(env, state, calls);
         }
     }
 }
 
-/// Reads `calls` here while the streak allows; what would wait, or comes past the streak,
-/// goes to the pool.
-fn read_here(env: &Env, state: &EnvState, calls: Vec<Queued>) {
+/// Runs `calls` from memory here while the streak allows; what would wait, or comes past
+/// the streak, goes to the pool.
+fn run_collected(env: &Env, state: &EnvState, calls: Vec<Queued>) {
     let mut for_pool = Vec::new();
-    for queued in calls {
+    for Queued { id, call } in calls {
         let promises = &state.promises;
-        if !promises.is_unsettled(queued.id)
-            || promises.settle_if_aborted(env, &state.makers, queued.id)
-        {
+        if !promises.is_unsettled(id) || promises.settle_if_aborted(env, &state.makers, id) {
             continue; // aborted meanwhile: its promise is rejected, and it is not read
         }
-        match try_now(env, || queued.call.run_from_memory()) {
+        match run_from_memory(env, call) {
             // Settling runs JS, which may make more calls: nothing here is borrowed.
-            Some(answer) => state.promises.settle(env, &state.makers, queued.id, answer),
-            None => for_pool.push(queued),
+            FromMemory::Answered(answer) => state.promises.settle(env, &state.makers, id, answer),
+            FromMemory::ForPool(call) => for_pool.push(Queued { id, call }),
         }
     }
     send_to_pool(env, state, for_pool);

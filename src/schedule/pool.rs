@@ -26,6 +26,7 @@ use super::decode_permit::{self, DecodePermit};
 use super::{EnvState, Queued};
 use crate::call::{OpenedRoots, Reply};
 use agent_read_file_engine::error::ReadFileError;
+use agent_read_file_engine::{Access, waited};
 
 /// Work items of one env on the pool at once (libuv's default pool has 4 threads).
 const MAX_IN_FLIGHT: usize = 4;
@@ -192,7 +193,8 @@ impl Task for WorkItem {
         let mut replies = Vec::with_capacity(self.lane.max_calls_per_work_item());
         let mut content_bytes = 0;
         while content_bytes < MAX_WORK_ITEM_CONTENT_BYTES && self.take_next(replies.len()) {
-            let reply = self.calls[replies.len()].call.run_with(&mut roots);
+            let call = &self.calls[replies.len()].call;
+            let reply = waited(call.run_with(&mut roots, Access::MayWait));
             content_bytes += reply.as_ref().map_or(0, Reply::content_len);
             replies.push(reply);
         }
@@ -210,7 +212,7 @@ impl Task for WorkItem {
         let (mut answered, mut to_decode) = (Vec::with_capacity(replies.len()), Vec::new());
         for (queued, reply) in self.calls.drain(..).zip(replies) {
             match reply {
-                Ok(Reply::NeedsDecoding) => to_decode.push(queued.decoding()),
+                Ok(Reply::NeedsDecoding(opened)) => to_decode.push(queued.decoding(opened)),
                 reply => answered.push((queued.id, reply)),
             }
         }

@@ -245,7 +245,7 @@ fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Res
         .into_unknown(env),
         Reply::Dialect(answer) => env.to_js_value(&answer),
         // The pool runs such a call again in its media stage instead of settling it.
-        Reply::NeedsDecoding => Err(napi::Error::from_reason(
+        Reply::NeedsDecoding(_) => Err(napi::Error::from_reason(
             "a view's text stage was settled before its media stage ran",
         )),
         Reply::McpAnswer(line, _) => match line {

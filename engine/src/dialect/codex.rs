@@ -180,6 +180,7 @@ fn slice(text: &str, offset: usize, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attempt::Access;
     use crate::dialect::Args;
     use serde_json::json;
 
@@ -194,7 +195,7 @@ mod tests {
                 args: Args::Json(json!({ "file_path": file }).to_string()),
                 config: Ok(serde_json::from_str(config).unwrap()),
             };
-            execute(Ok(&root), &call, &Reader::waiting()).unwrap()
+            execute(Ok(&root), &call, &Reader::new(Access::MayWait)).unwrap()
         };
         let answer = run(r#"{"max_file_bytes": 18446744073709551615}"#);
         assert!(!answer.success, "{answer:?}");

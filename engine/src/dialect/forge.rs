@@ -263,6 +263,7 @@ fn within_budget(lines: Vec<&str>, max_bytes: usize) -> (Vec<&str>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attempt::Access;
     use serde_json::{Value, json};
 
     fn args(json: &str) -> ForgeArgs {
@@ -312,7 +313,7 @@ mod tests {
             args: crate::dialect::Args::Value(args),
             config: Ok(serde_json::from_str(config).unwrap()),
         };
-        execute(Ok(&root), &call, &Reader::waiting())
+        execute(Ok(&root), &call, &Reader::new(Access::MayWait))
     }
 
     #[test]

@@ -34,7 +34,7 @@ use rustix::fs::{FileType, Stat};
 use rustix::io::Errno;
 
 use super::Denial;
-use crate::attempt::Stop;
+use crate::attempt::{Access, Stop};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{self, GuardError, Span};
 use crate::sandbox::{OpenError, OpenedFile, Root, Status, identity};
@@ -47,13 +47,6 @@ pub const MAX_IGNORE_FILE_NAMES: usize = 64;
 
 /// The most directories' compiled rules kept; past that the cache starts again.
 const CACHED_DIRECTORIES: usize = 512;
-
-/// Whether a read may wait for the disk, or must be done from the kernel's memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Access {
-    Waiting,
-    FromMemory,
-}
 
 /// A lookup that stopped because going on would wait (only with [`Access::FromMemory`]).
 #[derive(Debug)]
@@ -401,9 +394,9 @@ fn decided(chain: &[(PathBuf, Arc<DirectoryRules>)], path: &Path, is_dir: bool) 
 /// the workspace); a name that does not exist there is [`Found::Absent`].
 fn look_up(root: &Root, relative: &Path, access: Access) -> Result<Found, WouldWait> {
     let opened = match (access, relative.to_str()) {
-        (Access::Waiting, Some(text)) => root.open_file(text).map_err(Stop::Failed),
-        (Access::Waiting, None) => root.open_by_walking(relative).map_err(Stop::Failed),
-        (Access::FromMemory, Some(text)) => root.open_file_cached(text, MAX_IGNORE_FILE_BYTES),
+        (Access::MayWait, Some(text)) => root.open_file(text).map_err(Stop::Failed),
+        (Access::MayWait, None) => root.open_by_walking(relative).map_err(Stop::Failed),
+        (Access::FromMemory, Some(text)) => root.open_file_from_memory(text, MAX_IGNORE_FILE_BYTES),
         (Access::FromMemory, None) => Err(Stop::WouldBlock),
     };
     match opened {
@@ -479,15 +472,16 @@ fn add_lines(builder: &mut GitignoreBuilder, relative: &Path, bytes: &[u8]) -> R
 /// The bytes of an ignore file, or why it cannot be read.
 fn read_bytes(file: OpenedFile, access: Access) -> Result<Result<Vec<u8>, String>, WouldWait> {
     let bytes = match access {
-        Access::Waiting => file_guard::read_guarded(
-            file.file,
+        Access::MayWait => file_guard::read_guarded(
+            &file.file,
             &file.stat,
             Span::Whole {
                 max: MAX_IGNORE_FILE_BYTES,
             },
         ),
         Access::FromMemory => {
-            match file_guard::read_whole_cached(file.file, &file.stat, MAX_IGNORE_FILE_BYTES) {
+            match file_guard::read_whole_from_memory(&file.file, &file.stat, MAX_IGNORE_FILE_BYTES)
+            {
                 Ok(bytes) => Ok(bytes),
                 Err(Stop::WouldBlock) => return Err(WouldWait),
                 Err(Stop::Failed(error)) => Err(error),
@@ -553,6 +547,7 @@ fn invalid(reason: String) -> ReadFileError {
 
 #[cfg(test)]
 mod tests {
+    use crate::attempt::waited;
     use std::fs;
     use std::os::unix::fs::symlink;
 
@@ -587,7 +582,7 @@ mod tests {
             ..ReadOptions::default()
         };
         let request = ReadRequest::for_path(path.to_owned()).unwrap();
-        read_file(&root, &request, options)
+        waited(read_file(&root, &request, options))
             .map(|(out, _)| out.content.as_str().to_owned())
             .map_err(|err| format!("{}: {}", err.code, err.reason))
     }
@@ -794,7 +789,7 @@ mod tests {
         let denied = |path: &str| {
             std::thread::sleep(Duration::from_millis(30)); // past the clock's tick
             let denial = files
-                .denial(&root, Path::new(path), Access::Waiting, &|_| true)
+                .denial(&root, Path::new(path), Access::MayWait, &|_| true)
                 .unwrap();
             denial.map(|denial| denial.reason(Path::new(path)))
         };
@@ -825,7 +820,7 @@ mod tests {
         let (_tmp, ws) = workspace(&[(".aiignore", "a.txt\n"), ("sub/a.txt", "a\n")]);
         let root = Root::open(ws.to_str().unwrap()).unwrap();
         let files = IgnoreFiles::new(&names(&[".aiignore"])).unwrap();
-        let denial = files.denial(&root, Path::new("sub/a.txt"), Access::Waiting, &|_| true);
+        let denial = files.denial(&root, Path::new("sub/a.txt"), Access::MayWait, &|_| true);
         assert!(denial.unwrap().is_some());
         assert_eq!(files.compiled.lock().unwrap().len(), 0);
         assert_eq!(files.listings.lock().unwrap().len(), 0);

@@ -15,7 +15,7 @@
 //! Under [`PORTABLE_SWITCH`] the whole sandbox takes the portable code path instead (the
 //! one macOS takes, without `O_NOFOLLOW_ANY`), so that Linux test runs check it too.
 
-pub(super) mod cached;
+pub(super) mod from_memory;
 mod open_files;
 mod reopen;
 
@@ -74,7 +74,7 @@ pub(in crate::sandbox) fn status_beneath(root: &Root, relative: &str, from_memor
     if relative.is_empty() {
         // The root itself: its own handle's status, without a lookup (every read asks for
         // it). From memory only where the root's file system answers without waiting.
-        if from_memory && root.cached_mount.is_none() {
+        if from_memory && root.memory_mount.is_none() {
             return Status::Unknown;
         }
         return rfs::fstat(&root.dir).map_or(Status::Unknown, |stat| Status::Found(Box::new(stat)));
@@ -143,21 +143,21 @@ impl OsFamily for Linux {
         open_resolved(root, || root.walk(relative, &OPathLookup))
     }
 
-    fn cached_mount(dir: &OwnedFd) -> Option<u64> {
-        cached::cached_mount(dir)
+    fn memory_mount(dir: &OwnedFd) -> Option<u64> {
+        from_memory::memory_mount(dir)
     }
 
-    fn open_file_cached(
+    fn open_file_from_memory(
         root: &Root,
         relative: &str,
         mount: u64,
         max_len: u64,
     ) -> Attempt<OpenedFile, OpenError> {
-        cached::open_file(root, relative, mount, max_len)
+        from_memory::open_file(root, relative, mount, max_len)
     }
 
-    fn directory_identity_cached(path: &str) -> Option<(u64, u64)> {
-        cached::directory_identity(path)
+    fn directory_identity_from_memory(path: &str) -> Option<(u64, u64)> {
+        from_memory::directory_identity(path)
     }
 }
 

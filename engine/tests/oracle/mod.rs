@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use agent_read_file_engine::request::ReadRequest;
 use agent_read_file_engine::sandbox::{OpenError, Root};
-use agent_read_file_engine::{ReadOptions, answered, open_error, read_file, read_file_from_memory};
+use agent_read_file_engine::{ReadOptions, answered, open_error, read_file, waited};
 
 /// Content of the one file outside the workspace; must never come back.
 pub const SENTINEL: &str = "SENTINEL-7f3a-outside-the-workspace";
@@ -158,7 +158,7 @@ pub fn check(fx: &Fixture, path: &str, start_line: u64, max_lines: u32) {
         return;
     };
     check_cached_read(fx, path, &request);
-    let Ok((first, _)) = read_file(&fx.root, &request, ReadOptions::default()) else {
+    let Ok((first, _)) = waited(read_file(&fx.root, &request, ReadOptions::default())) else {
         return;
     };
     assert!(
@@ -178,8 +178,8 @@ fn check_cached_read(fx: &Fixture, path: &str, request: &ReadRequest) {
         versioned: true,
         ..ReadOptions::default()
     };
-    let full = read_file(&fx.root, request, options);
-    if let Some(cached) = answered(read_file_from_memory(&fx.root, request, options)) {
+    let full = waited(read_file(&fx.root, request, options));
+    if let Some(cached) = answered(read_file(&fx.root, request, options.from_memory())) {
         assert_eq!(
             cached, full,
             "{path:?}: the cached read differs from the full read"
@@ -254,7 +254,7 @@ fn check_paging(fx: &Fixture, request: &ReadRequest, line_count: u64) {
     let mut joined = String::new();
     let mut lines = 0u64;
     loop {
-        let Ok((output, _)) = read_file(&fx.root, &page, ReadOptions::default()) else {
+        let Ok((output, _)) = waited(read_file(&fx.root, &page, ReadOptions::default())) else {
             return; // the file changed kind between reads: nothing to compare
         };
         assert!(output.meta.returned_line_count <= page.max_lines);

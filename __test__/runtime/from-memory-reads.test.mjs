@@ -39,7 +39,7 @@ const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 
  * `expectPath` decides from the first read. Without python3, the kernel's version decides
  * (5.12+: `RESOLVE_CACHED`).
  */
-function inlineExpectedHere() {
+function fromMemoryExpectedHere() {
   if (process.platform !== 'linux' || PORTABLE) return false
   const magic = Number.parseInt(execFileSync('stat', ['-f', '-c', '%t', fx.ws], { encoding: 'utf8' }).trim(), 16)
   if (!LOCAL_FILE_SYSTEMS.has(magic)) return false
@@ -77,26 +77,26 @@ print(platform.machine(), runs, 'yes' if fd >= 0 or code == errno.EAGAIN else 'n
 }
 const PROBED = 'src/small.ts'
 fx.write(PROBED, 'export const a = 1\n'.repeat(100))
-let INLINE_HERE = inlineExpectedHere()
-if (INLINE_HERE === false) console.log('# reads are expected on the pool here (no openat2 with RESOLVE_CACHED, or not a local file system)')
-if (INLINE_HERE === null) console.log(`# this runtime (${os.machine()}) is emulated: which path reads take here is told by the first one`)
+let FROM_MEMORY_HERE = fromMemoryExpectedHere()
+if (FROM_MEMORY_HERE === false) console.log('# reads are expected on the pool here (no openat2 with RESOLVE_CACHED, or not a local file system)')
+if (FROM_MEMORY_HERE === null) console.log(`# this runtime (${os.machine()}) is emulated: which path reads take here is told by the first one`)
 
 /**
- * Checks that `read` (from `counted`) took `n` calls to the path expected here: `n` inline
+ * Checks that `read` (from `counted`) took `n` calls to the path expected here: `n` from memory
  * where reads can be answered on the JS thread, else `n` on the pool. Where that could not be
- * probed (`INLINE_HERE` null), the first such read decides for the whole file, and must have
+ * probed (`FROM_MEMORY_HERE` null), the first such read decides for the whole file, and must have
  * sent all its calls one way.
  */
 function expectPath(read, n) {
-  if (INLINE_HERE === null) {
+  if (FROM_MEMORY_HERE === null) {
     assert.ok(
-      [read.inline, read.pool].join() === `${n},0` || [read.inline, read.pool].join() === `0,${n}`,
-      `${n} calls split between paths: ${read.inline} inline, ${read.pool} on the pool`,
+      [read.fromMemory, read.pool].join() === `${n},0` || [read.fromMemory, read.pool].join() === `0,${n}`,
+      `${n} calls split between paths: ${read.fromMemory} from memory, ${read.pool} on the pool`,
     )
-    INLINE_HERE = read.inline === n
-    console.log(`# reads here: ${INLINE_HERE ? 'on the JS thread' : 'on the pool'} (observed)`)
+    FROM_MEMORY_HERE = read.fromMemory === n
+    console.log(`# reads here: ${FROM_MEMORY_HERE ? 'on the JS thread' : 'on the pool'} (observed)`)
   }
-  assert.deepEqual([read.inline, read.pool], INLINE_HERE ? [n, 0] : [0, n])
+  assert.deepEqual([read.fromMemory, read.pool], FROM_MEMORY_HERE ? [n, 0] : [0, n])
 }
 const small = path.join(fx.ws, PROBED)
 const big = fx.write('big.txt', 'x'.repeat(100) + '\n'.repeat(1) + 'y\n'.repeat(150_000))
@@ -111,7 +111,7 @@ async function counted(call) {
   const before = readPathCounts()
   const value = await call()
   const after = readPathCounts()
-  return { value, inline: after.inline - before.inline, pool: after.pool - before.pool }
+  return { value, fromMemory: after.fromMemory - before.fromMemory, pool: after.pool - before.pool }
 }
 
 /** Runs Python (for fadvise and RWF_NOWAIT, which Node lacks); `null` without python3. */
@@ -161,14 +161,14 @@ describe('readFile answers cached reads on the JS thread', () => {
     assert.equal(missing.value.message, 'NOT_FOUND: src/missing.ts: no such file in the workspace')
     const directory = await counted(() => readFile(fx.ws, { path: 'src' }).catch((error) => error))
     assert.equal(directory.value.code, 'NOT_FILE')
-    expectPath({ inline: missing.inline + directory.inline, pool: missing.pool + directory.pool }, 2)
+    expectPath({ fromMemory: missing.fromMemory + directory.fromMemory, pool: missing.pool + directory.pool }, 2)
   })
 
   test('a file of more than 256 KiB is read on the pool', async () => {
     await readFile(fx.ws, { path: 'big.txt' })
     const read = await counted(() => readFile(fx.ws, { path: 'big.txt', start_line: 150_000 }))
     assert.deepEqual(read.value, expectedOutput(big, 'big.txt', 150_000))
-    assert.deepEqual([read.inline, read.pool], [0, 1])
+    assert.deepEqual([read.fromMemory, read.pool], [0, 1])
   })
 
   test("a toolkit's later read of a large file it remembers is read here, by its window alone", async () => {
@@ -185,7 +185,7 @@ describe('readFile answers cached reads on the JS thread', () => {
     // A window of more than 256 KiB is still read on the pool.
     const whole = await counted(() => toolkit.readFile({ path: 'wide.txt', max_lines: 300 }))
     assert.deepEqual(whole.value, expectedOutput(wide, 'wide.txt', 1, 300))
-    assert.deepEqual([whole.inline, whole.pool], [0, 1])
+    assert.deepEqual([whole.fromMemory, whole.pool], [0, 1])
   })
 
   test('a file whose pages are not in memory is read on the pool, never here', async () => {
@@ -197,7 +197,7 @@ describe('readFile answers cached reads on the JS thread', () => {
     }
     const read = await counted(() => readFile(fx.ws, { path: 'cold.txt', max_lines: 2 }))
     assert.deepEqual(read.value, expectedOutput(cold, 'cold.txt', 1, 2))
-    assert.deepEqual([read.inline, read.pool], [0, 1])
+    assert.deepEqual([read.fromMemory, read.pool], [0, 1])
   })
 
   test('a path whose directories are not in the dentry cache is read on the pool', async () => {
@@ -220,14 +220,14 @@ print('dropped')`,
     }
     const read = await counted(() => toolkit.readFile({ path: 'deep/er/f.txt' }))
     assert.deepEqual(read.value, expectedOutput(file, 'deep/er/f.txt'))
-    assert.deepEqual([read.inline, read.pool], [0, 1])
+    assert.deepEqual([read.fromMemory, read.pool], [0, 1])
   })
 
   test('a burst of concurrent calls goes to the pool whole; a few are read here', async () => {
     const inputs = Array.from({ length: 64 }, (_, i) => ({ path: 'src/small.ts', start_line: i + 1, max_lines: 2 }))
     const burst = await counted(() => Promise.all(inputs.map((input) => readFile(fx.ws, input))))
     burst.value.forEach((output, i) => assert.deepEqual(output, expectedOutput(small, 'src/small.ts', i + 1, 2)))
-    assert.deepEqual([burst.inline, burst.pool], [0, 64])
+    assert.deepEqual([burst.fromMemory, burst.pool], [0, 64])
     const few = await counted(() => Promise.all(inputs.slice(0, 3).map((input) => readFile(fx.ws, input))))
     expectPath(few, 3)
   })
@@ -269,7 +269,7 @@ print('dropped')`,
     controller.abort()
     await assert.rejects(pending, (error) => error.code === 'ABORT_ERR' && error.name === 'AbortError')
     const after = readPathCounts()
-    assert.deepEqual([after.inline - before.inline, after.pool - before.pool], [0, 0])
+    assert.deepEqual([after.fromMemory - before.fromMemory, after.pool - before.pool], [0, 0])
     // An already-aborted signal rejects as before.
     await assert.rejects(readFile(fx.ws, { path: 'src/small.ts' }, AbortSignal.abort()), { code: 'ABORT_ERR' })
   })
@@ -283,7 +283,7 @@ print('dropped')`,
     const before = readPathCounts()
     const pending = answer(request(2, { path: PROBED }))
     const atTheCall = readPathCounts()
-    expectPath({ inline: atTheCall.inline - before.inline, pool: atTheCall.pool - before.pool }, 1)
+    expectPath({ fromMemory: atTheCall.fromMemory - before.fromMemory, pool: atTheCall.pool - before.pool }, 1)
     assert.match(await pending, /^\{"result":\{"content":\[\{"type":"text","text":"src\/small.ts lines 1-100 of 100 /)
     // A signal that fired, or is not one, is answered as readFile answers it.
     const { mcpAnswer } = settingsOf(toolkit)
@@ -292,7 +292,7 @@ print('dropped')`,
     await assert.rejects(mcpAnswer({ path: PROBED }, 4, options, 'stop'), { code: 'INVALID_ARGUMENT', message: /signal must be an AbortSignal/ })
     // A window of a file over 256 KiB that the toolkit does not know yet is the pool's.
     const first = await counted(() => answer(request(5, { path: 'big.txt', max_lines: 2 })))
-    assert.deepEqual([first.inline, first.pool], [0, 1])
+    assert.deepEqual([first.fromMemory, first.pool], [0, 1])
     assert.match(first.value, /"text":"big.txt lines 1-2 of 150001 \(/)
     toolkit.close()
   })
@@ -323,7 +323,7 @@ print('dropped')`,
     // Forge's head read takes a part of the file, which only the pool reads.
     const head = await counted(() => forge.execute({ path: 'dialect/five.txt', head: 2 }, ctx))
     assert.equal(head.value.content, '     1\talpha\n     2\tbeta') // cat -n lines, joined (dialects/forge.test.mjs)
-    assert.deepEqual([head.inline, head.pool], [0, 1])
+    assert.deepEqual([head.fromMemory, head.pool], [0, 1])
   })
 
   test('a toolkit read here is recorded in its ledger', async () => {

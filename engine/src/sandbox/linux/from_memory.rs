@@ -54,7 +54,7 @@ const NEEDED: StatxFlags = StatxFlags::TYPE
 
 /// The mount id of the root directory `dir` when files on it can be opened without
 /// waiting (a local file system, a kernel that reports mount ids); `None` otherwise.
-pub(in crate::sandbox) fn cached_mount(dir: &OwnedFd) -> Option<u64> {
+pub(in crate::sandbox) fn memory_mount(dir: &OwnedFd) -> Option<u64> {
     if portable_switch() {
         return None;
     }
@@ -63,7 +63,7 @@ pub(in crate::sandbox) fn cached_mount(dir: &OwnedFd) -> Option<u64> {
     (local && status.stx_mask & StatxFlags::MNT_ID.bits() != 0).then_some(status.stx_mnt_id)
 }
 
-/// [`crate::sandbox::directory_identity_cached`] on Linux.
+/// [`crate::sandbox::directory_identity_from_memory`] on Linux.
 pub(in crate::sandbox) fn directory_identity(path: &str) -> Option<(u64, u64)> {
     if !path.starts_with('/') || portable_switch() {
         return None;
@@ -76,7 +76,7 @@ pub(in crate::sandbox) fn directory_identity(path: &str) -> Option<(u64, u64)> {
     (status.stx_mask & StatxFlags::INO.bits() != 0).then_some((device, status.stx_ino))
 }
 
-/// [`Root::open_file`], without waiting (see [`Root::open_file_cached`]).
+/// [`Root::open_file`], without waiting (see [`Root::open_file_from_memory`]).
 pub(in crate::sandbox) fn open_file(
     root: &Root,
     relative: &str,

@@ -1,4 +1,4 @@
-//! `read_file_from_memory`, the read an event loop may do itself: the same answer as
+//! `read_file` from memory ([`Access::FromMemory`]), the read an event loop may do itself: the same answer as
 //! `read_file` whenever it answers, and `WouldBlock` whenever the path or the bytes are not
 //! in the kernel's memory (Linux; elsewhere it always says `WouldBlock`).
 #![cfg(target_os = "linux")]
@@ -14,7 +14,8 @@ use agent_read_file_engine::request::{NumberArg, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::{self, Root};
 use agent_read_file_engine::{
-    MAX_CACHED_READ_BYTES, ReadOptions, Stop, answered, read_file, read_file_from_memory,
+    Access, MAX_FROM_MEMORY_BYTES, ReadOptions, Stop, TokenBudget, Tokenizer, answered, read_file,
+    waited,
 };
 use rustix::fs::{Advice, fadvise};
 use rustix::io::{Errno, IoSliceMut, ReadWriteFlags, preadv2};
@@ -96,9 +97,9 @@ fn inline_expected(dir: &Path) -> bool {
 /// comparisons below have nothing to compare.
 fn inline_possible(root: &Root) -> bool {
     let warm = request("src/a.txt", 1.0, 10.0);
-    let _ = read_file(root, &warm, ReadOptions::default());
+    let _ = waited(read_file(root, &warm, ReadOptions::default()));
     let done = matches!(
-        read_file_from_memory(root, &warm, ReadOptions::default()),
+        read_file(root, &warm, ReadOptions::default().from_memory()),
         Ok(_) | Err(Stop::Failed(_))
     );
     let expected = inline_expected(&std::env::temp_dir());
@@ -136,6 +137,16 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
             versioned: true,
             ..ReadOptions::default()
         },
+        // A window over its token budget is narrowed from the same file, from memory too.
+        ReadOptions {
+            policy: Some(&policy),
+            max_tokens: Some(TokenBudget {
+                tokens: 200,
+                tokenizer: Tokenizer::O200kBase,
+                numbered: true,
+            }),
+            ..ReadOptions::default()
+        },
     ];
     let cases = [
         ("src/a.txt", 1.0, 200.0),
@@ -152,7 +163,7 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
     for path in ["alias.txt", "env-alias"] {
         let request = request(path, 1.0, 2.0);
         for &options in &options {
-            let attempt = read_file_from_memory(root, &request, options);
+            let attempt = read_file(root, &request, options.from_memory());
             assert!(matches!(attempt, Err(Stop::WouldBlock)), "{path}");
         }
     }
@@ -160,8 +171,8 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
         for (path, start, max) in cases {
             let request = request(path, start, max);
             // The pool's read first: it fills the caches (a missing name's negative entry too).
-            let pool = read_file(root, &request, options);
-            let attempt = read_file_from_memory(root, &request, options);
+            let pool = waited(read_file(root, &request, options));
+            let attempt = read_file(root, &request, options.from_memory());
             if options.policy.is_some()
                 && pool
                     .as_ref()
@@ -190,22 +201,22 @@ fn what_the_walker_must_judge_and_large_files_are_left_to_the_pool() {
     let line = "0123456789abcdef\n";
     fs::write(
         &big,
-        line.repeat(MAX_CACHED_READ_BYTES as usize / line.len() + 1),
+        line.repeat(MAX_FROM_MEMORY_BYTES as usize / line.len() + 1),
     )
     .unwrap();
     fs::write(tmp.path().join("ws/fits.txt"), line.repeat(1000)).unwrap();
     for path in ["out.txt", "big.txt"] {
         let request = request(path, 1.0, 1.0);
-        let _ = read_file(root, &request, ReadOptions::default());
-        let attempt = read_file_from_memory(root, &request, ReadOptions::default());
+        let _ = waited(read_file(root, &request, ReadOptions::default()));
+        let attempt = read_file(root, &request, ReadOptions::default().from_memory());
         assert!(
             matches!(attempt, Err(Stop::WouldBlock)),
             "{path}: {attempt:?}"
         );
     }
     let fits = request("fits.txt", 1.0, 1.0);
-    let _ = read_file(root, &fits, ReadOptions::default());
-    let attempt = read_file_from_memory(root, &fits, ReadOptions::default());
+    let _ = waited(read_file(root, &fits, ReadOptions::default()));
+    let attempt = read_file(root, &fits, ReadOptions::default().from_memory());
     assert!(attempt.is_ok(), "{attempt:?}");
 }
 
@@ -242,18 +253,18 @@ fn a_file_whose_pages_are_not_in_memory_is_left_to_the_pool() {
     fs::write(&file, "cold\n".repeat(20_000)).unwrap(); // 100 KB: the first and last pages far apart
     let request = request("cold.txt", 1.0, 5.0);
     let options = ReadOptions::default();
-    let _ = read_file(root, &request, options); // the name is cached
+    let _ = waited(read_file(root, &request, options)); // the name is cached
     make_cold(&file);
     if !is_cold(&file) {
         eprintln!("skipped: the file system keeps the file's pages (tmpfs?)");
         return;
     }
-    let attempt = read_file_from_memory(root, &request, options);
+    let attempt = read_file(root, &request, options.from_memory());
     assert!(matches!(attempt, Err(Stop::WouldBlock)), "{attempt:?}");
     // (`RWF_NOWAIT` may start readahead without waiting for it: the file can be warm now.)
-    let pool = read_file(root, &request, options);
+    let pool = waited(read_file(root, &request, options));
     assert_eq!(
-        answered(read_file_from_memory(root, &request, options)),
+        answered(read_file(root, &request, options.from_memory())),
         Some(pool)
     );
 }
@@ -274,8 +285,8 @@ fn a_fifo_is_not_a_file_and_its_writer_stays_blocked() {
     )
     .unwrap();
     let request = request("pipe", 1.0, 1.0);
-    let _ = read_file(root, &request, ReadOptions::default());
-    let Err(Stop::Failed(error)) = read_file_from_memory(root, &request, ReadOptions::default())
+    let _ = waited(read_file(root, &request, ReadOptions::default()));
+    let Err(Stop::Failed(error)) = read_file(root, &request, ReadOptions::default().from_memory())
     else {
         panic!("a FIFO must be refused from memory");
     };
@@ -294,21 +305,24 @@ fn a_root_path_is_told_from_the_dentry_cache_as_the_root_cache_tells_it() {
     let Workspace { tmp, root, .. } = &workspace();
     let ws = tmp.path().join("ws");
     let path = ws.to_str().unwrap();
-    if let Some(identity) = sandbox::directory_identity_cached(path) {
+    if let Some(identity) = sandbox::directory_identity_from_memory(path) {
         assert_eq!(identity, root.identity());
     }
-    assert_eq!(sandbox::directory_identity_cached("relative/path"), None);
     assert_eq!(
-        sandbox::directory_identity_cached(&format!("{path}/missing")),
+        sandbox::directory_identity_from_memory("relative/path"),
+        None
+    );
+    assert_eq!(
+        sandbox::directory_identity_from_memory(&format!("{path}/missing")),
         None
     );
     // Not in the root cache yet: the cached open leaves opening it to the pool.
     let fresh = tmp.path().join("fresh");
     fs::create_dir(&fresh).unwrap();
-    assert!(root_cache::open_cached(fresh.to_str().unwrap()).is_none());
+    assert!(root_cache::open_from_memory(fresh.to_str().unwrap()).is_none());
     let opened = root_cache::open(fresh.to_str().unwrap()).unwrap();
-    if sandbox::directory_identity_cached(fresh.to_str().unwrap()).is_some() {
-        let Some(cached) = root_cache::open_cached(fresh.to_str().unwrap()) else {
+    if sandbox::directory_identity_from_memory(fresh.to_str().unwrap()).is_some() {
+        let Some(cached) = root_cache::open_from_memory(fresh.to_str().unwrap()) else {
             panic!("a cached root whose path is in the dentry cache");
         };
         assert!(std::sync::Arc::ptr_eq(&cached, &opened));
@@ -333,26 +347,26 @@ fn a_path_whose_directories_are_not_in_the_dentry_cache_is_left_to_the_pool() {
     fs::create_dir_all(ws.join("cold-dir/sub")).unwrap();
     fs::write(ws.join("cold-dir/sub/f.txt"), "f\n").unwrap();
     let request = request("cold-dir/sub/f.txt", 1.0, 1.0);
-    let pool = read_file(root, &request, ReadOptions::default());
+    let pool = waited(read_file(root, &request, ReadOptions::default()));
     // Only root may drop the kernel's dentry cache (`vm.drop_caches`: 2 drops dentries and
     // inodes that nothing holds); elsewhere the case cannot be made.
     if fs::write("/proc/sys/vm/drop_caches", "2").is_err() || path_is_cached(&ws, "cold-dir/sub") {
         eprintln!("skipped: the dentry cache cannot be dropped here");
         return;
     }
-    let attempt = read_file_from_memory(root, &request, ReadOptions::default());
+    let attempt = read_file(root, &request, ReadOptions::default().from_memory());
     assert!(matches!(attempt, Err(Stop::WouldBlock)), "{attempt:?}");
     assert!(
         !path_is_cached(&ws, "cold-dir/sub"),
         "the attempt read the directory from the disk"
     );
-    let again = read_file(root, &request, ReadOptions::default());
+    let again = waited(read_file(root, &request, ReadOptions::default()));
     assert_eq!(again, pool);
     assert_eq!(
-        answered(read_file_from_memory(
+        answered(read_file(
             root,
             &request,
-            ReadOptions::default()
+            ReadOptions::default().from_memory()
         )),
         Some(pool)
     );
@@ -366,28 +380,30 @@ fn a_reader_from_memory_reads_a_use_case_from_memory_or_says_it_would_wait() {
         return;
     }
     let whole = Span::Whole { max: 1 << 20 };
-    let full = Reader::waiting().read(root, "src/a.txt", whole).unwrap();
-    let reader = Reader::from_memory();
+    let full = Reader::new(Access::MayWait)
+        .read(root, "src/a.txt", whole)
+        .unwrap();
+    let reader = Reader::new(Access::FromMemory);
     let read = reader.read(root, "src/a.txt", whole);
     let Some(Ok((path, bytes))) = reader.finish(read) else {
         panic!("a warm whole file must be read from memory");
     };
     assert_eq!((path, bytes.bytes), (full.0, full.1.bytes));
     // A part of a file is read only where waiting is allowed.
-    let reader = Reader::from_memory();
+    let reader = Reader::new(Access::FromMemory);
     let head = reader
         .read(root, "src/a.txt", Span::Head { max: 4 })
         .map(drop);
     assert!(head.is_err());
     assert_eq!(reader.finish(head), None);
     // An error known from memory is an answer.
-    let _ = Reader::waiting().read(root, "src/none.txt", whole);
-    let reader = Reader::from_memory();
+    let _ = Reader::new(Access::MayWait).read(root, "src/none.txt", whole);
+    let reader = Reader::new(Access::FromMemory);
     let missing = reader.read(root, "src/none.txt", whole).map(drop);
     assert!(matches!(reader.finish(missing), Some(Err(ref e)) if e.code.as_str() == "NOT_FOUND"));
     // A waiting reader reads parts.
     assert!(
-        Reader::waiting()
+        Reader::new(Access::MayWait)
             .read(root, "src/a.txt", Span::Head { max: 4 })
             .is_ok()
     );
