@@ -12,24 +12,25 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * A toolkit's compiled read options: its deny and allow rules, the ignore files it obeys,
- * content budget and file size limit.
+ * its budgets and limits, read from its options object and checked once, in Rust
+ * (`options.rs`).
  */
 export declare class ReadPolicy {
   /**
-   * Compiles gitignore-syntax rules relative to the workspace root: `defaultDeny` (the
-   * default list, or none), `deny` (added to it), `allow` (re-admits what any of them or
-   * an ignore file denies), and `ignoreFiles`, the names of the workspace's ignore files
-   * obeyed in every directory. Throws `INVALID_ARGUMENT` for a rule that is not valid or a
-   * name that is not a plain file name. `maxContentBytes` (checked
-   * by the caller to be an integer of at least 128) bounds every `content`;
-   * `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
-   * the largest file read, the specification's `MAX_FILE_BYTES` when absent;
-   * `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
-   * `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
-   * absent. `media` (each limit checked by the caller) bounds the toolkit's media reads;
-   * `tokens` is the budget of tokens of each read's text, none when absent.
+   * The read options of a toolkit's `options` (`createAgentToolkit`): `defaultDeny`,
+   * `deny`, `allow`, `ignoreFiles`, `maxFileBytes`, `maxContentBytes`,
+   * `maxBatchContentBytes`, `media`, `maxReadTokens` and `tokenizer`, each read once, in
+   * that order. A toolkit reads files of any size and gives 25,000 tokens a read unless
+   * told otherwise; `numbered`: whether each line costs a gutter in what the model is
+   * given (line numbers, or JSON's escapes). Throws `INVALID_ARGUMENT` naming the option
+   * for a bad or unreadable one, or a rule that is not valid.
    */
-  constructor(defaultDeny: Array<string>, deny: Array<string>, allow: Array<string>, ignoreFiles: Array<string>, maxContentBytes?: number | undefined | null, maxFileBytes?: number | undefined | null, maxBatchContentBytes?: number | undefined | null, media?: MediaOptions | undefined | null, tokens?: TokenOptions | undefined | null)
+  static forToolkit(options: object, numbered: boolean): ReadPolicy
+  /**
+   * The read options of a `ToolCatalog` context (`ctx`), as [`ReadPolicy::for_toolkit`]
+   * reads a toolkit's, with the specification's defaults (1 MiB, no token budget).
+   */
+  static forContext(ctx: object): ReadPolicy
 }
 
 /** A workspace root held open until [`Workspace::close`] (`createAgentToolkit`). */
@@ -100,6 +101,12 @@ export declare function ainternValidate(args: unknown): AInternValidationError[]
  */
 export declare function claimsMedia(path: string): boolean
 
+/**
+ * The rules a toolkit refuses unless told otherwise (`DEFAULT_DENY`): secrets an agent has
+ * no business sending to a model, and their copies.
+ */
+export declare function defaultDenyRules(): Array<string>
+
 /** The name of a dialect, as `executeDialect` takes it. */
 export declare const enum DialectName {
   Codex = 'codex',
@@ -164,6 +171,9 @@ export interface FramedMediaOutput {
   output: MediaOutput
   frame: MediaFrame
 }
+
+/** The ignore files a toolkit obeys unless told otherwise (`IGNORE_FILES`). */
+export declare function ignoreFileNames(): Array<string>
 
 /** An image for the model, within the toolkit's image limits. */
 export interface ImagePart {
@@ -246,23 +256,6 @@ export interface MediaMeta {
   images_left_out: number
 }
 
-/**
- * A toolkit's media limits, each checked by the caller (`options.media`) and absent for
- * the default.
- */
-export interface MediaOptions {
-  /** The largest image, notebook or PDF read, in bytes. */
-  maxFileBytes?: number
-  /** The longest edge of an image part, in pixels. */
-  maxImageEdge?: number
-  /** Width x height of an image part. */
-  maxImagePixels?: number
-  /** The length of an image part's base64 data. */
-  maxImageBytes?: number
-  /** The most image parts one answer carries. */
-  maxImages?: number
-}
-
 /** An image, a notebook or a PDF as a model reads it: text and image parts in order. */
 export interface MediaOutput {
   /** The requested path, normalized and relative to the workspace root. */
@@ -319,6 +312,9 @@ export interface MediaWindowSource {
  * 128): room for a cut line's marker and some of the line.
  */
 export declare const MIN_CONTENT_BYTES: number
+
+/** The smallest `maxReadTokens`: room for a header, a closing line and some lines. */
+export declare const MIN_READ_TOKENS: number
 
 /**
  * What the text of a window depends on beyond the window: each line numbered (default
@@ -427,19 +423,6 @@ export interface ShownRange {
 export interface TextPart {
   type: 'text'
   text: string
-}
-
-/**
- * A toolkit's budget of tokens for each read (`maxReadTokens`, `tokenizer`), as checked by
- * the caller.
- */
-export interface TokenOptions {
-  /** The most tokens of text one read gives a model. */
-  maxReadTokens: number
-  /** The tokenizer whose counts are estimated: `'o200k_base'` or `'cl100k_base'`. */
-  tokenizer: string
-  /** Whether each line costs a gutter beside its text (line numbers, or JSON's escapes). */
-  numbered: boolean
 }
 
 /**

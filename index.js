@@ -17,13 +17,15 @@ const {
   estimateTokens,
   MAX_PDF_PAGES,
   MAX_LINES,
-  MIN_CONTENT_BYTES,
+  MIN_READ_TOKENS,
+  defaultDenyRules,
+  ignoreFileNames,
 } = require('./lib/native.js')
 const { dialects } = require('./lib/dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./lib/run-tool-call.js')
 const { ReadMemory } = require('./lib/read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./lib/errors.js')
-const { argumentsInput, readOption, integerOption, booleanOption, stringList, rejectingThrows, mediaOptionsOf } = require('./lib/options.js')
+const { argumentsInput, readOption, booleanOption, rejectingThrows } = require('./lib/options.js')
 
 /** Freezes an object graph so no caller can edit a shared definition. */
 function deepFreeze(value) {
@@ -137,208 +139,13 @@ function signalOf(options, owner, pathOfError) {
 }
 
 /**
- * Files whose names say they hold secrets: credentials, private keys, tokens. Gitignore
- * syntax, relative to the workspace root; a name without `/` matches at any depth, and
- * deny rules ignore case. Of two rules that match, the later is the one a refusal names,
- * so a general rule comes before a specific one. Borderline entries say why they are here.
- */
-const SECRET_FILES = [
-  // dotenv files. `*.env`: dotenv files under other names (Compose's `env_file`); no
-  // language keeps source in `.env` files. `.envrc` (direnv) exports secrets to the shell;
-  // `.dev.vars` is Cloudflare Wrangler's local secrets.
-  '*.env',
-  '.env',
-  '.env.*',
-  '.envrc',
-  '.dev.vars',
-  '.dev.vars.*',
-  // Private keys under their usual names and suffixes (public keys `*.pub` go with them:
-  // nothing a model needs), PKCS#8 (`*.p8`), PuTTY, Java and Android key stores.
-  '*_rsa',
-  '*_dsa',
-  '*_ecdsa',
-  '*_ed25519',
-  'id_rsa*',
-  'id_dsa*',
-  'id_ecdsa*',
-  'id_ed25519*',
-  '*.pem',
-  '*.key',
-  '*.p12',
-  '*.pfx',
-  '*.p8',
-  '*.ppk',
-  '*.jks',
-  '*.keystore',
-  // Tools' credential files, by the names the tools give them.
-  '**/.aws/credentials',
-  '**/.docker/config.json',
-  '**/.kube/config',
-  'kubeconfig',
-  '*.kubeconfig',
-  '**/.cargo/credentials',
-  '**/.cargo/credentials.toml',
-  '**/.gem/credentials',
-  '**/.config/gh/hosts.yml',
-  'application_default_credentials.json',
-  'client_secret*.json',
-  // Google's OAuth quickstarts download the client secret as `credentials.json`; a test
-  // fixture of that name is refused too, and `allow` re-admits it.
-  'credentials.json',
-  '.npmrc',
-  '.netrc',
-  '.pypirc',
-  '.git-credentials',
-  '.pgpass',
-  '.my.cnf',
-  '.htpasswd',
-  '.vault-token',
-  '.s3cfg',
-  '.boto',
-  '.terraformrc',
-  'terraform.rc',
-  // Applications' secrets as data (Rails' config/secrets.yml, Streamlit's secrets.toml,
-  // Kubernetes Secret manifests); code named `secrets.ts` or `secrets.py` stays readable.
-  'secrets.yml',
-  'secrets.yaml',
-  'secrets.json',
-  'secrets.toml',
-  // Terraform state holds every resource's secrets in plain text; `.tfvars` files hold the
-  // variables' values, passwords among them (Terraform's own .gitignore keeps both out of
-  // git). The variables themselves are declared in `.tf` files, which stay readable.
-  '*.tfvars',
-  '*.tfvars.json',
-  '*.tfstate',
-  '*.tfstate.*',
-  // OpenVPN profiles usually embed the client's private key.
-  '*.ovpn',
-  // Shell and REPL histories keep the tokens typed on command lines.
-  '.*_history',
-]
-
-/** Directories that hold secrets, or that a model has no business reading file by file. */
-const SECRET_DIRECTORIES = [
-  '.ssh/',
-  '.gnupg/',
-  '**/.config/gcloud/',
-  // Remote URLs with tokens in `config`, and objects a model should reach through git.
-  '.git/',
-]
-
-/**
- * The suffixes of the copies people and editors leave beside a file: `~` (Emacs, Vim, nano
- * -B, gedit), `.bak`, `.old`, `.orig` (patch and merge tools). Vim's swap files are left
- * out: their NUL bytes make them binary, which no read returns.
- */
-const COPY_SUFFIXES = ['~', '.bak', '.old', '.orig']
-
-/**
- * `rule` and the rules for its copies: each suffix (unless the rule ends in `*`, which
- * covers them), and Emacs's auto-save `#name#` (escaped at the start of a rule, where `#`
- * would begin a comment).
- */
-function withCopies(rule) {
-  const slash = rule.lastIndexOf('/') + 1
-  const [directory, name] = [rule.slice(0, slash), rule.slice(slash)]
-  const autoSave = `${directory === '' ? '\\' : directory}#${name}#`
-  const suffixed = name.endsWith('*') ? [] : COPY_SUFFIXES.map((suffix) => rule + suffix)
-  return [rule, ...suffixed, autoSave]
-}
-
-/**
  * What a toolkit refuses unless told otherwise: secrets an agent has no business sending
- * to a model, and their copies. The examples `.env.example` and `.env.sample` are read;
- * their copies are not (an edit in progress may hold real values).
+ * to a model, and their copies (the list is the engine's, `engine/src/policy/defaults.rs`).
  */
-const DEFAULT_DENY = Object.freeze([
-  ...SECRET_FILES.flatMap(withCopies),
-  ...SECRET_DIRECTORIES,
-  '!.env.example',
-  '!.env.sample',
-])
+const DEFAULT_DENY = Object.freeze(defaultDenyRules())
 
-/** A rule list of the options (`owner` names them): `fallback` when absent, else a copy. */
-function ruleList(options, name, fallback, owner) {
-  const rules = readOption(options, name, owner)
-  return rules === undefined ? fallback : stringList(rules, `${owner}.${name}`, name)
-}
-
-/**
- * The ignore files a toolkit obeys unless told otherwise: the files in which agents' users
- * keep what their tools must not read (JetBrains AI Assistant's `.aiignore`, Cursor's,
- * Gemini CLI's, Cline's, Roo Code's, Aider's, Windsurf's), and this package's own.
- */
-const IGNORE_FILES = Object.freeze([
-  '.aiignore',
-  '.cursorignore',
-  '.geminiignore',
-  '.clineignore',
-  '.rooignore',
-  '.aiderignore',
-  '.codeiumignore',
-  '.agentreadfileignore',
-])
-
-/** `defaultDeny` of the options: whether `DEFAULT_DENY` applies (`true` when absent). */
-function defaultDenyOf(options, owner) {
-  const on = readOption(options, 'defaultDeny', owner)
-  if (on === undefined || on === true) return DEFAULT_DENY
-  if (on === false) return []
-  const got = on === null ? 'null' : typeof on
-  throw codedError('INVALID_ARGUMENT', 'defaultDeny', `${owner}.defaultDeny must be true or false (got ${got})`)
-}
-
-/**
- * `ignoreFiles` of the options, as the names obeyed: `true` (or absent) is `IGNORE_FILES`,
- * `false` none, an array exactly its names.
- */
-function ignoreFilesOf(options, owner) {
-  const names = readOption(options, 'ignoreFiles', owner)
-  if (names === undefined || names === true) return IGNORE_FILES
-  if (names === false) return []
-  if (typeof names !== 'object' || names === null) {
-    const got = names === null ? 'null' : typeof names
-    const reason = `${owner}.ignoreFiles must be true, false or an array of file names (got ${got})`
-    throw codedError('INVALID_ARGUMENT', 'ignoreFiles', reason)
-  }
-  return stringList(names, `${owner}.ignoreFiles`, 'ignoreFiles', 'file names')
-}
-
-
-/**
- * A content budget of the options (`maxContentBytes`, or `maxBatchContentBytes`, `name`):
- * `undefined`, or an integer from 128 to 2^32 - 1.
- */
-function budgetOf(options, owner, name = 'maxContentBytes') {
-  return integerOption(options, name, owner, [MIN_CONTENT_BYTES, 0xffffffff])
-}
-
-/**
- * `maxFileBytes` of the options: `undefined` (the specification's MAX_FILE_BYTES), a
- * positive safe integer, or `Infinity`.
- */
-function fileLimitOf(options, owner) {
-  const limit = readOption(options, 'maxFileBytes', owner)
-  if (limit === undefined || limit === Infinity) return limit
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    const got = typeof limit === 'number' ? String(limit) : limit === null ? 'null' : typeof limit
-    const reason = `${owner}.maxFileBytes must be a positive safe integer or Infinity (got ${got})`
-    throw codedError('INVALID_ARGUMENT', 'maxFileBytes', reason)
-  }
-  return limit
-}
-
-/**
- * A toolkit's `maxReadTokens` when absent: 25,000 tokens, one eighth of a 200k-token context
- * (about 2,000 lines of code, or 100 KB of English), what Claude Code's read gives.
- */
-const DEFAULT_READ_TOKENS = 25_000
-
-/** The smallest `maxReadTokens`: room for a header, a closing line and some lines. */
-const MIN_READ_TOKENS = 1000
-
-/** The tokenizers whose counts `maxReadTokens` may be estimated in. */
-const TOKENIZERS = ['o200k_base', 'cl100k_base']
+/** The ignore files a toolkit obeys unless told otherwise (the engine's list). */
+const IGNORE_FILES = Object.freeze(ignoreFileNames())
 
 /**
  * A `maxReadTokens` for a model whose context window holds `contextTokens` tokens: one eighth
@@ -353,65 +160,6 @@ function maxReadTokensFor(contextTokens) {
   return Math.min(0xffffffff, Math.max(MIN_READ_TOKENS, Math.floor(contextTokens / 8)))
 }
 
-/**
- * The token budget of `options` (`maxReadTokens`, `tokenizer`) as the native options, or
- * `undefined` for none (`maxReadTokens: Infinity`, or absent without a `fallback`).
- * `numbered`: whether each line costs a gutter in what the model is given.
- */
-function tokenBudgetOf(options, owner, numbered, fallback) {
-  const given = readOption(options, 'maxReadTokens', owner)
-  const limit = given === undefined ? fallback : given
-  const named = readOption(options, 'tokenizer', owner)
-  const tokenizer = named === undefined ? TOKENIZERS[0] : named
-  if (!TOKENIZERS.includes(tokenizer)) {
-    const got = typeof tokenizer === 'string' ? JSON.stringify(tokenizer) : tokenizer === null ? 'null' : typeof tokenizer
-    throw codedError('INVALID_ARGUMENT', 'tokenizer', `${owner}.tokenizer must be 'o200k_base' or 'cl100k_base' (got ${got})`)
-  }
-  if (limit === undefined || limit === Infinity) return undefined
-  if (!Number.isInteger(limit) || limit < MIN_READ_TOKENS || limit > 0xffffffff) {
-    const got = typeof limit === 'number' ? String(limit) : limit === null ? 'null' : typeof limit
-    const reason = `${owner}.maxReadTokens must be an integer from ${MIN_READ_TOKENS} to 4294967295, or Infinity (got ${got})`
-    throw codedError('INVALID_ARGUMENT', 'maxReadTokens', reason)
-  }
-  return { maxReadTokens: limit, tokenizer, numbered }
-}
-
-/**
- * The compiled policy of `options` (`owner` names them in errors): defaultDeny, deny,
- * allow, ignoreFiles, maxContentBytes, maxFileBytes, maxBatchContentBytes, media,
- * maxReadTokens and tokenizer, each read once. `toolkit`, for a toolkit's: its reads are a
- * model's (files of any size, 25,000 tokens a read, by default), and `toolkit.numbered`
- * says whether a model is given each line with a gutter (line numbers, or JSON's escapes);
- * without it, the specification's defaults (1 MiB, no token budget). Throws
- * INVALID_ARGUMENT for bad or unreadable ones.
- */
-function policyOf(options, owner, toolkit) {
-  const defaultDeny = defaultDenyOf(options, owner)
-  const deny = ruleList(options, 'deny', [], owner)
-  const allow = ruleList(options, 'allow', [], owner)
-  const ignoreFiles = ignoreFilesOf(options, owner)
-  const fileLimit = fileLimitOf(options, owner) ?? (toolkit === undefined ? undefined : Infinity)
-  const budgets = [budgetOf(options, owner), fileLimit, budgetOf(options, owner, 'maxBatchContentBytes')]
-  const media = mediaOptionsOf(options, owner)
-  const tokens = tokenBudgetOf(options, owner, toolkit?.numbered ?? true, toolkit && DEFAULT_READ_TOKENS)
-  return compiledPolicy([defaultDeny, deny, allow, ignoreFiles, ...budgets, media, tokens])
-}
-
-/** Policies compiled, by their rules; the oldest goes past 32. Most toolkits share one. */
-const compiledPolicies = new Map()
-
-function compiledPolicy(rules) {
-  // `String`: JSON would spell `Infinity` and `undefined` alike (`null`).
-  const key = JSON.stringify(rules.map((rule) => (typeof rule === 'number' ? String(rule) : rule)))
-  let policy = compiledPolicies.get(key)
-  if (policy === undefined) {
-    policy = new ReadPolicy(...rules)
-    if (compiledPolicies.size >= 32) compiledPolicies.delete(compiledPolicies.keys().next().value)
-    compiledPolicies.set(key, policy)
-  }
-  return policy
-}
-
 const ToolCatalog = deepFreeze({
   read_file: {
     definition: TOOL_DEFINITIONS.read_file,
@@ -421,7 +169,7 @@ const ToolCatalog = deepFreeze({
         const signal = signalOf(ctx, 'ctx', () => pathOf(input))
         if (ctx === undefined || ctx === null) return readFile(undefined, input, signal)
         const workspaceRoot = readOption(ctx, 'workspaceRoot', 'ctx')
-        return readFileWithPolicy(workspaceRoot, input, signal, policyOf(ctx, 'ctx'))
+        return readFileWithPolicy(workspaceRoot, input, signal, ReadPolicy.forContext(ctx))
       })
     },
   },
@@ -504,7 +252,7 @@ function createAgentToolkit(options) {
   const rendering = renderingOptions(options, 'options')
   // JSON's escapes cost about what line numbers do: the budget counts a gutter for either.
   const numbered = rendering.lineNumbers !== false || rendering.resultFormat === 'json'
-  const workspace = new Workspace(workspaceRoot, policyOf(options, 'options', { numbered }))
+  const workspace = new Workspace(workspaceRoot, ReadPolicy.forToolkit(options, numbered))
   let settings
   try {
     settings = modelSettingsOf(options, rendering, workspace)

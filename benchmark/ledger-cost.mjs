@@ -14,6 +14,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { defaultDenyPolicy, loadAddon } from './load-addon.mjs'
+
 const here = path.dirname(fileURLToPath(import.meta.url))
 const require = createRequire(import.meta.url)
 const current = require(path.join(here, '..', 'lib', 'native.js'))
@@ -22,9 +24,7 @@ const { DEFAULT_DENY } = require(path.join(here, '..', 'index.js'))
 const argv = process.argv.slice(2)
 const baselineArg = argv.find((a) => a.startsWith('--baseline='))
 if (!baselineArg) throw new Error('usage: ledger-cost.mjs --baseline=OTHER.node')
-const module = { exports: {} }
-process.dlopen(module, path.resolve(baselineArg.slice('--baseline='.length)))
-const baseline = module.exports
+const baseline = loadAddon(path.resolve(baselineArg.slice('--baseline='.length)))
 const budgetArg = argv.find((a) => a.startsWith('--budget-ms='))
 const BUDGET_MS = budgetArg ? Number(budgetArg.split('=')[1]) : 1500
 
@@ -35,7 +35,7 @@ fs.mkdirSync(path.join(tmp, 'src'))
 fs.writeFileSync(path.join(tmp, 'src', 'small.ts'), text) // ~2.8 KB
 
 function workspace(addon) {
-  return new addon.Workspace(tmp, new addon.ReadPolicy([...DEFAULT_DENY], [], [], [], undefined))
+  return new addon.Workspace(tmp, defaultDenyPolicy(addon, DEFAULT_DENY))
 }
 const sides = { ledger: workspace(current), baseline: workspace(baseline) }
 const input = { path: 'src/small.ts' }

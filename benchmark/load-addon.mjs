@@ -7,3 +7,14 @@ export function loadAddon(file) {
   process.dlopen(module, file)
   return module.exports
 }
+
+/**
+ * A policy of `addon` (this build or an older one) with the default deny rules
+ * (`defaultDeny`, the package's `DEFAULT_DENY`) and nothing else: no ignore files, the
+ * specification's file limit, no token budget. Builds before the options were read in Rust
+ * took the rules as positional arguments.
+ */
+export function defaultDenyPolicy(addon, defaultDeny) {
+  if (typeof addon.ReadPolicy.forContext === 'function') return addon.ReadPolicy.forContext({ ignoreFiles: false })
+  return new addon.ReadPolicy([...defaultDeny], [], [], [], undefined)
+}

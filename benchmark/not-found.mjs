@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pkg from '../index.js'
-import { loadAddon } from './load-addon.mjs'
+import { defaultDenyPolicy, loadAddon } from './load-addon.mjs'
 
 const baselineArg = process.argv.find((arg) => arg.startsWith('--baseline='))
 if (!baselineArg) {
@@ -34,8 +34,7 @@ for (let i = 0; i < 5000; i++) fs.writeFileSync(path.join(ws, `huge/file-${Strin
 
 /** A toolkit of `addon` over the fixture, under the default deny rules. */
 function workspaceOf(addon) {
-  const policy = new addon.ReadPolicy([...pkg.DEFAULT_DENY], [], undefined, undefined, undefined)
-  return new addon.Workspace(ws, policy)
+  return new addon.Workspace(ws, defaultDenyPolicy(addon, pkg.DEFAULT_DENY))
 }
 
 /** This checkout's build of the addon (`npm run build` puts it at the package root). */

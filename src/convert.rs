@@ -2,7 +2,9 @@
 //! (never trusting a getter, a proxy or a type), and engine errors turned into JS `Error`s
 //! whose `code` is the engine's.
 
-use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object, ToNapiValue};
+use napi::bindgen_prelude::{
+    FromNapiValue, JsObjectValue, Object, Property, PropertyAttributes, ToNapiValue,
+};
 use napi::{Env, JsValue, Unknown, ValueType};
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
@@ -195,9 +197,35 @@ pub(crate) fn error_value<'env>(
 /// The JS `Error` for an engine error, in the form napi-rs throws verbatim: `code` is the
 /// error code, `message` names the requested path and the reason.
 pub(crate) fn throwable(env: &Env, error: ReadFileError) -> napi::Error {
+    throwable_caused(env, error, None)
+}
+
+/// [`throwable`], with what JavaScript threw as its `cause` (as `new Error(message, {
+/// cause })` defines it: not enumerable).
+pub(crate) fn throwable_caused(
+    env: &Env,
+    error: ReadFileError,
+    cause: Option<Unknown>,
+) -> napi::Error {
     let message = error.to_string();
     match error_value(env, error.code.as_str(), &message, None) {
-        Ok(value) => napi::Error::from(value),
+        Ok(value) => {
+            if let Some(cause) = cause {
+                // Without its cause the error still says what could not be read.
+                let _ = with_cause(env, value, cause);
+            }
+            napi::Error::from(value)
+        }
         Err(_) => napi::Error::from_reason(message),
     }
+}
+
+fn with_cause(env: &Env, error: Unknown, cause: Unknown) -> napi::Result<()> {
+    let mut error = Object::from_unknown(error)?;
+    let attributes = PropertyAttributes::Writable | PropertyAttributes::Configurable;
+    let cause = Property::new()
+        .with_utf8_name("cause")?
+        .with_value(&cause)
+        .with_property_attributes(attributes);
+    js::cleared(env, error.define_properties(&[cause]))
 }

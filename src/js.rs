@@ -17,15 +17,24 @@ use napi::{Env, JsValue, Status, Unknown, sys};
 /// `Err` and leaves the exception pending, and every later Node-API call on the env then
 /// fails with `napi_pending_exception`; napi-rs has no call that clears it.
 pub fn clear_exception(env: &Env) -> bool {
+    take_exception(env).is_some()
+}
+
+/// The pending exception, if any, taken (no longer pending): what JavaScript threw, for an
+/// error's `cause`. The same gap as [`clear_exception`].
+pub fn take_exception(env: &Env) -> Option<Unknown<'_>> {
     let mut pending = false;
     // SAFETY: `env` is the live env of this JS thread; `pending` is an out-pointer.
     unsafe { sys::napi_is_exception_pending(env.raw(), &mut pending) };
-    if pending {
-        let mut exception = ptr::null_mut();
-        // SAFETY: as above; `exception` is an out-pointer.
-        unsafe { sys::napi_get_and_clear_last_exception(env.raw(), &mut exception) };
+    if !pending {
+        return None;
     }
-    pending
+    let mut exception = ptr::null_mut();
+    // SAFETY: as above; `exception` is an out-pointer.
+    unsafe { sys::napi_get_and_clear_last_exception(env.raw(), &mut exception) };
+    // Wrapped only to be handed on as a value of any type (`Object::from_raw` checks
+    // nothing): a live handle of the current scope, which the `Unknown` does not outlive.
+    Some(Object::from_raw(env.raw(), exception).to_unknown())
 }
 
 /// `result`, with the exception a failure left pending cleared (see [`clear_exception`]).

@@ -25,6 +25,7 @@ mod js;
 mod mcp_answer;
 mod media;
 mod model_text;
+mod options;
 mod output;
 mod schedule;
 mod test_hooks;
@@ -113,7 +114,7 @@ pub fn estimate_tokens(env: Env, text: String, tokenizer: Option<String>) -> nap
     let tokenizer = match tokenizer {
         None => agent_read_file_engine::Tokenizer::default(),
         Some(name) => {
-            toolkit::tokenizer_named(&name).map_err(|error| convert::throwable(&env, error))?
+            options::tokenizer_named(&name).map_err(|error| convert::throwable(&env, error))?
         }
     };
     let tokens = agent_read_file_engine::tokens::estimate(&text, tokenizer);

@@ -6,8 +6,8 @@ use napi_derive::napi;
 
 use crate::model_text::MediaFrame;
 
-use agent_read_file_engine::media::image::{FittedImage, ImageLimits};
-use agent_read_file_engine::media::{self, MediaLimits, MediaPart, Shown};
+use agent_read_file_engine::media::image::FittedImage;
+use agent_read_file_engine::media::{self, MediaPart, Shown};
 
 /// Whether `path` is named like an image, a notebook or a PDF (`.png`, `.jpg`, `.jpeg`,
 /// `.gif`, `.webp`, `.pdf`, `.ipynb`, in any case): a toolkit's `view` of it decodes, and
@@ -16,45 +16,6 @@ use agent_read_file_engine::media::{self, MediaLimits, MediaPart, Shown};
 #[napi]
 pub fn claims_media(path: String) -> bool {
     media::claims_media(&path)
-}
-
-/// A toolkit's media limits, each checked by the caller (`options.media`) and absent for
-/// the default.
-#[napi(object, object_to_js = false)]
-pub struct MediaOptions {
-    /// The largest image, notebook or PDF read, in bytes.
-    pub max_file_bytes: Option<f64>,
-    /// The longest edge of an image part, in pixels.
-    pub max_image_edge: Option<u32>,
-    /// Width x height of an image part.
-    pub max_image_pixels: Option<f64>,
-    /// The length of an image part's base64 data.
-    pub max_image_bytes: Option<f64>,
-    /// The most image parts one answer carries.
-    pub max_images: Option<u32>,
-}
-
-impl From<MediaOptions> for MediaLimits {
-    fn from(options: MediaOptions) -> MediaLimits {
-        let defaults = MediaLimits::default();
-        let image = ImageLimits {
-            max_edge: options.max_image_edge.unwrap_or(defaults.image.max_edge),
-            max_pixels: options
-                .max_image_pixels
-                .map_or(defaults.image.max_pixels, |pixels| pixels as u64),
-            max_base64_bytes: options
-                .max_image_bytes
-                .map_or(defaults.image.max_base64_bytes, |bytes| bytes as usize),
-            ..defaults.image
-        };
-        MediaLimits {
-            max_file_bytes: options
-                .max_file_bytes
-                .map_or(defaults.max_file_bytes, |bytes| bytes as u64),
-            image,
-            max_images: options.max_images.unwrap_or(defaults.max_images),
-        }
-    }
 }
 
 /// An image, a notebook or a PDF as a model reads it: text and image parts in order.

@@ -9,18 +9,18 @@ use napi::{Env, Unknown};
 use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
-use agent_read_file_engine::media::MediaLimits;
-use agent_read_file_engine::policy::{Policy, PolicyRules};
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
-use agent_read_file_engine::{Ledger, LineIndexCache, TokenBudget, Tokenizer};
+use agent_read_file_engine::{Ledger, LineIndexCache};
 
 use crate::JsFileVersion;
 use crate::call::{ReadCall, RootArg, Rules};
-use crate::convert::{Fields, requested_path, root_path, safe_integer, string_or_type, throwable};
+use crate::convert::{
+    Fields, requested_path, root_path, string_or_type, throwable, throwable_caused,
+};
 use crate::mcp_answer::{McpAnswer, McpAnswerOptions};
-use crate::media::MediaOptions;
 use crate::model_text::{ModelTextOptions, text_options};
+use crate::options::{self, Owner};
 use crate::schedule;
 
 /// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
@@ -36,7 +36,8 @@ pub struct Workspace {
 }
 
 /// A toolkit's compiled read options: its deny and allow rules, the ignore files it obeys,
-/// content budget and file size limit.
+/// its budgets and limits, read from its options object and checked once, in Rust
+/// (`options.rs`).
 #[napi]
 pub struct ReadPolicy {
     rules: Arc<Rules>,
@@ -44,110 +45,29 @@ pub struct ReadPolicy {
 
 #[napi]
 impl ReadPolicy {
-    /// Compiles gitignore-syntax rules relative to the workspace root: `defaultDeny` (the
-    /// default list, or none), `deny` (added to it), `allow` (re-admits what any of them or
-    /// an ignore file denies), and `ignoreFiles`, the names of the workspace's ignore files
-    /// obeyed in every directory. Throws `INVALID_ARGUMENT` for a rule that is not valid or a
-    /// name that is not a plain file name. `maxContentBytes` (checked
-    /// by the caller to be an integer of at least 128) bounds every `content`;
-    /// `maxFileBytes` (a positive safe integer or `Infinity`, else `INVALID_ARGUMENT`) is
-    /// the largest file read, the specification's `MAX_FILE_BYTES` when absent;
-    /// `maxBatchContentBytes` (checked by the caller like `maxContentBytes`) is what one
-    /// `readFiles` call returns at most, all files together, `MAX_BATCH_CONTENT_BYTES` when
-    /// absent. `media` (each limit checked by the caller) bounds the toolkit's media reads;
-    /// `tokens` is the budget of tokens of each read's text, none when absent.
-    #[napi(constructor)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        env: Env,
-        default_deny: Vec<String>,
-        deny: Vec<String>,
-        allow: Vec<String>,
-        ignore_files: Vec<String>,
-        max_content_bytes: Option<u32>,
-        max_file_bytes: Option<f64>,
-        max_batch_content_bytes: Option<u32>,
-        media: Option<MediaOptions>,
-        tokens: Option<TokenOptions>,
-    ) -> napi::Result<Self> {
-        let rules = PolicyRules {
-            default_deny: &default_deny,
-            deny: &deny,
-            allow: &allow,
-            ignore_files: &ignore_files,
-        };
-        let policy = Policy::new(rules).map_err(|error| throwable(&env, error))?;
-        let max_file_bytes = max_file_bytes
-            .map(file_size_limit)
-            .transpose()
-            .map_err(|error| throwable(&env, error))?;
-        let rules = Rules {
-            policy: Some(policy),
-            max_content_bytes: max_content_bytes.map(|bytes| bytes as usize),
-            max_file_bytes,
-            max_batch_content_bytes: max_batch_content_bytes.map(|bytes| bytes as usize),
-            media: media.map(MediaLimits::from).unwrap_or_default(),
-            max_tokens: tokens
-                .map(TokenBudget::try_from)
-                .transpose()
-                .map_err(|error| throwable(&env, error))?,
-        };
-        Ok(ReadPolicy {
-            rules: Arc::new(rules),
-        })
+    /// The read options of a toolkit's `options` (`createAgentToolkit`): `defaultDeny`,
+    /// `deny`, `allow`, `ignoreFiles`, `maxFileBytes`, `maxContentBytes`,
+    /// `maxBatchContentBytes`, `media`, `maxReadTokens` and `tokenizer`, each read once, in
+    /// that order. A toolkit reads files of any size and gives 25,000 tokens a read unless
+    /// told otherwise; `numbered`: whether each line costs a gutter in what the model is
+    /// given (line numbers, or JSON's escapes). Throws `INVALID_ARGUMENT` naming the option
+    /// for a bad or unreadable one, or a rule that is not valid.
+    #[napi(factory, ts_args_type = "options: object, numbered: boolean")]
+    pub fn for_toolkit(env: Env, options: Unknown, numbered: bool) -> napi::Result<ReadPolicy> {
+        ReadPolicy::of(&env, &options, Owner::Toolkit { numbered })
     }
-}
 
-/// A toolkit's budget of tokens for each read (`maxReadTokens`, `tokenizer`), as checked by
-/// the caller.
-#[napi(object)]
-pub struct TokenOptions {
-    /// The most tokens of text one read gives a model.
-    pub max_read_tokens: u32,
-    /// The tokenizer whose counts are estimated: `'o200k_base'` or `'cl100k_base'`.
-    pub tokenizer: String,
-    /// Whether each line costs a gutter beside its text (line numbers, or JSON's escapes).
-    pub numbered: bool,
-}
-
-impl TryFrom<TokenOptions> for TokenBudget {
-    type Error = ReadFileError;
-
-    fn try_from(options: TokenOptions) -> Result<TokenBudget, ReadFileError> {
-        Ok(TokenBudget {
-            tokens: options.max_read_tokens as usize,
-            tokenizer: tokenizer_named(&options.tokenizer)?,
-            numbered: options.numbered,
-        })
+    /// The read options of a `ToolCatalog` context (`ctx`), as [`ReadPolicy::for_toolkit`]
+    /// reads a toolkit's, with the specification's defaults (1 MiB, no token budget).
+    #[napi(factory, ts_args_type = "ctx: object")]
+    pub fn for_context(env: Env, ctx: Unknown) -> napi::Result<ReadPolicy> {
+        ReadPolicy::of(&env, &ctx, Owner::Context)
     }
-}
 
-/// The tokenizer of its name: `o200k_base` or `cl100k_base`, else `INVALID_ARGUMENT`.
-pub(crate) fn tokenizer_named(name: &str) -> Result<Tokenizer, ReadFileError> {
-    match name {
-        "o200k_base" => Ok(Tokenizer::O200kBase),
-        "cl100k_base" => Ok(Tokenizer::Cl100kBase),
-        _ => Err(ReadFileError::new(
-            ErrorCode::InvalidArgument,
-            "tokenizer",
-            format!("tokenizer must be 'o200k_base' or 'cl100k_base' (got {name:?})"),
-        )),
-    }
-}
-
-/// `maxFileBytes` as a limit in bytes: `Infinity` is no limit; anything but a positive
-/// safe integer is `INVALID_ARGUMENT`.
-fn file_size_limit(bytes: f64) -> Result<u64, ReadFileError> {
-    if bytes == f64::INFINITY {
-        return Ok(u64::MAX);
-    }
-    match safe_integer(bytes).and_then(|bytes| u64::try_from(bytes).ok()) {
-        Some(limit) if limit >= 1 => Ok(limit),
-        _ => Err(ReadFileError::new(
-            ErrorCode::InvalidArgument,
-            "maxFileBytes",
-            format!("maxFileBytes must be a positive safe integer or Infinity (got {bytes})"),
-        )),
+    fn of(env: &Env, options: &Unknown, owner: Owner) -> napi::Result<ReadPolicy> {
+        let rules = options::rules_of(env, options, owner)
+            .map_err(|(error, cause)| throwable_caused(env, error, cause))?;
+        Ok(ReadPolicy { rules })
     }
 }
 

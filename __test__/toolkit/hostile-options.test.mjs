@@ -66,8 +66,10 @@ const rejectAsync = async (call, option) => checkInvalid(await rejection(call), 
 
 describe('createAgentToolkit: hostile options throw INVALID_ARGUMENT naming the option', () => {
   for (const name of ['workspaceRoot', 'defaultDeny', 'deny', 'allow', 'ignoreFiles', 'maxContentBytes', 'maxFileBytes']) {
-    test(`a throwing ${name} getter`, () => {
-      throwSync(() => createAgentToolkit(withThrowingGetter({ workspaceRoot: fx.ws }, name)), `options.${name}`)
+    test(`a throwing ${name} getter, what it threw the error's cause`, () => {
+      const err = throwSync(() => createAgentToolkit(withThrowingGetter({ workspaceRoot: fx.ws }, name)), `options.${name}`)
+      assert.ok(err.cause instanceof HostileError, `${name}: cause ${err.cause}`)
+      assert.ok(!Object.keys(err).includes('cause'), 'a cause is not enumerable, as Error defines it')
     })
   }
 

@@ -16,6 +16,7 @@
 //! renamed). Hard links cannot be told apart by path: a hard link to a denied file, under
 //! an admitted name, is read.
 
+pub mod defaults;
 mod ignore_files;
 
 use std::collections::HashMap;
