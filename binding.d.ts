@@ -37,9 +37,12 @@ export declare class ReadPolicy {
 export declare class Workspace {
   /**
    * Opens `workspaceRoot` (an absolute path to a directory) once; its reads follow
-   * `policy`.
+   * `policy`. With `dedupeReads`, a window whose lines its model was given already, of
+   * the same version, is answered (to a `view` with `text`) by a note saying so.
    */
-  constructor(workspaceRoot: string, policy: ReadPolicy)
+  constructor(workspaceRoot: string, policy: ReadPolicy, dedupeReads?: boolean)
+  /** Forgets which lines the model was given (`dedupeReads`): every next window is sent. */
+  forgetReads(): void
   /** `readFile` beneath this workspace's root. */
   readFile(input: ReadFileInput, signal?: AbortSignal): Promise<ReadFileOutput>
   /**
@@ -405,12 +408,6 @@ export declare function renderMediaFrame(output: MediaWindow): MediaFrame
  * toolkit's note in brackets, and the closing line that reads on when lines are left.
  */
 export declare function renderRead(output: ToolkitReadFileOutput, options?: ModelTextOptions | undefined | null): string
-
-/**
- * The note a model is given instead of `output`'s lines, given before and unchanged since:
- * the path, the lines, and the closing line that reads on.
- */
-export declare function renderUnchanged(output: ToolkitReadFileOutput): string
 
 /** Pages or cells `first` to `last` (1-based, inclusive) of `total`. */
 export interface ShownRange {

@@ -862,4 +862,3 @@ module.exports.readFileSync = nativeBinding.readFileSync
 module.exports.readFileWithPolicy = nativeBinding.readFileWithPolicy
 module.exports.renderMediaFrame = nativeBinding.renderMediaFrame
 module.exports.renderRead = nativeBinding.renderRead
-module.exports.renderUnchanged = nativeBinding.renderUnchanged

@@ -355,13 +355,14 @@ export interface ToolkitOptions {
   lineNumbers?: boolean
   /**
    * Default `false`. When `true`, a read through `runToolCall` or an adapter whose lines were
-   * all given to the model before by this toolkit, from a file whose content hash (the
-   * ledger's) is unchanged since, is told as a note instead
-   * (`src/a.ts lines 1-3 unchanged since your last read`, and the closing line). Whole lines
-   * only: a cut line or a window from a column is always sent, and so is a window read
-   * beside another read of a file of the same name or a `readFiles` batch. Text only:
-   * `'json'` sends every output. Call {@link AgentToolkit.forgetReads} when the model's
-   * memory of earlier reads is gone (its history compacted or cut).
+   * all given to the model before by this toolkit, from a file whose content hash (that of
+   * the bytes this read saw) is unchanged since, is told as a note instead
+   * (`src/a.ts lines 1-3 unchanged since your last read`, and the closing line). Lines count
+   * as given once their answer is delivered, in the order answers are: of two reads of one
+   * window at once, the first sends the lines. Whole lines only: a cut line or a window from
+   * a column is always sent. Text only: `'json'` sends every output. Call
+   * {@link AgentToolkit.forgetReads} when the model's memory of earlier reads is gone (its
+   * history compacted or cut).
    */
   dedupeReads?: boolean
   /** Limits of {@link AgentToolkit.view}'s images, notebooks and PDFs. */

@@ -23,7 +23,6 @@ const {
 } = require('./lib/native.js')
 const { dialects } = require('./lib/dialects.js')
 const { runToolCall, registerToolkit, renderingOptions } = require('./lib/run-tool-call.js')
-const { ReadMemory } = require('./lib/read-memory.js')
 const { isReadFileError, isToolkitError, codedError } = require('./lib/errors.js')
 const { argumentsInput, readOption, booleanOption, rejectingThrows } = require('./lib/options.js')
 
@@ -182,61 +181,18 @@ function dedupeOf(options) {
 
 /**
  * What `runToolCall` and the adapters give the model for this toolkit's reads: the
- * rendering options of `options`, and a read memory when `dedupeReads` is on.
+ * rendering options of `options`, and whether a window the model has is a note
+ * (`dedupeReads`: the engine remembers the lines given, `workspace.view`'s text says so).
  */
-function modelSettingsOf(options, rendering, workspace) {
+function modelSettingsOf(rendering, dedupeReads, workspace) {
   const { resultFormat = 'text', lineNumbers = true } = rendering
-  const memory = dedupeOf(options) ? new ReadMemory() : undefined
   return {
     resultFormat,
     lineNumbers,
-    memory,
-    lastRead: (path) => workspace.lastRead(path) ?? undefined,
+    dedupeReads,
     // `agent-read-file mcp`'s answer to a plain call, made in Rust (adapters/mcp-core.js).
     mcpAnswer: (input, id, options, signal) => workspace.mcpAnswer(input, id, options, signal),
   }
-}
-
-/**
- * `read()` (a read of `paths`, `undefined` for a batch), told to `memory` (a `dedupeReads`
- * toolkit's) as it begins and ends, so that a window read beside another read of the same
- * file is never called unchanged. Without a memory, `read()` as it is.
- */
-function tracked(memory, paths, read) {
-  if (memory === undefined) return read()
-  const ticket = memory.begin(paths)
-  const ended = (outputs) => memory.end(ticket, outputs)
-  let result
-  try {
-    result = read()
-  } catch (error) {
-    ended([])
-    throw error
-  }
-  if (typeof result?.then !== 'function') {
-    ended([result])
-    return result
-  }
-  return result.then(
-    (answer) => {
-      ended(outputsOf(answer))
-      return answer
-    },
-    (error) => {
-      ended([])
-      throw error
-    },
-  )
-}
-
-/**
- * The outputs a read answered: a batch's entries' (`{ ok, output }`), a view's with the
- * model's text (`{ output, text }` or `{ output, frame }`), or the one output.
- */
-function outputsOf(answer) {
-  if (Array.isArray(answer)) return answer.map((entry) => entry?.output)
-  const withText = typeof answer === 'object' && answer !== null && ('text' in answer || 'frame' in answer)
-  return [withText ? answer.output : answer]
 }
 
 /**
@@ -252,23 +208,15 @@ function createAgentToolkit(options) {
   const rendering = renderingOptions(options, 'options')
   // JSON's escapes cost about what line numbers do: the budget counts a gutter for either.
   const numbered = rendering.lineNumbers !== false || rendering.resultFormat === 'json'
-  const workspace = new Workspace(workspaceRoot, ReadPolicy.forToolkit(options, numbered))
-  let settings
-  try {
-    settings = modelSettingsOf(options, rendering, workspace)
-  } catch (error) {
-    workspace.close()
-    throw error
-  }
+  const policy = ReadPolicy.forToolkit(options, numbered)
+  const dedupeReads = dedupeOf(options)
+  const workspace = new Workspace(workspaceRoot, policy, dedupeReads)
+  const settings = modelSettingsOf(rendering, dedupeReads, workspace)
   const close = () => workspace.close()
   // `view`, with `text` (the engine's text options) answering a text window as `{ output,
   // text }`: `runToolCall` and the adapters read and render in one call.
   const view = (input, callOptions, text) =>
-    rejectingThrows(() =>
-      tracked(settings.memory, [pathOf(input)], () =>
-        workspace.view(input, signalOf(callOptions, 'options', () => pathOf(input)), text),
-      ),
-    )
+    rejectingThrows(() => workspace.view(input, signalOf(callOptions, 'options', () => pathOf(input)), text))
   settings.view = view
   const toolkit = Object.freeze({
     definition: TOOLKIT_DEFINITIONS.read_file,
@@ -276,24 +224,16 @@ function createAgentToolkit(options) {
       return runToolCall(toolkit, args, callOptions)
     },
     readFile(input, callOptions) {
-      return rejectingThrows(() =>
-        tracked(settings.memory, [pathOf(input)], () =>
-          workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))),
-        ),
-      )
+      return rejectingThrows(() => workspace.readFile(input, signalOf(callOptions, 'options', () => pathOf(input))))
     },
     view(input, callOptions) {
       return view(input, callOptions)
     },
     readFileSync(input) {
-      return tracked(settings.memory, [pathOf(input)], () => workspace.readFileSync(input))
+      return workspace.readFileSync(input)
     },
     readFiles(inputs, callOptions) {
-      return rejectingThrows(() =>
-        tracked(settings.memory, undefined, () =>
-          workspace.readFiles(inputs, signalOf(callOptions, 'options', () => 'readFiles')),
-        ),
-      )
+      return rejectingThrows(() => workspace.readFiles(inputs, signalOf(callOptions, 'options', () => 'readFiles')))
     },
     lastRead(path) {
       return workspace.lastRead(path) ?? undefined
@@ -314,7 +254,7 @@ function createAgentToolkit(options) {
       return now.hash === last.hash ? 'unchanged' : 'changed'
     },
     forgetReads() {
-      settings.memory?.forget()
+      workspace.forgetReads()
     },
     close,
     [Symbol.dispose]: close,

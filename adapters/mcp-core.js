@@ -99,7 +99,7 @@ function readFileAnswer(toolkit, structured = false) {
   const response = (request, result) => ({ result, jsonrpc: '2.0', id: request.id })
   const answer = async (request, signal) => response(request, await call(request.params.arguments, signal))
   const settings = settingsOf(toolkit)
-  if (settings.mcpAnswer === undefined || settings.memory !== undefined || settings.resultFormat !== 'text') return answer
+  if (settings.mcpAnswer === undefined || settings.dedupeReads || settings.resultFormat !== 'text') return answer
   return async (request, signal, stateless = false) => {
     const args = withNumbers(request.params.arguments)
     // An id with a lone surrogate would reach Rust as U+FFFD; JSON.stringify escapes it.

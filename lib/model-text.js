@@ -1,10 +1,10 @@
 'use strict'
 // What a model is given for a read, beside a text window's text (which the engine renders:
-// engine/src/model_text.rs, through the binding's `renderRead`, `renderUnchanged` and the
-// text a toolkit's `view` hands over with its output): a failure's text (its `CODE: path:
-// reason` line, and for some codes a second line saying what to do instead), and a media
-// answer's parts (its text and images, between the header and closing lines the engine
-// writes: `renderMediaFrame`).
+// engine/src/model_text.rs, through the binding's `renderRead` and the text a toolkit's
+// `view` hands over with its output, with `dedupeReads` perhaps the note that the model has
+// those lines already): a failure's text (its `CODE: path: reason` line, and for some codes
+// a second line saying what to do instead), and a media answer's parts (its text and
+// images, between the header and closing lines the engine writes: `renderMediaFrame`).
 
 const native = require('./native.js')
 
@@ -14,17 +14,6 @@ const NEXT_STEPS = {
   OUTSIDE_WORKSPACE: 'read_file reads only inside the workspace: give a path relative to its root.',
   BINARY_NOT_SUPPORTED: 'read_file reads text files, images, notebooks and PDFs only.',
   PDF_ENCRYPTED: 'read_file cannot decrypt it: ask the user for a copy without a password.',
-}
-
-/** Whether `output` is one line cut to fit the budget (it says where the line continues). */
-function isCut(output) {
-  return output.continuation !== undefined && output.continuation !== null
-}
-
-/** The first line of the window: worked out from where it ends, so `output` alone says it. */
-function firstLineOf(output) {
-  const { line_count: total, returned_line_count: returned } = output.meta
-  return output.next_start_line === null ? total - returned + 1 : output.next_start_line - returned
 }
 
 /** The text a model is given for a failure: `message` (`CODE: path: reason`) and, for some codes, what to do instead. */
@@ -102,6 +91,4 @@ module.exports = {
   imageParts,
   isMedia,
   withoutImageData,
-  isCut,
-  firstLineOf,
 }

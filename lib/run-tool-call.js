@@ -7,13 +7,14 @@ const { argumentsInput, readOption, booleanOption } = require('./options.js')
 const model = require('./model-text.js')
 const native = require('./native.js')
 
-const { renderFailure, isCut, firstLineOf } = model
+const { renderFailure } = model
 
 /**
  * What `createAgentToolkit` registers of each toolkit it makes: its `resultFormat`,
- * `lineNumbers`, its read memory (with `dedupeReads`), its ledger's `lastRead`, and `view`
- * (`toolkit.view` that also answers a text window's model text, rendered by the engine). A
- * toolkit of the caller's has none: text with line numbers, nothing deduplicated.
+ * `lineNumbers`, `dedupeReads`, and `view` (`toolkit.view` that also
+ * answers a text window's model text, rendered by the engine, which with `dedupeReads` is the
+ * note that the model has those lines already). A toolkit of the caller's has none: text
+ * with line numbers, nothing deduplicated.
  */
 const toolkitSettings = new WeakMap()
 
@@ -53,43 +54,6 @@ function numberOf(input, key) {
   }
 }
 
-/**
- * The window's lines as spans a memory keeps, when the model could be spared them: whole
- * lines (not a cut line, not a line from a column), at least one.
- */
-function wholeLines(output, startColumn) {
-  const returned = output.meta.returned_line_count
-  if (returned === 0 || isCut(output) || (startColumn !== undefined && startColumn > 1)) return undefined
-  const first = firstLineOf(output)
-  return { first, last: first + returned - 1 }
-}
-
-/**
- * The content hash of the version `output` came from, by the toolkit's ledger; `undefined`
- * when the ledger's last read of the path is not that one (another read of it finished in
- * between with other bytes or times): then nothing is deduplicated.
- */
-function versionHash(settings, output) {
-  const version = settings.lastRead(output.path)
-  if (version === undefined || version === null) return undefined
-  const same = version.byte_length === output.meta.byte_length && version.mtime_ms === output.meta.mtime_ms
-  return same ? version.hash : undefined
-}
-
-/**
- * The note that the window was already given, unchanged, or `undefined` (its lines are to be
- * sent), remembering them as given then.
- */
-function unchangedNote(settings, output, startColumn) {
-  if (settings.memory === undefined || settings.memory.isUnsure(output)) return undefined
-  const lines = wholeLines(output, startColumn)
-  const hash = lines === undefined ? undefined : versionHash(settings, output)
-  if (hash === undefined) return undefined
-  if (settings.memory.covers(output.path, hash, lines.first, lines.last)) return native.renderUnchanged(output)
-  settings.memory.remember(output.path, hash, lines.first, lines.last)
-  return undefined
-}
-
 /** The engine's text options for a window read for `input`: `lineNumbers`, and the call's numbers. */
 function textOptionsOf(input, lineNumbers) {
   return { lineNumbers, startLine: numberOf(input, 'start_line'), startColumn: numberOf(input, 'start_column') }
@@ -121,7 +85,7 @@ async function readForModel(toolkit, read, input, options, overrides = {}) {
  */
 function answerOf(settings, output, made, resultFormat, text) {
   if (model.isMedia(output)) return { ...mediaAnswer(output, resultFormat, made), output }
-  const content = resultFormat === 'json' ? JSON.stringify(output) : (unchangedNote(settings, output, text.startColumn) ?? made ?? native.renderRead(output, text))
+  const content = resultFormat === 'json' ? JSON.stringify(output) : (made ?? native.renderRead(output, text))
   return { content, parts: [{ type: 'text', text: content }], output }
 }
 

@@ -4,8 +4,8 @@
 //! pool and for `readFileSync` it may wait; on the JS thread it is done from memory (see
 //! `schedule/js_thread.rs`).
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object};
 use napi::{Env, JsValue, Unknown};
@@ -15,6 +15,7 @@ use agent_read_file_engine::error::{ErrorCode, ReadFileError, SizeLimit};
 use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
 use agent_read_file_engine::model_text::{self, MediaFrame, TextOptions};
 use agent_read_file_engine::policy::Policy;
+use agent_read_file_engine::read_memory::ReadMemory;
 use agent_read_file_engine::request::{Argument, MAX_FILE_BYTES, ReadRequest};
 use agent_read_file_engine::root_cache;
 use agent_read_file_engine::sandbox::Root;
@@ -71,6 +72,8 @@ pub(crate) struct ReadCall {
     /// A window answered with the model's text of it, made with these options (a media
     /// answer with the text its parts are framed by).
     text: Option<TextOptions>,
+    /// Where a `dedupeReads` toolkit remembers the lines its model was given (with `text`).
+    memory: Option<Arc<Mutex<ReadMemory>>>,
 }
 
 /// What a call asks for.
@@ -101,7 +104,7 @@ pub(crate) enum CallKind {
 /// What a call replies, and what its reads saw for the toolkit's ledger.
 pub(crate) enum Reply {
     /// A window, and the model's text of it when the call asked for it.
-    Output(ReadFileOutput, Option<String>, Seen),
+    Output(ReadFileOutput, Option<WindowText>, Seen),
     Version(FileVersion),
     Many(Vec<Result<ReadFileOutput, ReadFileError>>, Seen),
     /// An image, a notebook or a PDF of a `view`, and the text its parts are framed by when
@@ -122,7 +125,9 @@ impl Reply {
     pub(crate) fn content_len(&self) -> usize {
         let len = |output: &ReadFileOutput| output.content.as_str().len();
         match self {
-            Reply::Output(output, text, _) => len(output) + text.as_ref().map_or(0, String::len),
+            Reply::Output(output, text, _) => {
+                len(output) + text.as_ref().map_or(0, |text| text.text.len())
+            }
             Reply::Version(_) => 0,
             Reply::Media(output, frame, _) => {
                 let frame_len = frame
@@ -140,13 +145,48 @@ impl Reply {
     /// `lastRead` never names a read whose caller gave up on it (its signal fired first).
     pub(crate) fn delivered(mut self) -> Reply {
         match &mut self {
-            Reply::Output(_, _, seen)
-            | Reply::Many(_, seen)
-            | Reply::Media(_, _, seen)
-            | Reply::McpAnswer(_, seen) => std::mem::take(seen).record(),
+            Reply::Output(output, text, seen) => {
+                if let Some(text) = text {
+                    text.deduplicated(output, seen);
+                }
+                std::mem::take(seen).record()
+            }
+            Reply::Many(_, seen) | Reply::Media(_, _, seen) | Reply::McpAnswer(_, seen) => {
+                std::mem::take(seen).record()
+            }
             Reply::Version(_) | Reply::NeedsDecoding(_) | Reply::Dialect(_) => {}
         }
         self
+    }
+}
+
+/// A window's model text, and, for a `dedupeReads` toolkit, where the lines its model was
+/// given are remembered: told as the reply is delivered ([`Reply::delivered`]), so that
+/// lines count as given only once their reply is (never those of a call given up on), in
+/// the order the replies are.
+pub(crate) struct WindowText {
+    pub(crate) text: String,
+    given: Option<Given>,
+}
+
+/// Where a toolkit remembers the lines its model was given, and whether the window was read
+/// from a column (not whole lines).
+struct Given {
+    memory: Arc<Mutex<ReadMemory>>,
+    from_column: bool,
+}
+
+impl WindowText {
+    /// The text of `output`, unless the model was given all its lines of the version `seen`
+    /// before: then the note that says so ([`model_text::render_unchanged`]).
+    fn deduplicated(&mut self, output: &ReadFileOutput, seen: &Seen) {
+        let (Some(given), Some(hash)) = (self.given.take(), seen.hash()) else {
+            return;
+        };
+        let mut memory = given.memory.lock().unwrap_or_else(PoisonError::into_inner);
+        if memory.given_before(output, hash, given.from_column) {
+            self.text = model_text::render_unchanged(output);
+        }
     }
 }
 
@@ -165,6 +205,12 @@ impl Seen {
                 .clone()
                 .map(|ledger| (ledger, versions.into_iter().collect())),
         )
+    }
+
+    /// The content hash of the version its (first) read saw.
+    fn hash(&self) -> Option<u128> {
+        let (_, versions) = self.0.as_ref()?;
+        versions.first().map(|version| version.hash)
     }
 
     pub(crate) fn record(self) {
@@ -196,6 +242,7 @@ impl ReadCall {
             stop: None,
             mcp_answer: None,
             text: None,
+            memory: None,
         }
     }
 
@@ -353,6 +400,11 @@ impl ReadCall {
     pub(crate) fn with_text(self, text: TextOptions) -> ReadCall {
         let text = Some(text);
         ReadCall { text, ..self }
+    }
+
+    /// This call, its model text told to `memory` (a `dedupeReads` toolkit's) when delivered.
+    pub(crate) fn with_memory(self, memory: Option<Arc<Mutex<ReadMemory>>>) -> ReadCall {
+        ReadCall { memory, ..self }
     }
 
     pub(crate) fn with_line_indexes(self, line_indexes: Arc<LineIndexCache>) -> ReadCall {
@@ -540,9 +592,13 @@ impl ReadCall {
     fn window_reply(&self, output: ReadFileOutput, seen: Seen) -> Reply {
         match &self.mcp_answer {
             None => {
-                let text = self
-                    .text
-                    .map(|options| model_text::render_read(&output, options));
+                let text = self.text.map(|options| WindowText {
+                    text: model_text::render_read(&output, options),
+                    given: self.memory.clone().map(|memory| Given {
+                        memory,
+                        from_column: self.request.start_column > 1,
+                    }),
+                });
                 Reply::Output(output, text, seen)
             }
             Some(answer) => Reply::McpAnswer(answer.encode(&output), seen),

@@ -93,13 +93,6 @@ pub(crate) fn text_options(options: Option<&ModelTextOptions>) -> TextOptions {
     )
 }
 
-/// The note a model is given instead of `output`'s lines, given before and unchanged since:
-/// the path, the lines, and the closing line that reads on.
-#[napi]
-pub fn render_unchanged(output: ToolkitReadFileOutput) -> String {
-    model_text::render_unchanged(window_of(&output))
-}
-
 /// A media answer (`MediaOutput`) as any caller may hold it: what its frame says, no data.
 #[napi(object, object_to_js = false)]
 pub struct MediaWindow {

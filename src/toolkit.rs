@@ -2,13 +2,14 @@
 //! held open, its compiled deny and allow rules and content budget, its read ledger, and
 //! the line indexes of the large files it read.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use napi::bindgen_prelude::Either;
 use napi::{Env, Unknown};
 use napi_derive::napi;
 
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
+use agent_read_file_engine::read_memory::ReadMemory;
 use agent_read_file_engine::request::Argument;
 use agent_read_file_engine::sandbox::Root;
 use agent_read_file_engine::{Ledger, LineIndexCache};
@@ -33,6 +34,8 @@ pub struct Workspace {
     ledger: Arc<Ledger>,
     /// The line indexes of the files over 1 MiB it read last.
     line_indexes: Arc<LineIndexCache>,
+    /// The lines its model was given, with `dedupeReads`.
+    memory: Option<Arc<Mutex<ReadMemory>>>,
 }
 
 /// A toolkit's compiled read options: its deny and allow rules, the ignore files it obeys,
@@ -93,12 +96,18 @@ pub fn read_file_with_policy<'env>(
 #[napi]
 impl Workspace {
     /// Opens `workspaceRoot` (an absolute path to a directory) once; its reads follow
-    /// `policy`.
+    /// `policy`. With `dedupeReads`, a window whose lines its model was given already, of
+    /// the same version, is answered (to a `view` with `text`) by a note saying so.
     #[napi(
         constructor,
-        ts_args_type = "workspaceRoot: string, policy: ReadPolicy"
+        ts_args_type = "workspaceRoot: string, policy: ReadPolicy, dedupeReads?: boolean"
     )]
-    pub fn new(env: Env, workspace_root: Unknown, policy: &ReadPolicy) -> napi::Result<Self> {
+    pub fn new(
+        env: Env,
+        workspace_root: Unknown,
+        policy: &ReadPolicy,
+        dedupe_reads: Option<bool>,
+    ) -> napi::Result<Self> {
         let path = root_path(workspace_root).map_err(|error| throwable(&env, error))?;
         let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
         Ok(Workspace {
@@ -106,7 +115,19 @@ impl Workspace {
             rules: policy.rules.clone(),
             ledger: Arc::default(),
             line_indexes: Arc::default(),
+            memory: dedupe_reads.unwrap_or(false).then(Arc::default),
         })
+    }
+
+    /// Forgets which lines the model was given (`dedupeReads`): every next window is sent.
+    #[napi]
+    pub fn forget_reads(&self) {
+        if let Some(memory) = &self.memory {
+            memory
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .forget();
+        }
     }
 
     /// `readFile` beneath this workspace's root.
@@ -293,6 +314,7 @@ impl Workspace {
             call.with_rules(self.rules.clone())
                 .with_ledger(self.ledger.clone())
                 .with_line_indexes(self.line_indexes.clone())
+                .with_memory(self.memory.clone())
         })
     }
 }

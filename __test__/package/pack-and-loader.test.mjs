@@ -143,7 +143,6 @@ describe('npm pack', () => {
       'lib/model-text.js',
       'lib/native.js',
       'lib/options.js',
-      'lib/read-memory.js',
       'lib/run-tool-call.js',
       'package.json',
     ])

@@ -30,34 +30,27 @@ describe('dedupeReads', () => {
     assert.deepEqual(again.output, expectedOutput(file, 'same.txt', 1, 3))
   })
 
-  test('reads of one file at once are never called unchanged, nor remembered; other files are', async () => {
-    // The hash a window is remembered by is the ledger's last read of its path: two reads of
-    // one file at once, across a rewrite keeping size and mtime, could take each other's.
+  test('reads of one file at once: each is told by the version it read itself, in the order they are answered', async () => {
+    // The engine remembers the lines with the content hash of the bytes that very read saw,
+    // as its reply is delivered: the first of two reads at once sends the lines, the second
+    // is the note (it could not be, across a rewrite between them: its hash would differ).
     const { file, toolkit } = setUp('racing.txt')
     const other = fx.write('other.txt', TEN)
     const note = (name) => `${name} lines 1-3 unchanged since your last read\n[next: start_line=4]\n`
-    await runToolCall(toolkit, { path: 'racing.txt', max_lines: 3 })
-    await runToolCall(toolkit, { path: 'other.txt', max_lines: 3 })
     const [a, b, c] = await Promise.all([
       runToolCall(toolkit, { path: 'racing.txt', max_lines: 3 }),
       runToolCall(toolkit, { path: './racing.txt', max_lines: 3 }),
       runToolCall(toolkit, { path: 'other.txt', max_lines: 3 }),
     ])
     assert.equal(a.content, expectedModelText(file, 'racing.txt', 1, 3))
-    assert.equal(b.content, expectedModelText(file, 'racing.txt', 1, 3))
-    assert.equal(c.content, note('other.txt'))
-    // Alone again, the window is known as it was; beside a batch (any file), it is sent.
-    assert.equal((await runToolCall(toolkit, { path: 'racing.txt', max_lines: 3 })).content, note('racing.txt'))
-    const [beside] = await Promise.all([
+    assert.equal(b.content, note('racing.txt'))
+    assert.equal(c.content, expectedModelText(other, 'other.txt', 1, 3))
+    // A batch beside a read changes nothing, and its entries are answered.
+    const [beside, batch] = await Promise.all([
       runToolCall(toolkit, { path: 'other.txt', max_lines: 3 }),
-      toolkit.readFiles([{ path: 'racing.txt' }]),
+      toolkit.readFiles([{ path: 'missing.txt' }, { path: 'racing.txt', max_lines: 1 }]),
     ])
-    assert.equal(beside.content, expectedModelText(other, 'other.txt', 1, 3))
-    // A batch whose entries failed, beside a read, still answers them.
-    const [, batch] = await Promise.all([
-      runToolCall(toolkit, { path: 'other.txt', max_lines: 3 }),
-      toolkit.readFiles([{ path: 'missing.txt' }, { path: 'other.txt', max_lines: 1 }]),
-    ])
+    assert.equal(beside.content, note('other.txt'))
     assert.deepEqual(
       batch.map((result) => (result.ok ? result.output.content : result.error.code)),
       ['NOT_FOUND', 'line 1\n'],

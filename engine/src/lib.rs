@@ -11,7 +11,8 @@
 //! - `read_file`: the `read_file` use case, in the specification's order,
 //! - [`media`]: images, notebooks and PDFs as typed parts (a toolkit's media reads),
 //! - [`view`]: a toolkit's one read of any file, text or media, decided by its content,
-//! - [`model_text`]: the text a model is given for a toolkit's text window,
+//! - [`model_text`]: the text a model is given for a toolkit's text window, and
+//!   [`read_memory`]: the lines a `dedupeReads` toolkit's model was given,
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
 //! - [`policy`]: which files a toolkit may read (deny and allow rules),
 //! - `suggest`: the readable files a toolkit's `NOT_FOUND` names as near misses,
@@ -37,6 +38,7 @@ pub mod media;
 pub mod model_text;
 pub mod policy;
 mod read_file;
+pub mod read_memory;
 mod render;
 pub mod request;
 pub mod root_cache;

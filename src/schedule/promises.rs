@@ -61,6 +61,8 @@ struct AbortWatch {
 type ListenerMethod<'env> = Function<'env, FnArgs<(&'static str, Object<'env>)>, Unknown<'env>>;
 
 /// How a call ended, before its promise hears of it.
+// Made once a call and settled at once: boxing the reply would cost an allocation a call.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Outcome {
     Done(Result<Reply, ReadFileError>),
     /// The caller's signal fired first; the requested path, for the message.
@@ -234,7 +236,9 @@ impl AbortWatch {
 /// The JS value of a call's reply.
 fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Result<Unknown<'env>> {
     match reply {
-        Reply::Output(output, text, _) => output::output_value(env, makers, output, text),
+        Reply::Output(output, text, _) => {
+            output::output_value(env, makers, output, text.map(|text| text.text))
+        }
         Reply::Version(version) => JsFileVersion::from(version).into_unknown(env),
         Reply::Many(results, _) => output::results_value(env, makers, results),
         Reply::Media(output, None, _) => crate::media::MediaOutput::from(output).into_unknown(env),
