@@ -344,7 +344,7 @@ fn read_window(
     }
     // From memory, a file over what is read whole there is read only when it is remembered.
     let remembered = match access {
-        Access::MayWait => remembered_window(request, options, relative, opened, &opened.file)?,
+        Access::MayWait => remembered_window(request, options, relative, opened, &*opened.file)?,
         Access::FromMemory => {
             let reads = FromMemoryReads::new(&opened.file, len, MAX_FROM_MEMORY_BYTES);
             remembered_window(request, options, relative, opened, &reads)?

@@ -89,6 +89,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use rustix::fs::{self as rfs, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
@@ -149,8 +150,9 @@ mod no_status {
 /// A regular file beneath the root, opened for reading.
 #[derive(Debug)]
 pub struct OpenedFile {
-    /// The readable descriptor.
-    pub file: OwnedFd,
+    /// The readable descriptor, perhaps shared with the root's kept descriptors and other
+    /// reads of the same file (its offset is never used: every read is positional).
+    pub file: Arc<OwnedFd>,
     /// The file's status, taken from a handle on the very file that was opened.
     pub stat: Stat,
     /// The workspace-relative path the file was opened by: the names the kernel looked up
@@ -639,8 +641,16 @@ fn lexical_names(path: &Path, above: AboveStart) -> Option<Vec<&OsStr>> {
 mod tests {
     use super::*;
     use std::fs;
-    use std::io::{Read, Write};
+    use std::io::Write;
     use std::os::unix::fs::{OpenOptionsExt, symlink};
+
+    /// All the text of `file`, read positionally (its offset is shared with its other
+    /// readers).
+    pub(super) fn read_all(file: &OwnedFd) -> String {
+        let len = rustix::fs::fstat(file).unwrap().st_size as u64;
+        let bytes = crate::file_guard::read_range(file, 0, len, len + 1).unwrap();
+        String::from_utf8(bytes).unwrap()
+    }
 
     pub(super) struct Fixture {
         _tmp: tempfile::TempDir,
@@ -700,11 +710,7 @@ mod tests {
             Via::Portable => fx.root.open_portably(&relative)?,
             Via::MacOs => fx.root.open_like_macos(&relative)?,
         };
-        let mut text = String::new();
-        fs::File::from(opened.file)
-            .read_to_string(&mut text)
-            .unwrap();
-        Ok(text)
+        Ok(read_all(&opened.file))
     }
 
     /// Every decision must be the same on the fast path, the walker, the portable path and

@@ -309,9 +309,8 @@ enum ByName<'r> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::tests::{Fixture, fixture};
+    use crate::sandbox::tests::{Fixture, fixture, read_all};
     use std::fs;
-    use std::io::Read;
     use std::os::unix::ffi::OsStrExt;
 
     #[test]
@@ -361,9 +360,7 @@ mod tests {
         let Reopened::File(file) = outcome else {
             panic!("not reopened");
         };
-        let mut text = String::new();
-        fs::File::from(file).read_to_string(&mut text).unwrap();
-        text
+        read_all(&file)
     }
 
     #[test]

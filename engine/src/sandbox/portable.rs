@@ -28,6 +28,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::fd::{BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags, Stat};
 use rustix::io::Errno;
@@ -129,7 +130,7 @@ pub(super) fn last_step(
     }
     let opened = open_same_file(dir, name, &stat)?;
     Ok(Step::Found(opened.map(|(file, stat)| OpenedFile {
-        file,
+        file: Arc::new(file),
         stat,
         path: path(),
     })))

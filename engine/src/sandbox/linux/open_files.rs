@@ -18,8 +18,9 @@
 //! [`IDLE`] without waiting for another read (started with the first file kept, ending when
 //! none is), so that a deleted file's space is not held for long; where it cannot be
 //! started, nothing is kept.
-//! A duplicate shares its file offset with the kept descriptor: every read of a file opened
-//! beneath a root is positional (`pread`).
+//! A read is handed the kept descriptor itself (shared, no duplicate made: that would cost a
+//! `fcntl` and a `close` a read), which shares its file offset with every other reader:
+//! every read of a file opened beneath a root is positional (`pread`).
 
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
@@ -53,7 +54,7 @@ struct KeptFile {
     version: [i128; 7],
     /// The workspace-relative path it was read by.
     path: PathBuf,
-    file: OwnedFd,
+    file: Arc<OwnedFd>,
     used: Instant,
 }
 
@@ -71,7 +72,7 @@ impl OpenFiles {
 
     /// A readable descriptor of the regular file whose status, from the read's own
     /// resolution, is `stat`, when one of this very version is kept.
-    pub(in crate::sandbox) fn reopen(&self, stat: &Stat) -> Option<OwnedFd> {
+    pub(in crate::sandbox) fn reopen(&self, stat: &Stat) -> Option<Arc<OwnedFd>> {
         if !file_status::settled(stat) {
             return None;
         }
@@ -80,20 +81,18 @@ impl OpenFiles {
         let at = files.iter().position(|kept| kept.version == version)?;
         let mut kept = files.remove(at);
         kept.used = Instant::now();
-        let copy = rustix::io::fcntl_dupfd_cloexec(&kept.file, 0).ok();
+        let file = kept.file.clone();
         files.push(kept);
-        copy
+        Some(file)
     }
 
-    /// Keeps a duplicate of `file`, just opened for reading the regular file whose status
-    /// is `stat` by the workspace-relative `path`, when its last change is settled.
-    pub(in crate::sandbox) fn remember(&self, path: &Path, stat: &Stat, file: &OwnedFd) {
+    /// Keeps `file`, just opened for reading the regular file whose status is `stat` by the
+    /// workspace-relative `path`, when its last change is settled.
+    pub(in crate::sandbox) fn remember(&self, path: &Path, stat: &Stat, file: &Arc<OwnedFd>) {
         if !file_status::settled(stat) {
             return;
         }
-        let Ok(copy) = rustix::io::fcntl_dupfd_cloexec(file, 0) else {
-            return;
-        };
+        let copy = file.clone();
         let version = file_status::identity(stat);
         {
             let mut files = self.0.files();
@@ -217,7 +216,7 @@ mod tests {
 
     /// `count` files of `text` in a temporary directory, each opened for reading, with its
     /// status, once their last change is settled.
-    fn settled_files(count: usize, text: &str) -> (tempfile::TempDir, Vec<(OwnedFd, Stat)>) {
+    fn settled_files(count: usize, text: &str) -> (tempfile::TempDir, Vec<(Arc<OwnedFd>, Stat)>) {
         let dir = tempfile::tempdir().unwrap();
         let paths: Vec<_> = (0..count)
             .map(|i| dir.path().join(format!("f{i}")))
@@ -229,7 +228,7 @@ mod tests {
         let files = paths
             .iter()
             .map(|path| {
-                let file = OwnedFd::from(std::fs::File::open(path).unwrap());
+                let file = Arc::new(OwnedFd::from(std::fs::File::open(path).unwrap()));
                 let stat = rustix::fs::fstat(&file).unwrap();
                 (file, stat)
             })
@@ -261,7 +260,7 @@ mod tests {
             .unwrap();
         writer.write_all(b"more\n").unwrap();
         std::thread::sleep(Duration::from_millis(50));
-        let now = rustix::fs::fstat(file).unwrap();
+        let now = rustix::fs::fstat(&**file).unwrap();
         assert!(open.reopen(&now).is_none());
     }
 
@@ -270,7 +269,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("fresh");
         std::fs::write(&path, "text\n").unwrap();
-        let file = OwnedFd::from(std::fs::File::open(&path).unwrap());
+        let file = Arc::new(OwnedFd::from(std::fs::File::open(&path).unwrap()));
         let stat = rustix::fs::fstat(&file).unwrap();
         let open = OpenFiles::default();
         open.remember(Path::new("fresh"), &stat, &file);
@@ -338,7 +337,7 @@ mod tests {
             std::fs::write(&next, format!("round {round}\n")).unwrap();
             std::fs::rename(&next, &log).unwrap();
             std::thread::sleep(Duration::from_millis(30)); // past a timestamp tick
-            let file = OwnedFd::from(std::fs::File::open(&log).unwrap());
+            let file = Arc::new(OwnedFd::from(std::fs::File::open(&log).unwrap()));
             let stat = rustix::fs::fstat(&file).unwrap();
             open.remember(Path::new("churn.log"), &stat, &file);
             kept.push(stat);

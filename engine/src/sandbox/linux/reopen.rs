@@ -18,7 +18,7 @@
 
 use std::ffi::CStr;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
-use std::sync::{PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use rustix::fs::{self as rfs, Mode, OFlags, PROC_SUPER_MAGIC, Stat};
 use rustix::io::Errno;
@@ -28,7 +28,7 @@ use crate::sandbox::{READ_FLAGS, Root};
 
 /// The outcome of reopening a resolved regular file for reading.
 pub(super) enum Reopened {
-    File(OwnedFd),
+    File(Arc<OwnedFd>),
     /// The name no longer names the file that was resolved.
     Raced,
     Failed(Errno),
@@ -73,7 +73,7 @@ pub(super) fn through_procfs(resolved: &Resolved<'_>) -> Option<Reopened> {
         let mut digits = [0u8; 12];
         let name = decimal(resolved.handle.as_raw_fd(), &mut digits);
         match rfs::openat(proc_fd_dir?, name, READ_FLAGS, Mode::empty()) {
-            Ok(file) => Some(Reopened::File(file)),
+            Ok(file) => Some(Reopened::File(Arc::new(file))),
             Err(Errno::NOENT | Errno::SRCH) => None,
             Err(errno) => Some(Reopened::Failed(errno)),
         }
@@ -125,7 +125,7 @@ pub(super) fn reopen(
     let mut digits = [0u8; 12];
     let name = decimal(resolved.handle.as_raw_fd(), &mut digits);
     match rfs::openat(proc_fd_dir, name, READ_FLAGS, Mode::empty()) {
-        Ok(file) => Reopened::File(file),
+        Ok(file) => Reopened::File(Arc::new(file)),
         // This process's procfs entries are gone (a `/proc` of another pid namespace, say).
         Err(Errno::NOENT | Errno::SRCH) => reopen_by_name(root, resolved),
         Err(errno) => Reopened::Failed(errno),
@@ -145,7 +145,7 @@ fn reopen_by_name(root: &OwnedFd, resolved: &Resolved<'_>) -> Reopened {
     };
     match opened {
         Ok(file) => match rfs::fstat(&file) {
-            Ok(stat) if same_file(&stat, &resolved.stat) => Reopened::File(file),
+            Ok(stat) if same_file(&stat, &resolved.stat) => Reopened::File(Arc::new(file)),
             Ok(_) => Reopened::Raced,
             Err(errno) => Reopened::Failed(errno),
         },
