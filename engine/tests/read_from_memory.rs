@@ -81,7 +81,7 @@ const LOCAL_FILE_SYSTEMS: [i64; 8] = [
 
 /// Whether reads from memory are expected here, told without the code under test: Linux
 /// 5.12+ (`RESOLVE_CACHED`) and a temp directory on a local file system.
-fn inline_expected(dir: &Path) -> bool {
+fn from_memory_expected(dir: &Path) -> bool {
     let release = fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
     let mut numbers = release
         .split(|c: char| !c.is_ascii_digit())
@@ -95,14 +95,14 @@ fn inline_expected(dir: &Path) -> bool {
 /// Whether a read can be done from memory here; where it is expected, it must be (after a
 /// full read has filled the caches). Elsewhere every attempt is `WouldBlock` and the
 /// comparisons below have nothing to compare.
-fn inline_possible(root: &Root) -> bool {
+fn from_memory_possible(root: &Root) -> bool {
     let warm = request("src/a.txt", 1.0, 10.0);
     let _ = waited(read_file(root, &warm, ReadOptions::default()));
     let done = matches!(
         read_file(root, &warm, ReadOptions::default().from_memory()),
         Ok(_) | Err(Stop::Failed(_))
     );
-    let expected = inline_expected(&std::env::temp_dir());
+    let expected = from_memory_expected(&std::env::temp_dir());
     assert!(
         done || !expected,
         "a warm read on a local file system would block"
@@ -116,7 +116,7 @@ fn inline_possible(root: &Root) -> bool {
 #[test]
 fn a_cached_read_answers_what_the_pool_read_answers() {
     let Workspace { root, .. } = &workspace();
-    if !inline_possible(root) {
+    if !from_memory_possible(root) {
         eprintln!("skipped: the temp directory is not on a file system read from memory here");
         return;
     }
@@ -194,7 +194,7 @@ fn a_cached_read_answers_what_the_pool_read_answers() {
 #[test]
 fn what_the_walker_must_judge_and_large_files_are_left_to_the_pool() {
     let Workspace { tmp, root, .. } = &workspace();
-    if !inline_possible(root) {
+    if !from_memory_possible(root) {
         return;
     }
     let big = tmp.path().join("ws/big.txt");
@@ -246,7 +246,7 @@ fn is_cold(file: &Path) -> bool {
 #[test]
 fn a_file_whose_pages_are_not_in_memory_is_left_to_the_pool() {
     let Workspace { tmp, root, .. } = &workspace();
-    if !inline_possible(root) {
+    if !from_memory_possible(root) {
         return;
     }
     let file = tmp.path().join("ws/cold.txt");
@@ -272,7 +272,7 @@ fn a_file_whose_pages_are_not_in_memory_is_left_to_the_pool() {
 #[test]
 fn a_fifo_is_not_a_file_and_its_writer_stays_blocked() {
     let Workspace { tmp, root, .. } = &workspace();
-    if !inline_possible(root) {
+    if !from_memory_possible(root) {
         return;
     }
     let fifo = tmp.path().join("ws/pipe");
@@ -340,7 +340,7 @@ fn path_is_cached(root_dir: &Path, relative: &str) -> bool {
 #[test]
 fn a_path_whose_directories_are_not_in_the_dentry_cache_is_left_to_the_pool() {
     let Workspace { tmp, root, .. } = &workspace();
-    if !inline_possible(root) {
+    if !from_memory_possible(root) {
         return;
     }
     let ws = tmp.path().join("ws");
@@ -376,7 +376,7 @@ fn a_path_whose_directories_are_not_in_the_dentry_cache_is_left_to_the_pool() {
 fn a_reader_from_memory_reads_a_use_case_from_memory_or_says_it_would_wait() {
     use agent_read_file_engine::{Reader, Span};
     let Workspace { root, .. } = &workspace();
-    if !inline_possible(root) {
+    if !from_memory_possible(root) {
         return;
     }
     let whole = Span::Whole { max: 1 << 20 };
