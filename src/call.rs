@@ -488,9 +488,7 @@ impl ReadCall {
         if let CallKind::Dialect(dialect, call) = &self.kind {
             // A dialect answers a root that cannot be opened its own way.
             let root = self.opened_root(roots, access).ok_or(Stop::WouldBlock)?;
-            let reader = Reader::new(access);
-            let answer = dialect_reply(*dialect, call, root.as_deref(), &reader);
-            return Ok(reader.finish(answer).ok_or(Stop::WouldBlock)??);
+            return dialect_reply(*dialect, call, root.as_deref(), access);
         }
         if access == Access::FromMemory && !self.may_run_from_memory() {
             return Err(Stop::WouldBlock);
@@ -513,7 +511,7 @@ impl ReadCall {
                 stage,
                 opened,
             } => self.view(&root, pages, (*stage, opened.as_deref()), options),
-            CallKind::Dialect(..) => unreachable!("answered above"),
+            CallKind::Dialect(dialect, call) => dialect_reply(*dialect, call, Ok(&root), access),
         }
     }
 
@@ -707,16 +705,18 @@ fn named(label: &str) -> ReadRequest {
     }
 }
 
-/// The reply of `dialect`'s `call` beneath `root` (or why it could not be opened), read
-/// through `reader`.
+/// The reply of `dialect`'s `call` beneath `root` (or why it could not be opened), its reads
+/// made with `access`; from memory, [`Stop::WouldBlock`] when one of them would wait.
 fn dialect_reply(
     dialect: Dialect,
     call: &DialectCall,
     root: Result<&Root, &ReadFileError>,
-    reader: &Reader,
-) -> Result<Reply, ReadFileError> {
-    let root = root.map_err(Clone::clone);
-    dialect.execute(root, call, reader).map(Reply::Dialect)
+    access: Access,
+) -> Attempt<Reply> {
+    let reader = Reader::new(access);
+    let answer = dialect.execute(root.map_err(Clone::clone), call, &reader);
+    let answer = reader.finish(answer).ok_or(Stop::WouldBlock)?;
+    Ok(answer.map(Reply::Dialect)?)
 }
 
 /// The text one media answer carries at most without a toolkit content budget: about 16,000
