@@ -1,18 +1,18 @@
 //! A toolkit's `view`: one read for every file an agent meets. A text file answers as
-//! [`read_file`] does; an image, a notebook or a PDF (told by its content, in [`media`])
-//! answers typed parts. Decoding may hold a thread and hundreds of megabytes, so a caller
-//! runs a view in two stages: [`Stage::Text`], where nothing is decoded, answers every text
-//! file, and says when the file needs [`Stage::Media`], which may decode. The file is
-//! opened once: the text stage hands the file it opened to the media stage ([`Opened`]),
-//! and a media stage that finds text reads it as text from the same file.
+//! [`read_file`](crate::read_file::read_file) does; an image, a notebook or a PDF (told by
+//! its content, in [`media`]) answers typed parts. Decoding may hold a thread and hundreds
+//! of megabytes, so a caller runs a view in two stages: [`Stage::Text`], where nothing is
+//! decoded, answers every text file, and says when the file needs [`Stage::Media`], which
+//! may decode. The file is opened once: the text stage hands the file it opened to the
+//! media stage ([`Opened`]), and a media stage that finds text reads it as text from the
+//! same file.
 
 use crate::attempt::{Access, Attempt, Stop};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::media::{self, MediaLimits, MediaOutput, MediaRequest};
 use crate::read_file::{Read, ReadOptions, read_opened_file, with_next_steps_as_allowed};
 use crate::request::ReadRequest;
-use crate::sandbox::OpenedFile;
-use crate::sandbox::Root;
+use crate::sandbox::{OpenedFile, Root};
 use crate::source;
 use crate::version::FileVersion;
 
@@ -27,7 +27,7 @@ pub struct Opened {
 /// What a view gives.
 #[derive(Debug)]
 pub enum Viewed {
-    /// A text window, as [`read_file`] gives it.
+    /// A text window, as [`read_file`](crate::read_file::read_file) gives it.
     Text(Read),
     /// An image, a notebook or a PDF as typed parts, and the version read.
     Media(MediaOutput, FileVersion),
