@@ -3,12 +3,16 @@ import assert from 'node:assert/strict'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { after, describe, test } from '../harness.mjs'
 import { makeFixture } from '../helpers.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/agent-read-file.js', import.meta.url))
+const require = createRequire(import.meta.url)
+const { IGNORE_FILES } = require('../../index.js')
+const { MAX_LINES, MAX_PDF_PAGES, MIN_CONTENT_BYTES, MIN_READ_TOKENS } = require('../../lib/native.js')
 const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
 
 function run(args, options = {}) {
@@ -246,6 +250,23 @@ describe('agent-read-file CLI', () => {
       assert.equal(run(['-v']).stdout, `${version}\n`)
     })
 
+    // The CLI writes the engine's limits and default names out, so that `--help` and a
+    // malformed command line never load the addon: this holds the copies to the engine's.
+    test("the help's limits and default names are the engine's", () => {
+      const flat = (args) => run(args).stdout.replace(/\s+/g, ' ')
+      const [help, mcpHelp] = [flat(['--help']), flat(['mcp', '--help'])]
+      for (const [text, said] of [
+        [help, `lines in the window, 1 to ${MAX_LINES} (default: 200)`],
+        [help, `at most ${MAX_PDF_PAGES}) or a notebook's cells`],
+        [help, `estimated) of one read's text, ${MIN_READ_TOKENS} or more, or Infinity`],
+        [mcpHelp, `one result carries (${MIN_CONTENT_BYTES} to 4294967295)`],
+        [mcpHelp, `estimated) of one result's text, ${MIN_READ_TOKENS} or more, or Infinity`],
+        [mcpHelp, `replaces the default names (${IGNORE_FILES.join(', ')})`],
+      ]) {
+        assert.ok(text.includes(said), said)
+      }
+    })
+
     // Issue 36 §4: the configuration `mcp --help` showed left out the MCP SDK, so a client
     // that pasted it got ERR_MCP_SDK_MISSING; the README's worked.
     test('mcp --help shows the client configuration the README shows', () => {
@@ -274,8 +295,8 @@ describe('agent-read-file CLI', () => {
 
     test('a number out of its range is a malformed command line: exit 2, naming the flag', () => {
       for (const [option, bad, range] of [
-        ['--max-lines', '0', '1 to 500'],
-        ['--max-lines', '501', '1 to 500'],
+        ['--max-lines', '0', `1 to ${MAX_LINES}`],
+        ['--max-lines', String(MAX_LINES + 1), `1 to ${MAX_LINES}`],
         ['--start-line', '0', '1 to'],
         ['--start-column', '0', '1 to'],
       ]) {
