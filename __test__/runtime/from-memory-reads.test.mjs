@@ -195,8 +195,17 @@ describe('readFile answers cached reads on the JS thread', () => {
       console.log('# not run: the file could not be made cold here (tmpfs, or no python3)')
       return
     }
-    const read = await counted(() => readFile(fx.ws, { path: 'cold.txt', max_lines: 2 }))
-    assert.deepEqual(read.value, expectedOutput(cold, 'cold.txt', 1, 2))
+    // On a loaded machine the pages may come back between the probe that found them gone
+    // and the read (a CI run saw it once): the file is made cold again, at most twice more.
+    // A read done here from pages that are not in memory would do so every time.
+    let read
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      if (attempt > 1 && !makeCold(cold)) break
+      read = await counted(() => readFile(fx.ws, { path: 'cold.txt', max_lines: 2 }))
+      assert.deepEqual(read.value, expectedOutput(cold, 'cold.txt', 1, 2))
+      if (read.pool === 1) break
+      console.log(`# attempt ${attempt}: the pages were back in memory before the read`)
+    }
     assert.deepEqual([read.fromMemory, read.pool], [0, 1])
   })
 
