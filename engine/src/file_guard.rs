@@ -8,7 +8,7 @@ use std::os::fd::{AsFd, OwnedFd};
 
 use rustix::fs::Stat;
 
-use crate::attempt::{Attempt, Stop};
+use crate::attempt::{Access, Attempt, Stop};
 
 /// How many leading bytes are searched for a NUL byte to call a file binary.
 pub const BINARY_SCAN_BYTES: usize = 8192;
@@ -98,6 +98,22 @@ pub fn read_whole(file: impl AsFd, file_len: u64, max: u64) -> Result<Vec<u8>, G
     // The file may have grown since it was measured: the bytes read are what counts.
     check_size(bytes.len() as u64, max)?;
     Ok(bytes)
+}
+
+/// `span` of the regular file `handle` (its status `stat`) as `access` allows: where
+/// waiting is allowed [`read_guarded`]; from memory a whole file only, by
+/// [`read_whole_from_memory`], and any other span [`Stop::WouldBlock`].
+pub fn read_span(
+    handle: &OwnedFd,
+    stat: &Stat,
+    span: Span,
+    access: Access,
+) -> Attempt<FileBytes, GuardError> {
+    match (access, span) {
+        (Access::MayWait, span) => read_guarded(handle, stat, span).map_err(Stop::Failed),
+        (Access::FromMemory, Span::Whole { max }) => read_whole_from_memory(handle, stat, max),
+        (Access::FromMemory, Span::Head { .. } | Span::Tail { .. }) => Err(Stop::WouldBlock),
+    }
 }
 
 /// The largest file read by [`read_whole_from_memory`]: a larger one is read where waiting is

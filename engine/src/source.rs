@@ -37,24 +37,16 @@ pub fn read(
     Ok((relative, read_opened(&opened, requested, span, access)?))
 }
 
-/// `span` of `opened` (the file `requested` names). From memory, only a whole file, read
-/// from the page cache alone ([`file_guard::read_whole_from_memory`]).
+/// `span` of `opened` (the file `requested` names), as `access` allows
+/// ([`file_guard::read_span`]).
 pub fn read_opened(
     opened: &OpenedFile,
     requested: &str,
     span: Span,
     access: Access,
 ) -> Attempt<FileBytes> {
-    let read = match (access, span) {
-        (Access::MayWait, span) => {
-            file_guard::read_guarded(&opened.file, &opened.stat, span).map_err(Stop::Failed)
-        }
-        (Access::FromMemory, Span::Whole { max }) => {
-            file_guard::read_whole_from_memory(&opened.file, &opened.stat, max)
-        }
-        (Access::FromMemory, Span::Head { .. } | Span::Tail { .. }) => Err(Stop::WouldBlock),
-    };
-    read.map_err(|stop| stop.map(|err| guard_error(err, requested)))
+    file_guard::read_span(&opened.file, &opened.stat, span, access)
+        .map_err(|stop| stop.map(|err| guard_error(err, requested)))
 }
 
 /// The file `requested` names beneath `root`, opened, refused when `policy` denies it, and

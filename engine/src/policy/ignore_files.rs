@@ -471,22 +471,13 @@ fn add_lines(builder: &mut GitignoreBuilder, relative: &Path, bytes: &[u8]) -> R
 
 /// The bytes of an ignore file, or why it cannot be read.
 fn read_bytes(file: OpenedFile, access: Access) -> Result<Result<Vec<u8>, String>, WouldWait> {
-    let bytes = match access {
-        Access::MayWait => file_guard::read_guarded(
-            &file.file,
-            &file.stat,
-            Span::Whole {
-                max: MAX_IGNORE_FILE_BYTES,
-            },
-        ),
-        Access::FromMemory => {
-            match file_guard::read_whole_from_memory(&file.file, &file.stat, MAX_IGNORE_FILE_BYTES)
-            {
-                Ok(bytes) => Ok(bytes),
-                Err(Stop::WouldBlock) => return Err(WouldWait),
-                Err(Stop::Failed(error)) => Err(error),
-            }
-        }
+    let span = Span::Whole {
+        max: MAX_IGNORE_FILE_BYTES,
+    };
+    let bytes = match file_guard::read_span(&file.file, &file.stat, span, access) {
+        Ok(bytes) => Ok(bytes),
+        Err(Stop::WouldBlock) => return Err(WouldWait),
+        Err(Stop::Failed(error)) => Err(error),
     };
     Ok(match bytes {
         Ok(bytes) => Ok(bytes.bytes),
