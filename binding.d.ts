@@ -353,8 +353,8 @@ export interface ReadFileMeta {
 }
 
 /**
- * The contract's `ReadFileOutput`. (The object is built by
- * `src/output/read-file-output.js`, which takes these fields in this order.)
+ * The contract's `ReadFileOutput` (built from the engine's output, whose serde
+ * implementation gives these keys in this order).
  */
 export interface ReadFileOutput {
   /** The requested path, normalized and relative to the workspace root. */
@@ -433,7 +433,7 @@ export interface ToolkitContinuation {
 
 /**
  * What a toolkit's read returns: the specification's output, and `continuation` (with
- * `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`;
+ * `cut_line_bytes`) and `note` when they apply. (Built as `ReadFileOutput` is;
  * `adapters/schemas.js` states it as a JSON Schema, which a test holds to this; read back
  * from JavaScript to be rendered, `src/model_text.rs`.)
  */

@@ -1,17 +1,18 @@
 //! The dialects' front door: `executeDialect(name, args, ctx)`, scheduled as every read is
 //! (`schedule`), and AIntern's synchronous helpers. Arguments are taken as the model sent them: a JSON text
 //! or an object (converted to JSON here, on the JS thread). Answers are the engine's typed
-//! answers, serialized straight into JS objects by napi-rs's serde support.
+//! answers, built as every result is (`output/literal.rs`).
 
-use napi::bindgen_prelude::{FromNapiValue, ToNapiValue, TypeName};
-use napi::{Env, JsValue, Unknown, ValueType, sys};
+use napi::bindgen_prelude::FromNapiValue;
+use napi::{Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
 use serde_json::Value;
 
 use crate::call::ReadCall;
 use crate::convert::{property, string_or_type, type_of};
+use crate::output::literal::Literal;
 use crate::{js, schedule};
-use agent_read_file_engine::dialect::{Answer, Args, Dialect, DialectCall, aintern};
+use agent_read_file_engine::dialect::{Args, Dialect, DialectCall, aintern};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 
 /// Declares `DialectName` from the engine's list of dialects.
@@ -79,8 +80,8 @@ fn no_such_dialect(name: &str) -> ReadFileError {
     ts_args_type = "args: unknown",
     ts_return_type = "AInternValidationError[]"
 )]
-pub fn aintern_validate(args: Unknown) -> Serialized<Vec<aintern::ValidationError>> {
-    Serialized(aintern::validate(&args_from_js(&args).value()))
+pub fn aintern_validate(args: Unknown) -> Literal<Vec<aintern::ValidationError>> {
+    Literal(aintern::validate(&args_from_js(&args).value()))
 }
 
 /// AIntern's `GetExecutionSummary`.
@@ -154,36 +155,3 @@ fn json_from_js(value: &Unknown, what: &str) -> Result<Value, String> {
         )),
     }
 }
-
-/// An engine value on its way to JavaScript as the object its `Serialize` implementation
-/// describes (field names and order kept).
-pub struct Serialized<T>(T);
-
-impl<T> TypeName for Serialized<T> {
-    fn type_name() -> &'static str {
-        "object"
-    }
-
-    fn value_type() -> ValueType {
-        ValueType::Object
-    }
-}
-
-/// `ToNapiValue` for each engine type that crosses over serialized (this crate names serde
-/// only through napi-rs, so the impls are per type rather than over `T: Serialize`).
-macro_rules! serialized_to_js {
-    ($($type:ty),*) => {
-        $(impl ToNapiValue for Serialized<$type> {
-            unsafe fn to_napi_value(
-                env: sys::napi_env,
-                value: Self,
-            ) -> napi::Result<sys::napi_value> {
-                Env::from_raw(env)
-                    .to_js_value(&value.0)
-                    .map(|value| value.raw())
-            }
-        })*
-    };
-}
-
-serialized_to_js!(Answer, Vec<aintern::ValidationError>);

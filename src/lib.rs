@@ -38,6 +38,8 @@ use agent_read_file_engine::FileVersion;
 use agent_read_file_engine::error::ReadFileError;
 use call::{ReadCall, RootArg};
 use convert::{Fields, root_path, throwable};
+use model_text::{MediaFrame, MediaWindow};
+use output::literal::Literal;
 use schedule::EnvState;
 
 /// The largest file `read_file` returns, in bytes (1048576: 1 MiB).
@@ -99,7 +101,7 @@ fn run_sync<'env>(
     let output = call
         .and_then(|call| call.run())
         .map_err(|error| throwable(env, error))?;
-    output::output_value(env, &EnvState::of(env)?.makers, output, None)
+    output::output_value(env, &EnvState::of(env)?.literals, output, None)
 }
 
 /// An estimate of the tokens `text` costs a model, counted as `tokenizer` (`'o200k_base'`,
@@ -157,7 +159,13 @@ pub fn read_files_async<'env>(
 
 /// One version of a file: what a read saw, or what is on disk now (`fileVersion`). Two
 /// versions with the same `hash` have the same bytes.
-#[napi(object, js_name = "FileVersion")]
+#[napi(
+    object,
+    js_name = "FileVersion",
+    object_to_js = false,
+    object_from_js = false
+)]
+#[derive(serde::Serialize)]
 pub struct JsFileVersion {
     /// The normalized workspace-relative path, as `readFile` returns it.
     pub path: String,
@@ -209,4 +217,12 @@ pub fn file_version_async<'env>(
 ) -> napi::Result<Unknown<'env>> {
     let root = root_path(workspace_root).map(RootArg::Path);
     schedule::enqueue(env, ReadCall::version_from_js(root, path), signal)
+}
+
+/// The text `output`'s parts are framed by, a media answer (`toolkit.view` of an image, a
+/// notebook or a PDF): `head`, its header line, before them; `tail`, the images left out and
+/// the call that reads on, after them (empty when there is neither).
+#[napi(ts_return_type = "MediaFrame")]
+pub fn render_media_frame(output: MediaWindow) -> Literal<MediaFrame> {
+    Literal(agent_read_file_engine::model_text::media_frame(output.facts()).into())
 }

@@ -1,8 +1,9 @@
 //! A toolkit's media reads (`toolkit.view`) across the boundary: the limits a toolkit's
-//! options set, and the typed answer (`MediaOutput`: text and image parts).
+//! options set, and the typed answer (`MediaOutput`: text and image parts; built as every
+//! result is, `output/literal.rs`).
 
-use napi::bindgen_prelude::Either;
 use napi_derive::napi;
+use serde::Serialize;
 
 use crate::model_text::MediaFrame;
 
@@ -19,20 +20,23 @@ pub fn claims_media(path: String) -> bool {
 }
 
 /// An image, a notebook or a PDF as a model reads it: text and image parts in order.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(Serialize)]
 pub struct MediaOutput {
     /// The requested path, normalized and relative to the workspace root.
     pub path: String,
     /// What the content says the file is.
     #[napi(ts_type = "'image' | 'notebook' | 'pdf'")]
     pub kind: String,
-    pub parts: Vec<Either<TextPart, ImagePart>>,
+    #[napi(ts_type = "Array<TextPart | ImagePart>")]
+    pub parts: Vec<Part>,
     pub meta: MediaMeta,
 }
 
 /// A media answer and the text its parts are framed by, for the model (a toolkit's `view`
 /// asked for the model's text).
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(Serialize)]
 pub struct FramedMediaOutput {
     pub output: MediaOutput,
     pub frame: MediaFrame,
@@ -44,7 +48,8 @@ pub const MAX_PDF_PAGES: u32 = 20;
 const _: () = assert!(MAX_PDF_PAGES == media::pdf::MAX_PAGES_PER_CALL);
 
 /// What the file is and what of it is shown, beside the parts.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(Serialize)]
 pub struct MediaMeta {
     /// The file's size on disk, in bytes.
     #[napi(js_name = "byte_length")]
@@ -53,6 +58,7 @@ pub struct MediaMeta {
     #[napi(js_name = "mtime_ms")]
     pub mtime_ms: f64,
     /// For a PDF the pages shown, for a notebook the cells; absent for an image.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub shown: Option<ShownRange>,
     /// A notebook's image outputs not sent (over the toolkit's `maxImages`).
     #[napi(js_name = "images_left_out")]
@@ -60,7 +66,8 @@ pub struct MediaMeta {
 }
 
 /// Pages or cells `first` to `last` (1-based, inclusive) of `total`.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(Serialize)]
 pub struct ShownRange {
     pub first: u32,
     pub last: u32,
@@ -68,7 +75,8 @@ pub struct ShownRange {
 }
 
 /// Text for the model.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(Serialize)]
 pub struct TextPart {
     #[napi(ts_type = "'text'")]
     pub r#type: String,
@@ -76,11 +84,13 @@ pub struct TextPart {
 }
 
 /// An image for the model, within the toolkit's image limits.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(Serialize)]
 pub struct ImagePart {
     #[napi(ts_type = "'image'")]
     pub r#type: String,
     #[napi(ts_type = "'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'")]
+    #[serde(rename = "mimeType")]
     pub mime_type: String,
     /// The encoded image, base64.
     pub data: String,
@@ -91,9 +101,11 @@ pub struct ImagePart {
 }
 
 /// An image as its file has it.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(Serialize)]
 pub struct ImageSource {
     #[napi(ts_type = "'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'")]
+    #[serde(rename = "mimeType")]
     pub mime_type: String,
     pub width: u32,
     pub height: u32,
@@ -121,13 +133,21 @@ impl From<media::MediaOutput> for MediaOutput {
     }
 }
 
-fn part(part: MediaPart) -> Either<TextPart, ImagePart> {
+/// A part of a media answer: text or an image.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Part {
+    Text(TextPart),
+    Image(ImagePart),
+}
+
+fn part(part: MediaPart) -> Part {
     match part {
-        MediaPart::Text(text) => Either::A(TextPart {
+        MediaPart::Text(text) => Part::Text(TextPart {
             r#type: "text".to_owned(),
             text,
         }),
-        MediaPart::Image(image) => Either::B(image_part(image)),
+        MediaPart::Image(image) => Part::Image(image_part(image)),
     }
 }
 

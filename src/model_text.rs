@@ -140,7 +140,8 @@ pub struct MediaWindowShown {
 }
 
 /// The text a media answer's parts are framed by: `head` before them, `tail` after them.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(serde::Serialize)]
 pub struct MediaFrame {
     pub head: String,
     pub tail: String,
@@ -157,7 +158,7 @@ impl From<model_text::MediaFrame> for MediaFrame {
 
 impl MediaWindow {
     /// What the engine's frame of it reads.
-    fn facts(&self) -> MediaFacts<'_> {
+    pub(crate) fn facts(&self) -> MediaFacts<'_> {
         let image = self.parts.iter().find(|part| part.r#type == "image");
         let image = image.and_then(|part| {
             let source = part.source.as_ref()?;
@@ -183,12 +184,4 @@ impl MediaWindow {
             images_left_out: self.meta.images_left_out.unwrap_or(0),
         }
     }
-}
-
-/// The text `output`'s parts are framed by, a media answer (`toolkit.view` of an image, a
-/// notebook or a PDF): `head`, its header line, before them; `tail`, the images left out and
-/// the call that reads on, after them (empty when there is neither).
-#[napi]
-pub fn render_media_frame(output: MediaWindow) -> MediaFrame {
-    model_text::media_frame(output.facts()).into()
 }

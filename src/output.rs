@@ -1,26 +1,33 @@
 //! Results as JavaScript objects, and their types.
 //!
-//! The shape of a `readFile` result is declared once, here, as [`ReadFileOutput`] and
-//! [`ReadFileMeta`]: napi-rs generates their TypeScript from these structs (`binding.d.ts`,
-//! which `index.d.ts` re-exports, and which the type test holds to the specification). The
-//! objects themselves are built by small functions in `src/output/*.js`, compiled once per
-//! env and called with the values in field order: measured against napi-rs's own objects
-//! (`napi_define_properties` on a new object), they are faster (the benchmark README has
-//! the figures).
+//! Every value that crosses to JavaScript as an object is its `Serialize` implementation,
+//! built by an object literal compiled for its shape ([`literal`]): a read's output
+//! (`agent_read_file_engine::ReadFileOutput`, whose serde implementation is also what an
+//! MCP answer's `structuredContent` is written from), `readFiles`' entries, a media answer,
+//! a file's version, a dialect's answer. The TypeScript of a read's result is declared here,
+//! as [`ReadFileOutput`] and [`ReadFileMeta`]: napi-rs generates `binding.d.ts` from these
+//! structs (which `index.d.ts` re-exports, and which the type test holds to the
+//! specification); a test holds each object built to its declaration's keys.
 
-use napi::bindgen_prelude::{
-    Either, FnArgs, FromNapiValue, Function, Null, Object, ObjectRef, ToNapiValue,
-};
-use napi::{Env, JsString, JsValue, Unknown};
+pub(crate) mod literal;
+
+use napi::bindgen_prelude::{Either, Null};
+use napi::{Env, Unknown};
+use serde::Serialize;
 
 use agent_read_file_engine::error::ReadFileError;
 use agent_read_file_engine::{Content, ReadFileOutput as EngineOutput};
 use napi_derive::napi;
-use std::cell::OnceCell;
 
-/// The contract's `ReadFileOutput`. (The object is built by
-/// `src/output/read-file-output.js`, which takes these fields in this order.)
+pub(crate) use literal::Literals;
+
+/// The contract's `ReadFileOutput` (built from the engine's output, whose serde
+/// implementation gives these keys in this order).
 #[napi(object, object_to_js = false, object_from_js = false)]
+#[expect(
+    dead_code,
+    reason = "it declares the TypeScript; the object is the engine's output"
+)]
 pub struct ReadFileOutput {
     /// The requested path, normalized and relative to the workspace root.
     pub path: String,
@@ -36,7 +43,7 @@ pub struct ReadFileOutput {
 }
 
 /// What a toolkit's read returns: the specification's output, and `continuation` (with
-/// `cut_line_bytes`) and `note` when they apply. (Built by `src/output/read-file-output.js`;
+/// `cut_line_bytes`) and `note` when they apply. (Built as `ReadFileOutput` is;
 /// `adapters/schemas.js` states it as a JSON Schema, which a test holds to this; read back
 /// from JavaScript to be rendered, `src/model_text.rs`.)
 #[napi(object, object_to_js = false)]
@@ -93,153 +100,78 @@ pub struct ReadFileMeta {
     pub mtime_ms: f64,
 }
 
-/// The functions that build result objects, compiled once per env (kept in its state).
-#[derive(Default)]
-pub(crate) struct Makers {
-    output: OnceCell<ObjectRef<false>>,
-    results: OnceCell<ObjectRef<false>>,
+/// A toolkit's read for `runToolCall`: its output and the model's text of it.
+#[derive(Serialize)]
+struct WithText<'a> {
+    output: &'a EngineOutput,
+    text: &'a str,
 }
 
-/// The arguments of `read-file-output.js`, in its order: the fields of
-/// [`ReadFileOutput`], then a toolkit's `continuation` (`start_line`, `start_column`), or
-/// `null` when the answer has none, the cut line's length, its `note`, or `null`, and the
-/// model's text of it, or `null` when the call did not ask for it.
-type OutputArgs<'env> = FnArgs<(
-    String,
-    JsString<'env>,
-    bool,
-    Either<f64, Null>,
-    f64,
-    f64,
-    f64,
-    f64,
-    Either<f64, Null>,
-    f64,
-    f64,
-    Either<&'static str, Null>,
-    Either<JsString<'env>, Null>,
-)>;
+/// One entry of `readFiles`' answer.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Entry<'a> {
+    Read { ok: bool, output: &'a EngineOutput },
+    Failed { ok: bool, error: ErrorFields<'a> },
+}
 
-impl From<EngineOutput> for ReadFileOutput {
-    fn from(output: EngineOutput) -> ReadFileOutput {
-        let meta = output.meta;
-        ReadFileOutput {
-            path: output.path,
-            content: output.content,
-            truncated: output.truncated,
-            next_start_line: match output.next_start_line {
-                Some(line) => Either::A(line as f64),
-                None => Either::B(Null),
-            },
-            meta: ReadFileMeta {
-                byte_length: meta.byte_length as f64,
-                line_count: meta.line_count as f64,
-                returned_line_count: f64::from(meta.returned_line_count),
-                mtime_ms: meta.mtime_ms as f64,
-            },
-        }
-    }
+/// A failed read's error, as `readFiles` answers it.
+#[derive(Serialize)]
+struct ErrorFields<'a> {
+    code: &'static str,
+    message: &'a str,
 }
 
 /// A `readFile` result as the JS object [`ReadFileOutput`] describes; with `text`, the
 /// object `{ output, text }`.
 pub(crate) fn output_value<'env>(
     env: &'env Env,
-    makers: &Makers,
+    literals: &Literals,
     output: EngineOutput,
     text: Option<String>,
 ) -> napi::Result<Unknown<'env>> {
-    let (continued_line, continued_column, cut_line_bytes) = match output.continuation {
-        Some(at) => (
-            Either::A(at.start_line as f64),
-            at.start_column as f64,
-            at.line_bytes.unwrap_or(0) as f64,
+    match text {
+        None => literal::to_js(env, literals, &output),
+        Some(text) => literal::to_js(
+            env,
+            literals,
+            &WithText {
+                output: &output,
+                text: &text,
+            },
         ),
-        None => (Either::B(Null), 0.0, 0.0),
-    };
-    let note = output.note.map_or(Either::B(Null), Either::A);
-    let ReadFileOutput {
-        path,
-        content,
-        truncated,
-        next_start_line,
-        meta,
-    } = output.into();
-    let args = (
-        path,
-        content_string(env, content.as_str())?,
-        truncated,
-        next_start_line,
-        meta.byte_length,
-        meta.line_count,
-        meta.returned_line_count,
-        meta.mtime_ms,
-        continued_line,
-        continued_column,
-        cut_line_bytes,
-        note,
-        match text {
-            Some(text) => Either::A(content_string(env, &text)?),
-            None => Either::B(Null),
-        },
-    );
-    let source = include_str!("output/read-file-output.js");
-    let make: Function<OutputArgs, Unknown> = compiled(env, &makers.output, source)?;
-    make.call(args.into())
+    }
 }
 
 /// The results of `readFiles` as a JS array, in input order.
 pub(crate) fn results_value<'env>(
     env: &'env Env,
-    makers: &Makers,
+    literals: &Literals,
     results: Vec<Result<EngineOutput, ReadFileError>>,
 ) -> napi::Result<Unknown<'env>> {
-    let mut pairs = Vec::with_capacity(results.len() * 2);
-    for result in results {
-        match result {
-            Ok(output) => {
-                pairs.push(Null.into_unknown(env)?);
-                pairs.push(output_value(env, makers, output, None)?);
-            }
-            Err(error) => {
-                pairs.push(env.create_string(error.code.as_str())?.to_unknown());
-                pairs.push(env.create_string(error.to_string())?.to_unknown());
-            }
-        }
-    }
-    let source = include_str!("output/read-files-results.js");
-    let make: Function<FnArgs<(Vec<Unknown>,)>, Unknown> = compiled(env, &makers.results, source)?;
-    make.call((pairs,).into())
-}
-
-/// The function `source` compiles to, compiled once per env into `cell`.
-fn compiled<'env, Args, Return>(
-    env: &'env Env,
-    cell: &OnceCell<ObjectRef<false>>,
-    source: &str,
-) -> napi::Result<Function<'env, Args, Return>>
-where
-    Args: napi::bindgen_prelude::JsValuesTupleIntoVec,
-    Return: FromNapiValue,
-{
-    let function = match cell.get() {
-        Some(kept) => kept.get_value(env)?,
-        None => {
-            let function: Object = env.run_script(source)?;
-            // Compiling runs no JS of anyone else's, so nothing can have set the cell meanwhile.
-            let _ = cell.set(function.create_ref()?);
-            function
-        }
-    };
-    Function::from_unknown(function.to_unknown())
-}
-
-/// The content as a JS string: ASCII as Latin-1 (V8 copies it without a UTF-8 decoding
-/// pass), everything else as UTF-8.
-fn content_string<'env>(env: &'env Env, text: &str) -> napi::Result<JsString<'env>> {
-    if text.is_ascii() {
-        env.create_string_latin1(text.as_bytes())
-    } else {
-        env.create_string(text)
-    }
+    let messages: Vec<String> = results
+        .iter()
+        .map(|result| {
+            result
+                .as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
+        .collect();
+    let entries: Vec<Entry> = results
+        .iter()
+        .zip(&messages)
+        .map(|(result, message)| match result {
+            Ok(output) => Entry::Read { ok: true, output },
+            Err(error) => Entry::Failed {
+                ok: false,
+                error: ErrorFields {
+                    code: error.code.as_str(),
+                    message,
+                },
+            },
+        })
+        .collect();
+    literal::to_js(env, literals, &entries)
 }

@@ -10,6 +10,7 @@ use napi::Env;
 use napi::bindgen_prelude::{FnArgs, Function, FunctionCallContext, JsObjectValue, Object};
 use napi_derive::napi;
 
+use crate::output::literal::Literal;
 use crate::schedule;
 
 /// The environment variable that, `'1'` when the addon is loaded, adds `testHooks`.
@@ -17,7 +18,9 @@ const SWITCH: &str = "AGENT_READ_FILE_TEST_HOOKS";
 
 /// How many `readFile` calls of this process were answered on the calling thread, from
 /// memory (the kernel proved they could not wait), and how many went to the thread pool.
-#[napi(object, object_from_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReadPathCounts {
     pub from_memory: f64,
     pub pool: f64,
@@ -36,13 +39,13 @@ pub fn add_test_hooks(mut exports: Object, env: Env) -> napi::Result<()> {
             Ok(read_floor_ns(&path, iterations))
         })?;
     hooks.set_named_property("readFloorNs", floor)?;
-    let counts: Function<(), ReadPathCounts> =
+    let counts: Function<(), Literal<ReadPathCounts>> =
         env.create_function_from_closure("readPathCounts", |_: FunctionCallContext| {
             let (from_memory, pool) = schedule::path_counts();
-            Ok(ReadPathCounts {
+            Ok(Literal(ReadPathCounts {
                 from_memory: from_memory as f64,
                 pool: pool as f64,
-            })
+            }))
         })?;
     hooks.set_named_property("readPathCounts", counts)?;
     exports.set_named_property("testHooks", hooks)

@@ -22,6 +22,7 @@ use crate::convert::{
 use crate::mcp_answer::{McpAnswer, McpAnswerOptions};
 use crate::model_text::{ModelTextOptions, text_options};
 use crate::options::{self, Owner};
+use crate::output::literal::Literal;
 use crate::schedule;
 
 /// A workspace root held open until [`Workspace::close`] (`createAgentToolkit`).
@@ -225,14 +226,21 @@ impl Workspace {
         ts_args_type = "path: string",
         ts_return_type = "FileVersion | undefined"
     )]
-    pub fn last_read(&self, env: Env, path: Unknown) -> napi::Result<Option<JsFileVersion>> {
+    pub fn last_read(
+        &self,
+        env: Env,
+        path: Unknown,
+    ) -> napi::Result<Option<Literal<JsFileVersion>>> {
         let root = self.open_root(&env, &path)?;
         let path = string_or_type(&path)
             .map_err(|got| throwable(&env, Argument::Path.wrong_kind("path", got)))?;
         let Ok(relative) = root.relative_path(&path) else {
             return Ok(None);
         };
-        Ok(self.ledger.get(&relative).map(JsFileVersion::from))
+        Ok(self
+            .ledger
+            .get(&relative)
+            .map(|version| Literal(version.into())))
     }
 
     /// `readFiles` beneath this workspace's root, under its policy, recorded in its ledger.

@@ -1,27 +1,68 @@
 // Issue 37 §3: a toolkit's text output is declared once, in Rust (`ToolkitReadFileOutput` in
 // src/output.rs, generated into binding.d.ts with its documentation). The JSON Schema the
-// adapters publish for it (adapters/schemas.js) and the objects the binding builds
-// (src/output/read-file-output.js) are held to that declaration here, so neither can drift;
-// the MCP line written in Rust is held to the built object byte for byte in
-// __test__/adapters/mcp-answer.test.mjs.
+// adapters publish for it (adapters/schemas.js) and the objects the binding builds (from
+// each value's serde implementation, src/output/literal.rs) are held to the declarations
+// here, so neither can drift; the MCP line written in Rust is held to the built object byte
+// for byte in __test__/adapters/mcp-answer.test.mjs.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { after, describe, test } from '../harness.mjs'
 import { INDEX_PATH, makeFixture } from '../helpers.mjs'
+import { image, pdf } from '../media.mjs'
 
 const require = createRequire(import.meta.url)
-const { createAgentToolkit } = require('../../index.js')
+const { createAgentToolkit, fileVersion } = require('../../index.js')
+const native = require('../../lib/native.js')
 const { outputSchema } = require('../../adapters/schemas.js')
 const ROOT = path.dirname(INDEX_PATH)
 
-/** The fields of `name`, an interface of binding.d.ts, in order: `{ name, optional }`. */
+const DECLARATIONS = fs.readFileSync(path.join(ROOT, 'binding.d.ts'), 'utf8')
+
+/** The fields of `name`, an interface of binding.d.ts, in order: `{ name, optional, type }`. */
 function declaredFields(name) {
-  const text = fs.readFileSync(path.join(ROOT, 'binding.d.ts'), 'utf8')
-  const body = text.match(new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm'))
+  const body = DECLARATIONS.match(new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm'))
   assert.ok(body, `binding.d.ts declares ${name}`)
-  return [...body[1].matchAll(/^ {2}(\w+)(\??):/gm)].map(([, field, optional]) => ({ name: field, optional: optional === '?' }))
+  return [...body[1].matchAll(/^ {2}(\w+)(\??): (.*)$/gm)].map(([, field, optional, type]) => ({ name: field, optional: optional === '?', type }))
+}
+
+/** The interfaces of binding.d.ts a field's type names: `Meta`, `Meta | null`, `Array<A | B>`. */
+function interfacesIn(type) {
+  const names = type.replace(/^Array<(.*)>$/, '$1').split(' | ')
+  return names.filter((name) => new RegExp(`^export interface ${name} \\{`, 'm').test(DECLARATIONS))
+}
+
+/**
+ * Holds `value` to the interface `name` of binding.d.ts: its keys are declared ones, in the
+ * declared order, every required one there; a field whose type is another interface (or an
+ * array of one of several) is held to it in turn.
+ */
+function assertDeclared(value, name, where = name) {
+  const declared = declaredFields(name)
+  const keys = Object.keys(value)
+  const order = declared.map((field) => field.name)
+  assert.deepEqual(keys, order.filter((key) => keys.includes(key)), `${where}: declared keys only, in order`)
+  for (const field of declared) {
+    if (!field.optional) assert.ok(keys.includes(field.name), `${where}.${field.name} is there`)
+    if (keys.includes(field.name) && value[field.name] == null) {
+      assert.ok(field.type.split(' | ').includes(String(value[field.name])), `${where}.${field.name} may be ${value[field.name]}`)
+    }
+    const inner = interfacesIn(field.type)
+    if (inner.length === 0 || value[field.name] == null) continue
+    const items = Array.isArray(value[field.name]) ? value[field.name] : [value[field.name]]
+    for (const [i, item] of items.entries()) {
+      const fits = inner.filter((candidate) => {
+        try {
+          assertDeclared(item, candidate, `${where}.${field.name}[${i}]`)
+          return true
+        } catch {
+          return false
+        }
+      })
+      assert.ok(fits.length > 0, `${where}.${field.name}[${i}] is one of ${inner.join(', ')}: ${JSON.stringify(item).slice(0, 200)}`)
+    }
+  }
 }
 
 describe("a toolkit's output, declared once", () => {
@@ -58,5 +99,49 @@ describe("a toolkit's output, declared once", () => {
       assert.deepEqual(keys, order.filter((name) => keys.includes(name)), kind)
       for (const field of declared.filter((field) => !field.optional)) assert.ok(keys.includes(field.name), `${kind}: ${field.name}`)
     }
+  })
+})
+
+describe('every other object the binding builds, held to its declaration', () => {
+  const fx = makeFixture()
+  after(() => fx.cleanup())
+  fx.write('notes.txt', 'one\ntwo\n')
+  fx.write('book.pdf', pdf(['first page', 'second page']))
+  const notebook = { cells: [{ cell_type: 'markdown', source: ['# Title'] }], metadata: {}, nbformat: 4, nbformat_minor: 5 }
+  fx.write('analysis.ipynb', JSON.stringify(notebook))
+  const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+  after(() => toolkit.close())
+
+  test('a file version, from fileVersion and from the ledger', async () => {
+    assertDeclared(await fileVersion(fx.ws, 'notes.txt'), 'FileVersion')
+    await toolkit.readFile({ path: 'notes.txt' })
+    assertDeclared(toolkit.lastRead('notes.txt'), 'FileVersion', 'lastRead')
+  })
+
+  test("an image's, a PDF's and a notebook's answer, and their frames", async () => {
+    fx.write('shot.png', await image(40, 30))
+    const answers = {
+      image: await toolkit.view({ path: 'shot.png' }),
+      pdf: await toolkit.view({ path: 'book.pdf' }),
+      notebook: await toolkit.view({ path: 'analysis.ipynb' }),
+    }
+    assert.deepEqual(Object.values(answers).map((answer) => answer.kind), ['image', 'pdf', 'notebook'])
+    assert.ok(answers.image.parts.some((part) => part.type === 'image') && answers.pdf.meta.shown, 'an image part and a shown range are among them')
+    for (const [kind, answer] of Object.entries(answers)) {
+      assertDeclared(answer, 'MediaOutput', kind)
+      assertDeclared(native.renderMediaFrame(answer), 'MediaFrame', `${kind} frame`)
+    }
+  })
+
+  test('the check sees an undeclared key, a missing one and a nested one out of order', () => {
+    const version = { path: 'a', hash: 'h', byte_length: 1, mtime_ms: 1, line_ending: 'lf', bom: false, valid_utf8: true }
+    assert.throws(() => assertDeclared({ ...version, extra: 1 }, 'FileVersion'))
+    const { bom, ...withoutBom } = version
+    assert.throws(() => assertDeclared(withoutBom, 'FileVersion'))
+    const meta = { byte_length: 1, mtime_ms: 1, images_left_out: 0 }
+    const text = { type: 'text', text: 'x' }
+    assertDeclared({ path: 'a', kind: 'pdf', parts: [text], meta }, 'MediaOutput')
+    assert.throws(() => assertDeclared({ path: 'a', kind: 'pdf', parts: [{ text: 'x', type: 'text' }], meta }, 'MediaOutput'))
+    assert.throws(() => assertDeclared({ path: 'a', kind: 'image', parts: [text], meta: { ...meta, shown: null } }, 'MediaOutput'))
   })
 })

@@ -55,7 +55,7 @@ pub use chunked::{LINE_INDEX_CAPACITY, LineIndexCache};
 pub use file_guard::{MAX_FROM_MEMORY_BYTES, Span};
 pub use file_version::{file_version, file_version_within};
 pub use read_file::{
-    Content, Continuation, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file,
+    Content, Continuation, OutputFields, Read, ReadFileMeta, ReadFileOutput, ReadOptions, read_file,
 };
 pub use source::{Reader, open_error};
 pub use tokens::{TokenBudget, Tokenizer};

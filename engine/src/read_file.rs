@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use crate::attempt::{Access, Attempt, Stop};
 use rustix::fs::Stat;
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 use crate::chunked::{
     self, CHUNK_BYTES, FromMemoryReads, LineIndexCache, ReadAt, ScanPace, Scanned, WindowAsk,
@@ -45,6 +46,59 @@ impl ReadFileOutput {
     /// The first line of the window: worked out from where it ends.
     pub fn first_line(&self) -> u64 {
         first_line(&self.meta, self.next_start_line)
+    }
+
+    /// The output with its `content` left out (an MCP answer's `structuredContent` past
+    /// its size, whose text carries the lines).
+    pub fn without_content(&self) -> OutputFields<'_> {
+        OutputFields {
+            output: self,
+            content: false,
+        }
+    }
+}
+
+/// The output as JavaScript and JSON have it: the specification's keys in its order, then,
+/// for a toolkit's answer, its `note`, or else, when its line was cut, the `continuation`
+/// and `cut_line_bytes`. Every other answer is the specification's shape exactly.
+impl Serialize for ReadFileOutput {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let fields = OutputFields {
+            output: self,
+            content: true,
+        };
+        fields.serialize(serializer)
+    }
+}
+
+/// A [`ReadFileOutput`]'s fields, with or without its `content`.
+pub struct OutputFields<'a> {
+    output: &'a ReadFileOutput,
+    content: bool,
+}
+
+impl Serialize for OutputFields<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let output = self.output;
+        let mut fields = serializer.serialize_struct("ReadFileOutput", 8)?;
+        fields.serialize_field("path", &output.path)?;
+        if self.content {
+            fields.serialize_field("content", output.content.as_str())?;
+        }
+        fields.serialize_field("truncated", &output.truncated)?;
+        fields.serialize_field("next_start_line", &output.next_start_line)?;
+        fields.serialize_field("meta", &output.meta)?;
+        match (output.note, output.continuation) {
+            (Some(note), _) => fields.serialize_field("note", note)?,
+            (None, Some(continuation)) => {
+                fields.serialize_field("continuation", &continuation)?;
+                if let Some(bytes) = continuation.line_bytes {
+                    fields.serialize_field("cut_line_bytes", &bytes)?;
+                }
+            }
+            (None, None) => {}
+        }
+        fields.end()
     }
 }
 

@@ -27,7 +27,7 @@ use napi::{Env, JsValue, Unknown};
 use crate::call::{OpenedRoots, ReadCall, Reply};
 use crate::convert::{is_aborted, type_of};
 use crate::js;
-use crate::output::Makers;
+use crate::output::Literals;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::view::Opened;
 use agent_read_file_engine::{Access, answered};
@@ -43,8 +43,8 @@ pub(crate) struct EnvState {
     /// The pool's lane for media reads.
     media_pool: Pool,
     js_thread: JsThread,
-    /// The compiled functions that build result objects (see `output.rs`).
-    pub(crate) makers: Makers,
+    /// The compiled object literals that build result objects (see `output/literal.rs`).
+    pub(crate) literals: Literals,
 }
 
 impl Default for EnvState {
@@ -54,7 +54,7 @@ impl Default for EnvState {
             text_pool: Pool::new(Lane::Text),
             media_pool: Pool::new(Lane::Media),
             js_thread: JsThread::default(),
-            makers: Makers::default(),
+            literals: Literals::default(),
         }
     }
 }
@@ -146,14 +146,14 @@ pub(crate) fn enqueue_to<'env>(
     let state = EnvState::of(env)?;
     let (deferred, promise) = js::promise(env)?;
     match checked(call, signal) {
-        Err(settled) => promises::settle(env, &state.makers, deferred, settled.into()),
+        Err(settled) => promises::settle(env, &state.literals, deferred, settled.into()),
         Ok((call, signal)) => {
             // Read now when it may be; one that would wait, or comes once the streak is over
             // (the microtask would find it over too), `start` sends to the pool.
             let call = match run_at_once(env, call, route) {
                 FromMemory::Answered(answer) => {
                     let outcome = Outcome::Done(answer.map(Reply::delivered));
-                    promises::settle(env, &state.makers, deferred, outcome);
+                    promises::settle(env, &state.literals, deferred, outcome);
                     return Ok(promise.to_unknown());
                 }
                 FromMemory::ForPool(call) => call,
@@ -269,7 +269,9 @@ fn is_given(value: &Unknown) -> bool {
 /// fired already is rejected, and goes no further.
 fn send_to_pool(env: &Env, state: &EnvState, mut calls: Vec<Queued>) {
     for queued in &calls {
-        state.promises.watch_on_pool(env, &state.makers, queued.id);
+        state
+            .promises
+            .watch_on_pool(env, &state.literals, queued.id);
     }
     calls.retain(|queued| state.promises.is_unsettled(queued.id));
     if !calls.is_empty() {
@@ -302,12 +304,12 @@ fn run_collected(env: &Env, state: &EnvState, calls: Vec<Queued>) {
     let mut for_pool = Vec::new();
     for Queued { id, call } in calls {
         let promises = &state.promises;
-        if !promises.is_unsettled(id) || promises.settle_if_aborted(env, &state.makers, id) {
+        if !promises.is_unsettled(id) || promises.settle_if_aborted(env, &state.literals, id) {
             continue; // aborted meanwhile: its promise is rejected, and it is not read
         }
         match run_from_memory(env, call) {
             // Settling runs JS, which may make more calls: nothing here is borrowed.
-            FromMemory::Answered(answer) => state.promises.settle(env, &state.makers, id, answer),
+            FromMemory::Answered(answer) => state.promises.settle(env, &state.literals, id, answer),
             FromMemory::ForPool(call) => for_pool.push(Queued { id, call }),
         }
     }
@@ -323,6 +325,6 @@ fn pool_answered(
 ) {
     state.js_thread.loop_turned();
     for (id, answer) in answers {
-        state.promises.settle(env, &state.makers, id, answer);
+        state.promises.settle(env, &state.literals, id, answer);
     }
 }

@@ -24,7 +24,7 @@ use crate::JsFileVersion;
 use crate::call::Reply;
 use crate::convert::{error_value, is_aborted};
 use crate::js::{self, Deferred};
-use crate::output::{self, Makers};
+use crate::output::{self, Literals, literal};
 use agent_read_file_engine::error::{ReadFileError, display_path};
 
 /// `err.code` of the rejection when the caller's `AbortSignal` fires first.
@@ -89,7 +89,7 @@ impl Promises {
 
     /// Call `id` leaves for the pool: its signal gets an `abort` listener that rejects its
     /// promise at once. A signal that fired meanwhile rejects it now.
-    pub(super) fn watch_on_pool(&self, env: &Env, makers: &Makers, id: u64) {
+    pub(super) fn watch_on_pool(&self, env: &Env, literals: &Literals, id: u64) {
         let signal = match self.unsettled.borrow_mut().get_mut(&id) {
             Some(Unsettled {
                 abort: Some(watch), ..
@@ -106,11 +106,11 @@ impl Promises {
         {
             watch.listener = listener;
         }
-        self.settle_if_aborted(env, makers, id);
+        self.settle_if_aborted(env, literals, id);
     }
 
     /// Rejects call `id`'s promise as aborted if its signal has fired; whether it had.
-    pub(super) fn settle_if_aborted(&self, env: &Env, makers: &Makers, id: u64) -> bool {
+    pub(super) fn settle_if_aborted(&self, env: &Env, literals: &Literals, id: u64) -> bool {
         let fired = match self.unsettled.borrow().get(&id) {
             Some(Unsettled {
                 abort: Some(watch), ..
@@ -119,7 +119,7 @@ impl Promises {
         }
         .is_some_and(|signal| is_aborted(&signal.to_unknown()) == Some(true));
         if fired && let Some(unsettled) = self.take(id) {
-            unsettled.settle_aborted(env, makers);
+            unsettled.settle_aborted(env, literals);
         }
         fired
     }
@@ -129,12 +129,12 @@ impl Promises {
     pub(super) fn settle(
         &self,
         env: &Env,
-        makers: &Makers,
+        literals: &Literals,
         id: u64,
         answer: Result<Reply, ReadFileError>,
     ) {
         if let Some(unsettled) = self.take(id) {
-            unsettled.settle(env, makers, Outcome::Done(answer));
+            unsettled.settle(env, literals, Outcome::Done(answer));
         }
     }
 
@@ -179,13 +179,13 @@ fn on_abort(env: &Env, id: u64) {
     if let Ok(state) = EnvState::of(env)
         && let Some(unsettled) = state.promises.take(id)
     {
-        unsettled.settle_aborted(env, &state.makers);
+        unsettled.settle_aborted(env, &state.literals);
     }
 }
 
 impl Unsettled {
     /// Settles the promise with `outcome`, or as aborted if the signal has fired by now.
-    fn settle(self, env: &Env, makers: &Makers, outcome: Outcome) {
+    fn settle(self, env: &Env, literals: &Literals, outcome: Outcome) {
         let outcome = match self.abort {
             Some(watch) => watch.finish(env).unwrap_or(outcome),
             None => outcome,
@@ -194,12 +194,12 @@ impl Unsettled {
             Outcome::Done(Ok(reply)) => Outcome::Done(Ok(reply.delivered())),
             other => other,
         };
-        settle(env, makers, self.deferred, outcome);
+        settle(env, literals, self.deferred, outcome);
     }
 
     /// Rejects the promise as aborted: its signal's `abort` event fired. The call's read,
     /// if it is still running, stops at its next chunk.
-    fn settle_aborted(self, env: &Env, makers: &Makers) {
+    fn settle_aborted(self, env: &Env, literals: &Literals) {
         let outcome = match self.abort {
             Some(watch) => {
                 watch.stop.store(true, Ordering::Relaxed);
@@ -208,7 +208,7 @@ impl Unsettled {
             }
             None => Outcome::Aborted(String::new()),
         };
-        settle(env, makers, self.deferred, outcome);
+        settle(env, literals, self.deferred, outcome);
     }
 }
 
@@ -234,20 +234,28 @@ impl AbortWatch {
 }
 
 /// The JS value of a call's reply.
-fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Result<Unknown<'env>> {
+fn reply_value<'env>(
+    env: &'env Env,
+    literals: &Literals,
+    reply: Reply,
+) -> napi::Result<Unknown<'env>> {
     match reply {
         Reply::Output(output, text, _) => {
-            output::output_value(env, makers, output, text.map(|text| text.text))
+            output::output_value(env, literals, output, text.map(|text| text.text))
         }
-        Reply::Version(version) => JsFileVersion::from(version).into_unknown(env),
-        Reply::Many(results, _) => output::results_value(env, makers, results),
-        Reply::Media(output, None, _) => crate::media::MediaOutput::from(output).into_unknown(env),
-        Reply::Media(output, Some(frame), _) => crate::media::FramedMediaOutput {
-            output: output.into(),
-            frame: frame.into(),
+        Reply::Version(version) => literal::to_js(env, literals, &JsFileVersion::from(version)),
+        Reply::Many(results, _) => output::results_value(env, literals, results),
+        Reply::Media(output, None, _) => {
+            literal::to_js(env, literals, &crate::media::MediaOutput::from(output))
         }
-        .into_unknown(env),
-        Reply::Dialect(answer) => env.to_js_value(&answer),
+        Reply::Media(output, Some(frame), _) => {
+            let framed = crate::media::FramedMediaOutput {
+                output: output.into(),
+                frame: frame.into(),
+            };
+            literal::to_js(env, literals, &framed)
+        }
+        Reply::Dialect(answer) => literal::to_js(env, literals, &answer),
         // The pool runs such a call again in its media stage instead of settling it.
         Reply::NeedsDecoding(_) => Err(napi::Error::from_reason(
             "a view's text stage was settled before its media stage ran",
@@ -261,9 +269,9 @@ fn reply_value<'env>(env: &'env Env, makers: &Makers, reply: Reply) -> napi::Res
 
 /// Resolves or rejects `deferred` with `outcome`. Settles exactly once, whatever JS does
 /// meanwhile; not at all only when not even an error can be made (the env is going away).
-pub(super) fn settle(env: &Env, makers: &Makers, deferred: Deferred, outcome: Outcome) {
+pub(super) fn settle(env: &Env, literals: &Literals, deferred: Deferred, outcome: Outcome) {
     let settled = match outcome {
-        Outcome::Done(Ok(reply)) => match reply_value(env, makers, reply) {
+        Outcome::Done(Ok(reply)) => match reply_value(env, literals, reply) {
             Ok(value) => Ok(value),
             Err(error) => {
                 let message = format!("INTERNAL: the result could not be built ({})", error.reason);

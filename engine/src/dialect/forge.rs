@@ -8,7 +8,7 @@
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
-use super::{DialectCall, byte_limit, config, file_size};
+use super::{DialectCall, byte_limit, config};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::{FileBytes, Span};
 use crate::render::{LineNumbers, Rendering, cut_at_char_boundary, render};
@@ -78,9 +78,7 @@ pub struct BinaryAnswer {
     /// Always `true`.
     pub binary: bool,
     pub base64: String,
-    #[serde(serialize_with = "file_size")]
     pub offset: u64,
-    #[serde(serialize_with = "file_size")]
     pub byte_length: u64,
     pub truncated: bool,
 }

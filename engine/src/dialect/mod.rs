@@ -10,8 +10,8 @@ pub mod codex;
 pub mod codex_indentation;
 pub mod forge;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::error::ReadFileError;
@@ -158,17 +158,6 @@ fn config<T: DeserializeOwned + Default>(
         Ok(Value::Null) => Ok(T::default()),
         Ok(value) => T::deserialize(value),
         Err(reason) => Err(serde::de::Error::custom(reason)),
-    }
-}
-
-/// Serializes a file size or offset as `serde_json` hands such a number to napi-rs: as a
-/// signed integer below 2^53 (a JavaScript number), as an unsigned one above (a BigInt), so
-/// a typed answer reaches JavaScript exactly as the `json!` value it replaces did.
-fn file_size<S: Serializer>(bytes: &u64, serializer: S) -> Result<S::Ok, S::Error> {
-    const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-    match i64::try_from(*bytes) {
-        Ok(signed) if *bytes <= MAX_SAFE_INTEGER => serializer.serialize_i64(signed),
-        _ => serializer.serialize_u64(*bytes),
     }
 }
 
