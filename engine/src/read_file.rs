@@ -145,6 +145,12 @@ pub struct Content {
     range: Range<usize>,
 }
 
+impl From<String> for Content {
+    fn from(text: String) -> Content {
+        Content::owned(text)
+    }
+}
+
 impl Content {
     /// The window `buffer[range]`, whose decoded text is `decoded` when decoding changed it
     /// (else the bytes are already the text).
