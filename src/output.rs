@@ -112,14 +112,14 @@ struct WithText<'a> {
 #[serde(untagged)]
 enum Entry<'a> {
     Read { ok: bool, output: &'a EngineOutput },
-    Failed { ok: bool, error: ErrorFields<'a> },
+    Failed { ok: bool, error: ErrorFields },
 }
 
 /// A failed read's error, as `readFiles` answers it.
 #[derive(Serialize)]
-struct ErrorFields<'a> {
+struct ErrorFields {
     code: &'static str,
-    message: &'a str,
+    message: String,
 }
 
 /// A `readFile` result as the JS object [`ReadFileOutput`] describes; with `text`, the
@@ -149,26 +149,15 @@ pub(crate) fn results_value<'env>(
     literals: &Literals,
     results: Vec<Result<EngineOutput, ReadFileError>>,
 ) -> napi::Result<Unknown<'env>> {
-    let messages: Vec<String> = results
-        .iter()
-        .map(|result| {
-            result
-                .as_ref()
-                .err()
-                .map(ToString::to_string)
-                .unwrap_or_default()
-        })
-        .collect();
     let entries: Vec<Entry> = results
         .iter()
-        .zip(&messages)
-        .map(|(result, message)| match result {
+        .map(|result| match result {
             Ok(output) => Entry::Read { ok: true, output },
             Err(error) => Entry::Failed {
                 ok: false,
                 error: ErrorFields {
                     code: error.code.as_str(),
-                    message,
+                    message: error.to_string(),
                 },
             },
         })

@@ -1,14 +1,16 @@
 //! The one way a value crosses to JavaScript as an object: its `Serialize` implementation,
 //! built by an object literal compiled for its shape.
 //!
-//! A value is serialized into a tree of JavaScript leaves (strings, numbers, `null`,
-//! arrays); its objects, nested ones included, are then built by one call of a function
-//! `(function (a0, a1, …) { return { "path": a0, "meta": { … }, … } })` compiled once per
-//! shape (the keys, their nesting and order) and kept per env. One call builds the whole
-//! object in one step for V8, where Node-API would hash each property name and move the
-//! object through a hidden class per property: measured faster than napi-rs's own objects
-//! (the benchmark README has the figures). Keys, their order and which are left out are
-//! the type's serde declaration; an array's elements are built one by one.
+//! As a struct is serialized, its fields (nested structs' fields too) are written into one
+//! [`Shape`]: the keys, their nesting and order, and the JavaScript values of its leaves
+//! (strings, numbers, `null`, arrays, whose elements are built one by one). The object is
+//! then built by one call of a function `(function (a0, a1, …) { return { "path": a0,
+//! "meta": { … }, … } })` compiled once per shape and kept per env: one step for V8, where
+//! Node-API would hash each property name and move the object through a hidden class per
+//! property, and measured faster than napi-rs's own objects (the benchmark README has the
+//! figures). Keys, their order and which are left out are the type's serde declaration;
+//! shapes are the code's, never the input's (a map, whose keys are data, is refused), so
+//! an env keeps a bounded number of them.
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -141,9 +143,15 @@ fn source(keys: &[Key]) -> String {
     format!("(function({}){{return {{{body}}}}})", params.join(","))
 }
 
-/// `name` as a JavaScript string literal.
+/// `name` as the key of an object literal: a string literal, computed for `__proto__` (which
+/// as a plain key would set the object's prototype).
 fn quoted(name: &str) -> String {
-    serde_json::to_string(name).unwrap_or_default()
+    let literal = serde_json::to_string(name).unwrap_or_default();
+    if name == "__proto__" {
+        format!("[{literal}]")
+    } else {
+        literal
+    }
 }
 
 /// A maker's arguments: values of the env the maker is called in (a [`Shape`]'s).
@@ -566,6 +574,15 @@ mod tests {
         assert_eq!(
             source(&keys),
             r#"(function(a0,a1,a2){return {"path":a0,"meta":{"byte_length":a1,},"note":a2,}})"#
+        );
+    }
+
+    #[test]
+    fn a_key_named_proto_is_a_property_not_the_prototype() {
+        let keys = [Key::Value("__proto__")];
+        assert_eq!(
+            source(&keys),
+            r#"(function(a0){return {["__proto__"]:a0,}})"#
         );
     }
 
