@@ -194,20 +194,27 @@ console.log(JSON.stringify({ names: Object.keys(addon), hooks: addon.testHooks &
   test('are not among the addon a user loads', () => {
     const { names, hooks } = exportsWith({ AGENT_READ_FILE_TEST_HOOKS: undefined })
     assert.equal(hooks, undefined)
-    for (const hidden of ['testHooks', 'readFloorNs', 'readPathCounts']) assert.ok(!names.includes(hidden), hidden)
+    for (const hidden of ['testHooks', 'readFloorNs', 'readPathCounts', 'bindingFloorRead']) assert.ok(!names.includes(hidden), hidden)
     assert.ok(names.includes('readFileSync'))
   })
 
   test('are added, and work, when the addon is loaded with AGENT_READ_FILE_TEST_HOOKS=1', () => {
     const { names, hooks } = exportsWith({ AGENT_READ_FILE_TEST_HOOKS: '1' })
-    assert.ok(!names.includes('readFloorNs') && !names.includes('readPathCounts'))
-    assert.deepEqual(hooks.sort(), ['readFloorNs', 'readPathCounts'])
+    assert.ok(!names.includes('readFloorNs') && !names.includes('readPathCounts') && !names.includes('bindingFloorRead'))
+    assert.deepEqual(hooks.sort(), ['bindingFloorRead', 'readFloorNs', 'readPathCounts'])
     const source = `process.env.AGENT_READ_FILE_TEST_HOOKS = '1'
-const { testHooks } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))})
+const { testHooks, readFileSync } = require(${JSON.stringify(path.join(ROOT, 'lib', 'native.js'))})
 const counts = testHooks.readPathCounts()
-console.log(JSON.stringify({ counts, floor: testHooks.readFloorNs(${JSON.stringify(INDEX_PATH)}, 10) }))`
+const input = { path: 'package.json' }
+const floorRead = testHooks.bindingFloorRead(${JSON.stringify(ROOT)}, input)
+let refused
+try { testHooks.bindingFloorRead(${JSON.stringify(ROOT)}, { path: 7 }) } catch (error) { refused = error.message }
+console.log(JSON.stringify({ counts, floor: testHooks.readFloorNs(${JSON.stringify(INDEX_PATH)}, 10), floorRead, read: readFileSync(${JSON.stringify(ROOT)}, { ...input, max_lines: 500 }), refused }))`
     const out = JSON.parse(execFileSync(process.execPath, ['-e', source], { encoding: 'utf8' }).trim())
     assert.deepEqual(out.counts, { fromMemory: 0, pool: 0 })
     assert.ok(out.floor > 0 && Number.isFinite(out.floor), JSON.stringify(out))
+    // The binding's floor builds the output a read of every line builds, from memory.
+    assert.deepEqual(out.floorRead, { ...out.read, meta: { ...out.read.meta, mtime_ms: 0 } })
+    assert.match(out.refused, /path must be a non-empty string/)
   })
 })
