@@ -39,6 +39,7 @@ pub mod model_text;
 pub mod policy;
 mod read_file;
 pub mod read_memory;
+mod recent;
 mod render;
 pub mod request;
 pub mod root_cache;

@@ -3,9 +3,8 @@
 //! whose lines it holds for the same version need not be sent again
 //! ([`model_text::render_unchanged`](crate::model_text::render_unchanged) says so instead).
 
-use std::collections::HashMap;
-
 use crate::read_file::ReadFileOutput;
+use crate::recent::Recent;
 
 /// The most files remembered; the one given least recently goes first (as the ledger's).
 pub const MAX_REMEMBERED_FILES: usize = 4096;
@@ -13,9 +12,7 @@ pub const MAX_REMEMBERED_FILES: usize = 4096;
 /// The lines given of each file, by path.
 #[derive(Debug, Default)]
 pub struct ReadMemory {
-    files: HashMap<String, Given>,
-    /// A counter of uses, for telling the file given least recently.
-    uses: u64,
+    files: Recent<Given, MAX_REMEMBERED_FILES>,
 }
 
 /// The lines given of one file.
@@ -25,7 +22,6 @@ struct Given {
     hash: u128,
     /// Spans of whole lines, first to last, sorted, neither overlapping nor touching.
     spans: Vec<(u64, u64)>,
-    last_use: u64,
 }
 
 impl ReadMemory {
@@ -41,14 +37,11 @@ impl ReadMemory {
         }
         let first = output.first_line();
         let last = first + returned - 1;
-        self.uses += 1;
-        let use_now = self.uses;
         if let Some(given) = self
             .files
-            .get_mut(&output.path)
+            .used(&output.path)
             .filter(|given| given.hash == hash)
         {
-            given.last_use = use_now;
             if given
                 .spans
                 .iter()
@@ -62,31 +55,14 @@ impl ReadMemory {
         let given = Given {
             hash,
             spans: vec![(first, last)],
-            last_use: use_now,
         };
-        if self.files.insert(output.path.clone(), given).is_none() {
-            self.evict_past_capacity();
-        }
+        self.files.insert(output.path.clone(), given);
         false
     }
 
     /// Forgets everything given: the next read of any window sends its lines.
     pub fn forget(&mut self) {
         self.files.clear();
-    }
-
-    fn evict_past_capacity(&mut self) {
-        if self.files.len() <= MAX_REMEMBERED_FILES {
-            return;
-        }
-        let oldest = self
-            .files
-            .iter()
-            .min_by_key(|(_, given)| given.last_use)
-            .map(|(path, _)| path.clone());
-        if let Some(path) = oldest {
-            self.files.remove(&path);
-        }
     }
 }
 

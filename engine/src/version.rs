@@ -13,7 +13,6 @@
 //! without each target's C toolchain. A ledger lives in one process, so its hashes need
 //! not outlive it.)
 
-use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, PoisonError};
 
 use rustix::fs::Stat;
@@ -22,6 +21,7 @@ use crate::chunked::TextFacts;
 use crate::file_guard;
 use crate::file_status;
 use crate::keyed_hash;
+use crate::recent::Recent;
 use crate::window::{self, LineEnding};
 
 /// What one version of a file is.
@@ -120,49 +120,23 @@ pub const LEDGER_CAPACITY: usize = 4096;
 /// The version each file had when last read, for the [`LEDGER_CAPACITY`] files read most
 /// recently. Shared by the threads reads run on.
 #[derive(Debug, Default)]
-pub struct Ledger(Mutex<Entries>);
-
-#[derive(Debug, Default)]
-struct Entries {
-    by_path: HashMap<String, (FileVersion, u64)>,
-    /// Paths by the tick of their last record, oldest first.
-    by_age: BTreeMap<u64, String>,
-    tick: u64,
-}
+pub struct Ledger(Mutex<Recent<FileVersion, LEDGER_CAPACITY>>);
 
 impl Ledger {
     /// Remembers `version` as the last read of its path.
     pub fn record(&self, version: FileVersion) {
-        let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.tick += 1;
-        let tick = entries.tick;
-        let path = version.path.clone();
-        if let Some((_, old)) = entries.by_path.insert(path.clone(), (version, tick)) {
-            entries.by_age.remove(&old);
-        }
-        entries.by_age.insert(tick, path);
-        if entries.by_path.len() > LEDGER_CAPACITY
-            && let Some((_, oldest)) = entries.by_age.pop_first()
-        {
-            entries.by_path.remove(&oldest);
-        }
+        let mut versions = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        versions.insert(version.path.clone(), version);
     }
 
     /// The version last read of `path` (normalized, as [`Root::relative_path`] gives it).
     pub fn get(&self, path: &str) -> Option<FileVersion> {
-        let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        entries
-            .by_path
-            .get(path)
-            .map(|(version, _)| version.clone())
+        let versions = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        versions.get(path).cloned()
     }
 
     pub fn len(&self) -> usize {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .by_path
-            .len()
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).len()
     }
 
     pub fn is_empty(&self) -> bool {
