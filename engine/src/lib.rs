@@ -11,6 +11,7 @@
 //! - `read_file`: the `read_file` use case, in the specification's order,
 //! - [`media`]: images, notebooks and PDFs as typed parts (a toolkit's media reads),
 //! - [`view`]: a toolkit's one read of any file, text or media, decided by its content,
+//! - [`code`]: code read as code: outlines, definitions by name, several ranges,
 //! - [`model_text`]: the text a model is given for a toolkit's text window, and
 //!   [`read_memory`]: the lines a `dedupeReads` toolkit's model was given,
 //! - [`dialect`]: the Codex, Forge and AIntern read tools over the same pieces,
@@ -27,6 +28,7 @@
 
 mod attempt;
 mod chunked;
+pub mod code;
 pub mod dialect;
 mod encoding;
 pub mod error;

@@ -211,6 +211,9 @@ pub struct ReadOptions<'p> {
     pub max_tokens: Option<TokenBudget>,
     /// Whether the read may wait for the disk, or is done from memory (an event loop's).
     pub access: Access,
+    /// Where a toolkit keeps the outlines of the files it read last (see
+    /// [`OutlineCache`](crate::code::OutlineCache)); `None`: every outline is made anew.
+    pub outlines: Option<&'p crate::code::OutlineCache>,
 }
 
 impl<'p> ReadOptions<'p> {
@@ -618,7 +621,7 @@ fn scanned_output(
     )
 }
 
-fn binary_error(request: &ReadRequest) -> ReadFileError {
+pub(crate) fn binary_error(request: &ReadRequest) -> ReadFileError {
     ReadFileError::new(
         ErrorCode::BinaryNotSupported,
         &request.path,

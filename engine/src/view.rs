@@ -8,6 +8,7 @@
 //! same file.
 
 use crate::attempt::{Access, Attempt, Stop};
+use crate::code::{self, CodeMode, CodeRead};
 use crate::error::{ErrorCode, ReadFileError};
 use crate::media::{self, MediaLimits, MediaOutput, MediaRequest};
 use crate::read_file::{Read, ReadOptions, read_opened_file, with_next_steps_as_allowed};
@@ -34,6 +35,8 @@ pub enum Viewed {
     /// The file is (or may be) an image, a notebook or a PDF, which this stage may not
     /// decode: view it again in [`Stage::Media`], with the file opened.
     NeedsDecoding(Opened),
+    /// Code read as code ([`CodeMode`]): an outline, a definition's window, or ranges.
+    Code(CodeRead),
 }
 
 /// Which part of a view a caller runs.
@@ -63,13 +66,14 @@ impl Stage {
 /// `opened`: the file a text stage opened and found needs decoding, viewed in the media
 /// stage without being looked up again. From memory ([`ReadOptions::access`]), only the
 /// text stage is done, and a file it cannot tell by its window alone (one refused as text,
-/// which may be an image) is [`Stop::WouldBlock`].
+/// which may be an image) is [`Stop::WouldBlock`]. `code`: whether the text stage reads
+/// code as code (an outline asked for, or given unasked, a definition, ranges).
 pub fn view(
     root: &Root,
     request: &ReadRequest,
     media: &MediaRequest<'_>,
     (options, limits): (ReadOptions, &MediaLimits),
-    stage: Stage,
+    (stage, code): (Stage, CodeMode),
     opened: Option<&Opened>,
 ) -> Attempt<Viewed> {
     if (stage == Stage::Media || opened.is_some()) && options.access == Access::FromMemory {
@@ -81,9 +85,13 @@ pub fn view(
     let open = source::open(root, &request.path, options.policy, options.access);
     let (relative, file) = with_next_steps_as_allowed(root, request, options, open)?;
     let opened = Opened { relative, file };
-    match stage {
-        Stage::Media => media_stage(root, request, media, (options, limits), &opened),
-        Stage::Text => text_stage(root, request, options, opened),
+    match (stage, code) {
+        (_, CodeMode::Asked(ask)) => {
+            let as_opened = (opened.relative.as_str(), &opened.file);
+            code::read_code(root, request, ask, options, as_opened).map(Viewed::Code)
+        }
+        (Stage::Media, _) => media_stage(root, request, media, (options, limits), &opened),
+        (Stage::Text, code) => text_stage(root, request, (options, code), opened),
     }
 }
 
@@ -102,17 +110,24 @@ fn media_stage(
     }
 }
 
-/// The text stage: a text window, or, for a file whose window or refusal says it may be an
-/// image, a notebook or a PDF, that it needs decoding.
+/// The text stage: a text window (or, `code` being [`CodeMode::Unasked`], the outline of a
+/// long source file instead of its first page), or, for a file whose window or refusal says
+/// it may be an image, a notebook or a PDF, that it needs decoding.
 fn text_stage(
     root: &Root,
     request: &ReadRequest,
-    options: ReadOptions,
+    (options, code): (ReadOptions, CodeMode),
     opened: Opened,
 ) -> Attempt<Viewed> {
     let as_opened = (opened.relative.as_str(), &opened.file);
     match read_opened_file(root, request, options, as_opened) {
         Ok(read) if media::window_may_be_media(&read.0) => Ok(Viewed::NeedsDecoding(opened)),
+        Ok(read) if code == CodeMode::Unasked => {
+            code::unasked_outline(request, options, as_opened, read).map(|read| match read {
+                CodeRead::Window(read) => Viewed::Text(read),
+                code => Viewed::Code(code),
+            })
+        }
         Ok(read) => Ok(Viewed::Text(read)),
         Err(Stop::Failed(error)) if refused_as_text(&error) => {
             if options.access == Access::FromMemory {
@@ -191,7 +206,7 @@ mod tests {
             &request,
             &media,
             (options, &limits),
-            stage,
+            (stage, CodeMode::Off),
             opened,
         ))
     }
@@ -201,6 +216,7 @@ mod tests {
             Ok(Viewed::Text(_)) => "text",
             Ok(Viewed::Media(output, _)) => output.kind.as_str(),
             Ok(Viewed::NeedsDecoding(_)) => "needs decoding",
+            Ok(Viewed::Code(_)) => "code",
             Err(error) => error.code.as_str(),
         }
     }
@@ -319,7 +335,14 @@ mod tests {
             };
             let options = ReadOptions::default().from_memory();
             let limits = MediaLimits::default();
-            view(&root, &request, &media, (options, &limits), stage, None)
+            view(
+                &root,
+                &request,
+                &media,
+                (options, &limits),
+                (stage, CodeMode::Off),
+                None,
+            )
         };
         // The kernel may not have a file in memory yet: a second attempt finds it there.
         for path in ["main.rs", "shot.dat", "notes.txt"] {
@@ -329,6 +352,7 @@ mod tests {
             Ok(Viewed::Text(_)) => "text",
             Ok(Viewed::NeedsDecoding(_)) => "needs decoding",
             Ok(Viewed::Media(..)) => "media",
+            Ok(Viewed::Code(..)) => "code",
             Err(Stop::WouldBlock) => "would block",
             Err(Stop::Failed(_)) => "failed",
         };

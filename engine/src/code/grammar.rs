@@ -1,0 +1,805 @@
+//! Definitions found by a language's tree-sitter grammar: the parse, bounded in bytes and
+//! time, and, per language, which nodes define a name, what the name is and which of them
+//! hold definitions of their own.
+//!
+//! The tree is walked with a cursor, never recursively, so a file nested as deep as a
+//! hostile one may be costs no stack; a function's body is not entered (its locals are not
+//! the file's definitions).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use tree_sitter::{Node, ParseOptions, Parser, Tree};
+
+use super::language::Language;
+use super::outline::{Definition, Found, Gathered, Lines, ParseBounds};
+
+/// The definitions of `text` by `language`'s grammar; `None` when it has none, or the
+/// parse went past `bounds` or was stopped.
+pub(crate) fn definitions(
+    text: &str,
+    language: Language,
+    bounds: ParseBounds,
+    stop: Option<&AtomicBool>,
+) -> Option<Vec<Definition>> {
+    let grammar = grammar_of(language)?;
+    if text.len() > bounds.max_bytes {
+        return None;
+    }
+    let tree = parse(text, grammar, bounds, stop)?;
+    let lines = Lines::new(text);
+    let mut gathered = Gathered::default();
+    walk(&tree, &Source { text, language }, &lines, &mut gathered);
+    Some(gathered.definitions)
+}
+
+/// The tree-sitter grammar of `language`, if it has one here.
+fn grammar_of(language: Language) -> Option<tree_sitter::Language> {
+    let grammar = match language {
+        Language::Rust => tree_sitter_rust::LANGUAGE,
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX,
+        Language::JavaScript => tree_sitter_javascript::LANGUAGE,
+        Language::Python => tree_sitter_python::LANGUAGE,
+        Language::Go => tree_sitter_go::LANGUAGE,
+        Language::Java => tree_sitter_java::LANGUAGE,
+        Language::C => tree_sitter_c::LANGUAGE,
+        Language::Cpp => tree_sitter_cpp::LANGUAGE,
+        Language::Json => tree_sitter_json::LANGUAGE,
+        Language::Markdown | Language::Yaml | Language::Toml | Language::Other => return None,
+    };
+    Some(grammar.into())
+}
+
+/// `text` parsed by `grammar`; `None` past `bounds.max_time` or once `stop` is set
+/// (tree-sitter asks between steps whether to go on).
+fn parse(
+    text: &str,
+    grammar: tree_sitter::Language,
+    bounds: ParseBounds,
+    stop: Option<&AtomicBool>,
+) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&grammar).ok()?;
+    let started = Instant::now();
+    let mut give_up = |_: &tree_sitter::ParseState| {
+        started.elapsed() > bounds.max_time || stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+    };
+    let options = ParseOptions::new().progress_callback(&mut give_up);
+    let bytes = text.as_bytes();
+    let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+    parser.parse_with_options(&mut read, None, Some(options))
+}
+
+/// The text being outlined and its language.
+struct Source<'a> {
+    text: &'a str,
+    language: Language,
+}
+
+impl<'a> Source<'a> {
+    fn text_of(&self, node: Node) -> &'a str {
+        self.text.get(node.byte_range()).unwrap_or_default()
+    }
+
+    /// The text of `node`'s child `field`.
+    fn field_text(&self, node: Node, field: &str) -> Option<&'a str> {
+        node.child_by_field_name(field).map(|child| self.text_of(child))
+    }
+}
+
+/// What a node defines.
+struct Defined<'a> {
+    kind: &'static str,
+    /// The node that holds its name (its row is the signature's line).
+    name_node: Node<'a>,
+    name: &'a str,
+    qualifier: Option<String>,
+    scope: bool,
+    /// A function or method: its body is not entered.
+    body_closed: bool,
+}
+
+/// Walks `tree`, gathering definitions.
+fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        // A JSON list's items repeat the same keys: they are not the outline.
+        let mut enter = !(source.language == Language::Json && node.kind() == "array");
+        if let Some(defined) = defined_by(node, source) {
+            let outer = outer_node(node);
+            let start = outer.start_position().row as u64 + 1;
+            let end = end_line(outer);
+            gathered.close_before(start);
+            let doc_line = doc_line(outer);
+            let row = defined.name_node.start_position().row;
+            gathered.push(Found {
+                name: defined.name,
+                qualifier: defined.qualifier,
+                kind: defined.kind,
+                lines: (start, end.max(start)),
+                doc_line,
+                signature: lines.get(row),
+                scope: defined.scope,
+            });
+            enter = !defined.body_closed;
+        }
+        if gathered.full() {
+            return;
+        }
+        if enter && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+/// The last line of `node`: a node that ends at the start of a line (after its line break)
+/// ends on the line before.
+fn end_line(node: Node) -> u64 {
+    let end = node.end_position();
+    let row = if end.column == 0 && end.row > node.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    };
+    row as u64 + 1
+}
+
+/// The node a definition is written as: itself, or the `export`, decorators, template or
+/// declaration around it.
+fn outer_node(node: Node) -> Node {
+    let mut outer = node;
+    while let Some(parent) = outer.parent() {
+        let wraps = matches!(
+            parent.kind(),
+            "export_statement"
+                | "decorated_definition"
+                | "template_declaration"
+                | "ambient_declaration"
+                | "lexical_declaration"
+                | "variable_declaration"
+                | "type_declaration"
+        ) && parent.named_child_count() <= 3;
+        if !wraps {
+            break;
+        }
+        outer = parent;
+    }
+    outer
+}
+
+/// The first line of the comments and attributes just above `node` (no blank line between),
+/// or `node`'s own.
+fn doc_line(node: Node) -> u64 {
+    let mut first = node.start_position().row;
+    let mut sibling = node.prev_sibling();
+    while let Some(previous) = sibling {
+        let attached = matches!(
+            previous.kind(),
+            "comment" | "line_comment" | "block_comment" | "attribute_item" | "decorator"
+                | "marker_annotation" | "annotation"
+        ) && previous.end_position().row + 1 >= first;
+        if !attached {
+            break;
+        }
+        first = previous.start_position().row;
+        sibling = previous.prev_sibling();
+    }
+    first as u64 + 1
+}
+
+/// What `node` defines in `source`'s language, if anything.
+fn defined_by<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    match source.language {
+        Language::Rust => rust(node, source),
+        Language::TypeScript | Language::Tsx | Language::JavaScript => script(node, source),
+        Language::Python => python(node, source),
+        Language::Go => go(node, source),
+        Language::Java => java(node, source),
+        Language::C | Language::Cpp => c_family(node, source),
+        Language::Json => json(node, source),
+        Language::Markdown | Language::Yaml | Language::Toml | Language::Other => None,
+    }
+}
+
+/// A definition named by `node`'s `name` field.
+fn named<'t>(
+    node: Node<'t>,
+    source: &Source<'t>,
+    kind: &'static str,
+    scope: bool,
+    body_closed: bool,
+) -> Option<Defined<'t>> {
+    let name_node = node.child_by_field_name("name")?;
+    Some(Defined {
+        kind,
+        name_node,
+        name: source.text_of(name_node),
+        qualifier: None,
+        scope,
+        body_closed,
+    })
+}
+
+fn rust<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let (kind, scope, body_closed) = match node.kind() {
+        "function_item" | "function_signature_item" => ("fn", false, true),
+        "struct_item" => ("struct", false, true),
+        "enum_item" => ("enum", false, true),
+        "union_item" => ("union", false, true),
+        "trait_item" => ("trait", true, false),
+        "type_item" => ("type", false, true),
+        "const_item" => ("const", false, true),
+        "static_item" => ("static", false, true),
+        "macro_definition" => ("macro", false, true),
+        "mod_item" => ("mod", true, false),
+        "impl_item" => return rust_impl(node, source),
+        _ => return None,
+    };
+    named(node, source, kind, scope, body_closed)
+}
+
+/// An `impl` block: named after its type (`impl<T> Display for Parser<T>` is `Parser`).
+fn rust_impl<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let name_node = node.child_by_field_name("type")?;
+    let name = base_name(source.text_of(name_node));
+    Some(Defined {
+        kind: "impl",
+        name_node,
+        name,
+        qualifier: None,
+        scope: true,
+        body_closed: false,
+    })
+}
+
+/// A type's name without its path and generic arguments (`crate::ast::Parser<'a>` is
+/// `Parser`, `*Buffer` is `Buffer`).
+fn base_name(text: &str) -> &str {
+    let text = text.split(['<', '[']).next().unwrap_or(text);
+    let text = text.rsplit("::").next().unwrap_or(text);
+    text.trim_start_matches(['*', '&', ' ']).trim()
+}
+
+fn script<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let (kind, scope, body_closed) = match node.kind() {
+        "function_declaration" | "generator_function_declaration" | "function_signature" => {
+            ("function", false, true)
+        }
+        "class_declaration" | "abstract_class_declaration" => ("class", true, false),
+        "method_definition" | "method_signature" | "abstract_method_signature" => {
+            ("method", false, true)
+        }
+        "interface_declaration" => ("interface", true, false),
+        "type_alias_declaration" => ("type", false, true),
+        "enum_declaration" => ("enum", false, true),
+        "internal_module" | "module" => ("namespace", true, false),
+        "variable_declarator" => return script_variable(node, source),
+        "public_field_definition" | "field_definition" => return script_field(node, source),
+        _ => return None,
+    };
+    named(node, source, kind, scope, body_closed)
+}
+
+/// `const f = (…) => …`, `const C = class {…}`: a variable whose value is a function or a
+/// class, named by the variable.
+fn script_variable<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let value = node.child_by_field_name("value")?;
+    let (kind, scope) = match value.kind() {
+        "arrow_function" | "function_expression" | "function" | "generator_function" => {
+            ("function", false)
+        }
+        "class" => ("class", true),
+        _ => return None,
+    };
+    let name_node = node.child_by_field_name("name")?;
+    if name_node.kind() != "identifier" {
+        return None;
+    }
+    Some(Defined {
+        kind,
+        name_node,
+        name: source.text_of(name_node),
+        qualifier: None,
+        scope,
+        body_closed: !scope,
+    })
+}
+
+/// A class field whose value is a function (`handle = () => …`): a method.
+fn script_field<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let value = node.child_by_field_name("value")?;
+    if !matches!(value.kind(), "arrow_function" | "function_expression" | "function") {
+        return None;
+    }
+    let name_node = node
+        .child_by_field_name("name")
+        .or_else(|| node.child_by_field_name("property"))?;
+    Some(Defined {
+        kind: "method",
+        name_node,
+        name: source.text_of(name_node),
+        qualifier: None,
+        scope: false,
+        body_closed: true,
+    })
+}
+
+fn python<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    match node.kind() {
+        "function_definition" => named(node, source, "def", false, true),
+        "class_definition" => named(node, source, "class", true, false),
+        _ => None,
+    }
+}
+
+fn go<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    match node.kind() {
+        "function_declaration" => named(node, source, "func", false, true),
+        "method_declaration" => {
+            let mut defined = named(node, source, "method", false, true)?;
+            defined.qualifier = go_receiver(node, source);
+            Some(defined)
+        }
+        "type_spec" | "type_alias" => named(node, source, "type", false, true),
+        _ => None,
+    }
+}
+
+/// The type a Go method is declared on (`func (p *Parser[T]) …` is `Parser`).
+fn go_receiver(node: Node, source: &Source) -> Option<String> {
+    let receiver = node.child_by_field_name("receiver")?;
+    let mut cursor = receiver.walk();
+    let parameter = receiver.named_children(&mut cursor).next()?;
+    let type_text = source.field_text(parameter, "type")?;
+    Some(base_name(type_text).to_owned()).filter(|name| !name.is_empty())
+}
+
+fn java<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let (kind, scope, body_closed) = match node.kind() {
+        "class_declaration" => ("class", true, false),
+        "interface_declaration" => ("interface", true, false),
+        "enum_declaration" => ("enum", true, false),
+        "record_declaration" => ("record", true, false),
+        "annotation_type_declaration" => ("@interface", true, false),
+        "method_declaration" => ("method", false, true),
+        "constructor_declaration" | "compact_constructor_declaration" => {
+            ("constructor", false, true)
+        }
+        _ => return None,
+    };
+    named(node, source, kind, scope, body_closed)
+}
+
+fn c_family<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    match node.kind() {
+        "function_definition" => declared(node, source, "function", true),
+        // A prototype (a header's functions) or a method declared in its class.
+        "declaration" | "field_declaration" => {
+            let declarator = node.child_by_field_name("declarator")?;
+            if !declares_function(declarator) {
+                return None;
+            }
+            declared(node, source, "function", true)
+        }
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
+            node.child_by_field_name("body")?;
+            let kind = match node.kind() {
+                "struct_specifier" => "struct",
+                "union_specifier" => "union",
+                "enum_specifier" => "enum",
+                _ => "class",
+            };
+            named(node, source, kind, kind != "enum", kind == "enum")
+        }
+        "type_definition" => {
+            let name_node = declarator_name(node.child_by_field_name("declarator")?)?;
+            Some(Defined {
+                kind: "typedef",
+                name_node,
+                name: source.text_of(name_node),
+                qualifier: None,
+                scope: false,
+                body_closed: false,
+            })
+        }
+        "namespace_definition" => named(node, source, "namespace", true, false),
+        "preproc_function_def" => named(node, source, "macro", false, true),
+        _ => None,
+    }
+}
+
+/// A function defined or declared by `node`, named by its declarator (`Parser::parse` is
+/// `parse` in `Parser`).
+fn declared<'t>(
+    node: Node<'t>,
+    source: &Source<'t>,
+    kind: &'static str,
+    body_closed: bool,
+) -> Option<Defined<'t>> {
+    let name_node = declarator_name(node.child_by_field_name("declarator")?)?;
+    let text = source.text_of(name_node);
+    let (qualifier, name) = match text.rsplit_once("::") {
+        Some((scope, name)) if !scope.is_empty() => {
+            let scope: Vec<&str> = scope.split("::").map(base_name).collect();
+            (Some(scope.join(".")), name)
+        }
+        _ => (None, text.trim_start_matches("::")),
+    };
+    Some(Defined {
+        kind,
+        name_node,
+        name,
+        qualifier,
+        scope: false,
+        body_closed,
+    })
+}
+
+/// Whether a declarator declares a function (through pointers, references and parentheses).
+fn declares_function(declarator: Node) -> bool {
+    let mut node = declarator;
+    for _ in 0..16 {
+        if node.kind() == "function_declarator" {
+            return true;
+        }
+        match inner_declarator(node) {
+            Some(inner) => node = inner,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// The node that holds the name a declarator declares.
+fn declarator_name(declarator: Node) -> Option<Node> {
+    let mut node = declarator;
+    for _ in 0..16 {
+        match node.kind() {
+            "identifier" | "field_identifier" | "type_identifier" | "qualified_identifier"
+            | "destructor_name" | "operator_name" | "primitive_type" => return Some(node),
+            _ => node = inner_declarator(node)?,
+        }
+    }
+    None
+}
+
+/// The declarator inside `node` (`*p`, `f(…)`, `a[…]`, `&r`, `(x)`).
+fn inner_declarator(node: Node) -> Option<Node> {
+    node.child_by_field_name("declarator").or_else(|| {
+        let mut cursor = node.walk();
+        let last = node.named_children(&mut cursor).last();
+        last.filter(|child| child.kind() != "parameter_list")
+    })
+}
+
+/// A JSON object's key: its pairs are the outline, but those inside arrays (a list's items
+/// repeat the same keys).
+fn json<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    match node.kind() {
+        "pair" => {
+            let key = node.child_by_field_name("key")?;
+            let name = source.text_of(key).trim_matches('"');
+            let value = node.child_by_field_name("value");
+            let container = value.is_some_and(|value| matches!(value.kind(), "object"));
+            Some(Defined {
+                kind: "key",
+                name_node: key,
+                name,
+                qualifier: None,
+                scope: container,
+                body_closed: !container,
+            })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::outline::outline;
+
+    /// `(name path, kind, start, end, doc line)` of each definition of `text`.
+    fn outlined(text: &str, language: Language) -> Vec<(String, &'static str, u64, u64, u64)> {
+        let outline = outline(text, language, ParseBounds::default(), None);
+        assert_eq!(outline.source.name(), match language {
+            Language::Json => "keys",
+            _ => "grammar",
+        });
+        outline
+            .definitions
+            .into_iter()
+            .map(|d| (d.name_path, d.kind, d.start_line, d.end_line, d.doc_line))
+            .collect()
+    }
+
+    fn paths(text: &str, language: Language) -> Vec<String> {
+        outlined(text, language).into_iter().map(|d| d.0).collect()
+    }
+
+    #[test]
+    fn rust_items_are_named_after_their_impl_trait_and_module() {
+        let text = "\
+use std::fmt;
+
+/// A parser.
+#[derive(Debug)]
+pub struct Parser<'a> {
+    src: &'a str,
+}
+
+impl<'a> Parser<'a> {
+    /// Makes one.
+    pub fn new(src: &'a str) -> Self {
+        fn helper() {}
+        Parser { src }
+    }
+
+    pub fn parse_statement(&mut self) {}
+}
+
+impl fmt::Display for Parser<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }
+}
+
+mod inner {
+    pub trait Visit {
+        fn visit(&self);
+    }
+}
+";
+        let found = outlined(text, Language::Rust);
+        let expected: Vec<(String, &str, u64, u64, u64)> = [
+            ("Parser", "struct", 5, 7, 3),
+            ("Parser", "impl", 9, 17, 9),
+            ("Parser.new", "fn", 11, 14, 10),
+            ("Parser.parse_statement", "fn", 16, 16, 16),
+            ("Parser", "impl", 19, 21, 19),
+            ("Parser.fmt", "fn", 20, 20, 20),
+            ("inner", "mod", 23, 27, 23),
+            ("inner.Visit", "trait", 24, 26, 24),
+            ("inner.Visit.visit", "fn", 25, 25, 25),
+        ]
+        .into_iter()
+        .map(|(p, k, s, e, d)| (p.to_owned(), k, s, e, d))
+        .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn python_classes_methods_and_decorated_functions() {
+        let text = "\
+import os
+
+class Parser:
+    \"\"\"Parses.\"\"\"
+
+    @staticmethod
+    def make():
+        def local():
+            pass
+        return Parser()
+
+    def parse(self):
+        pass
+
+# the entry point
+def main():
+    pass
+";
+        let found = outlined(text, Language::Python);
+        assert_eq!(
+            found,
+            vec![
+                ("Parser".to_owned(), "class", 3, 13, 3),
+                ("Parser.make".to_owned(), "def", 6, 10, 6),
+                ("Parser.parse".to_owned(), "def", 12, 13, 12),
+                ("main".to_owned(), "def", 16, 17, 15),
+            ]
+        );
+    }
+
+    #[test]
+    fn typescript_and_javascript_declarations_with_their_export() {
+        let text = "\
+import x from 'x'
+
+/** Reads. */
+export function read(path: string): string {
+  return path
+}
+
+export class Reader<T> {
+  private n = 0
+  handle = (e: Event) => {
+    return e
+  }
+  read(): T {
+    return null as T
+  }
+}
+
+export interface Options {
+  path: string
+  open(): void
+}
+
+export type Mode = 'a' | 'b'
+const helper = async () => 1
+let count = 3
+namespace NS {
+  export function inside() {}
+}
+";
+        assert_eq!(
+            paths(text, Language::TypeScript),
+            [
+                "read",
+                "Reader",
+                "Reader.handle",
+                "Reader.read",
+                "Options",
+                "Options.open",
+                "Mode",
+                "helper",
+                "NS",
+                "NS.inside"
+            ]
+        );
+        let found = outlined(text, Language::TypeScript);
+        assert_eq!(found[0].2..=found[0].4, 4..=3, "export included, doc above");
+        let js = "export default class A {\n  m() {}\n}\nfunction f() {}\nconst g = function () {}\n";
+        assert_eq!(paths(js, Language::JavaScript), ["A", "A.m", "f", "g"]);
+        assert_eq!(paths("const A = () => <div/>\n", Language::Tsx), ["A"]);
+    }
+
+    #[test]
+    fn go_methods_are_named_after_their_receiver() {
+        let text = "\
+package p
+
+// Parser parses.
+type Parser struct {
+	src string
+}
+
+func (p *Parser) Parse() error {
+	return nil
+}
+
+func New[T any](src string) *Parser {
+	return nil
+}
+";
+        let found = outlined(text, Language::Go);
+        assert_eq!(
+            found,
+            vec![
+                ("Parser".to_owned(), "type", 4, 6, 3),
+                ("Parser.Parse".to_owned(), "method", 8, 10, 8),
+                ("New".to_owned(), "func", 12, 14, 12),
+            ]
+        );
+    }
+
+    #[test]
+    fn java_members_nest_in_their_class() {
+        let text = "\
+package p;
+
+public class Parser {
+    @Override
+    public String toString() { return \"\"; }
+
+    Parser(int n) {}
+
+    interface Visitor { void visit(); }
+}
+";
+        assert_eq!(
+            paths(text, Language::Java),
+            [
+                "Parser",
+                "Parser.toString",
+                "Parser.Parser",
+                "Parser.Visitor",
+                "Parser.Visitor.visit"
+            ]
+        );
+    }
+
+    #[test]
+    fn c_and_cpp_functions_prototypes_types_and_qualified_names() {
+        let c = "\
+#include <stdio.h>
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+typedef struct point { int x; } point_t;
+
+/* Opens. */
+static int *open_file(const char *path);
+
+int main(int argc, char **argv) {
+    return 0;
+}
+";
+        assert_eq!(
+            paths(c, Language::C),
+            ["MAX", "point_t", "point", "open_file", "main"]
+        );
+        let cpp = "\
+namespace ns {
+class Parser {
+ public:
+  Parser();
+  int parse(int n);
+};
+}
+
+int ns::Parser::parse(int n) { return n; }
+
+template <typename T>
+T twice(T v) { return v + v; }
+";
+        assert_eq!(
+            paths(cpp, Language::Cpp),
+            [
+                "ns",
+                "ns.Parser",
+                "ns.Parser.Parser",
+                "ns.Parser.parse",
+                "ns.Parser.parse",
+                "twice"
+            ]
+        );
+        let found = outlined(cpp, Language::Cpp);
+        assert_eq!((found[5].2, found[5].3), (11, 12), "the template line included");
+    }
+
+    #[test]
+    fn json_keys_nest_but_not_inside_arrays() {
+        let text = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"test\": \"t\"\n  },\n  \"list\": [{\"a\": 1}]\n}\n";
+        assert_eq!(
+            paths(text, Language::Json),
+            ["name", "scripts", "scripts.test", "list"]
+        );
+    }
+
+    #[test]
+    fn a_parse_past_its_time_or_stopped_gives_no_definitions() {
+        let text = "fn f() {}\n".repeat(20_000);
+        let instant = ParseBounds {
+            max_bytes: usize::MAX,
+            max_time: std::time::Duration::ZERO,
+        };
+        assert_eq!(definitions(&text, Language::Rust, instant, None), None);
+        let stopped = AtomicBool::new(true);
+        let bounds = ParseBounds::default();
+        assert_eq!(definitions(&text, Language::Rust, bounds, Some(&stopped)), None);
+        let small = ParseBounds {
+            max_bytes: 10,
+            ..bounds
+        };
+        assert_eq!(definitions(&text, Language::Rust, small, None), None);
+        assert!(definitions(&text, Language::Rust, bounds, None).is_some());
+    }
+
+    #[test]
+    fn a_nesting_deeper_than_any_stack_is_walked() {
+        let text = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(definitions(&text, Language::Json, ParseBounds::default(), None), Some(vec![]));
+        let nested = format!("{}{}", "mod m {".repeat(5_000), "}".repeat(5_000));
+        let found = definitions(&nested, Language::Rust, ParseBounds::default(), None).unwrap();
+        assert_eq!(found.len(), crate::code::outline::MAX_DEPTH as usize);
+    }
+}

@@ -1,0 +1,566 @@
+//! Each read of code, from the file a view opened and under its options: an outline (a page
+//! of it), a definition by its name (a window of its lines, or the list of those that match),
+//! several ranges. A whole file is read for its outline at most once per version
+//! ([`OutlineCache`]); a window or a range is read as any window is.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::language::Language;
+use super::outline::{Definition, Outline, ParseBounds, outline};
+use super::ranges::LineSpan;
+use super::symbol::{Matched, SymbolQuery, symbols_of};
+use super::text::{entry_line, outline_tokens};
+use super::{CachedOutline, CodeAsk, MAX_CODE_BYTES, MAX_OUTLINE_SHARE};
+use crate::attempt::{Access, Attempt, Stop};
+use crate::encoding::detect_and_decode;
+use crate::error::{ErrorCode, ReadFileError};
+use crate::file_guard::Span;
+use crate::file_status;
+use crate::read_file::{Read, ReadOptions, binary_error, read_opened_file};
+use crate::request::{MAX_MAX_LINES, ReadRequest};
+use crate::sandbox::{OpenedFile, Root};
+use crate::source;
+use crate::tokens::{self, Tokenizer};
+use crate::version::FileVersion;
+use crate::window::MIN_CONTENT_BUDGET;
+
+/// What a read of code answers.
+#[derive(Debug)]
+pub enum CodeRead {
+    /// A page of the file's outline, or the definitions a symbol matches, and the version read.
+    Outline(OutlineOutput, FileVersion),
+    /// A window: a definition's lines, or the file's when its outline would not serve.
+    Window(Read),
+    /// Several ranges of lines, and the version read.
+    Ranges(RangesOutput, Option<FileVersion>),
+}
+
+/// A page of a file's outline (`kind: "outline"`), or the definitions a symbol matches
+/// (`kind: "matches"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutlineOutput {
+    /// The normalized workspace-relative path.
+    pub path: String,
+    /// `"outline"`, or `"matches"` for a symbol that names several definitions.
+    pub kind: &'static str,
+    /// The language the outline read it as (`"rust"`, `"markdown"`, `"text"`).
+    pub language: &'static str,
+    /// How the outline was made: `"grammar"`, `"headings"`, `"keys"`, or `"indentation"`
+    /// (approximate).
+    pub source: &'static str,
+    /// The definitions of this page, in file order.
+    pub definitions: Vec<DefinitionEntry>,
+    /// The definitions in all (of the outline, or that match).
+    pub total_definitions: u64,
+    /// Whether definitions are left after this page.
+    pub truncated: bool,
+    /// The `start_line` of the outline's next page, when it has one.
+    pub next_start_line: Option<u64>,
+    pub meta: OutlineMeta,
+    /// Whether the read asked for no outline: it asked for the file's first lines, and the
+    /// file is long and its outline small, so it is given the outline instead.
+    pub unasked: bool,
+    /// The symbol asked for (`kind: "matches"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+}
+
+/// One definition of an outline answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DefinitionEntry {
+    pub name: String,
+    /// Its name after its scopes' (`Parser.parse_statement`).
+    pub name_path: String,
+    /// The `symbol` that reads it (its name path, and `#n` when others share it).
+    pub symbol: String,
+    pub kind: &'static str,
+    pub start_line: u64,
+    pub end_line: u64,
+    /// How many scopes it is in.
+    pub depth: u32,
+    /// Its first line as written, without indentation.
+    pub signature: String,
+}
+
+/// The file an outline or ranges answer is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OutlineMeta {
+    pub byte_length: u64,
+    pub line_count: u64,
+    pub mtime_ms: i64,
+}
+
+/// Several ranges of a file's lines (`kind: "ranges"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RangesOutput {
+    pub path: String,
+    pub kind: &'static str,
+    /// The ranges read, in order, merged where they overlapped or touched.
+    pub ranges: Vec<RangeSegment>,
+    /// Whether ranges asked for are left unread (the budget ran out).
+    pub truncated: bool,
+    /// The ranges left, as the next call's `ranges`.
+    pub next_ranges: Option<Vec<String>>,
+    pub meta: OutlineMeta,
+}
+
+/// One range read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RangeSegment {
+    pub start_line: u64,
+    pub end_line: u64,
+    /// Its lines, each ending in `\n` but perhaps the file's last.
+    pub content: String,
+}
+
+/// What a symbol's window says when its outline is the indentation's.
+pub const APPROXIMATE_NOTE: &str = "approximate: no grammar reads this language, so this is the indentation block of the line that names it";
+
+/// What a window says when an outline was asked for and would cost more than its share.
+pub const OUTLINE_TOO_LARGE_NOTE: &str =
+    "its outline would cost more than a quarter of its text, so here are its lines";
+
+/// `ask` of the file a view `opened` (by its workspace-relative path), under `options`.
+pub fn read_code(
+    root: &Root,
+    request: &ReadRequest,
+    ask: &CodeAsk,
+    options: ReadOptions,
+    opened: (&str, &OpenedFile),
+) -> Attempt<CodeRead> {
+    match ask {
+        CodeAsk::Outline => {
+            let cached = outline_of(request, options, opened)?;
+            if !within_share(&cached) {
+                let read = read_opened_file(root, request, options, opened)?;
+                return Ok(CodeRead::Window(with_note(read, OUTLINE_TOO_LARGE_NOTE)));
+            }
+            Ok(CodeRead::Outline(page(request, options, &cached, false), cached.version))
+        }
+        CodeAsk::Symbol(query) => symbol(root, request, query, options, opened),
+        CodeAsk::Ranges(spans) => read_ranges(root, request, spans, options, opened),
+    }
+}
+
+/// A read with no range whose `window` of a long file is cut: the file's outline instead,
+/// when its language is outlined unasked and the outline is within its share; else `window`.
+pub fn unasked_outline(
+    request: &ReadRequest,
+    options: ReadOptions,
+    opened: (&str, &OpenedFile),
+    window: Read,
+) -> Attempt<CodeRead> {
+    let long = window.0.next_start_line.is_some() && window.0.first_line() == 1;
+    let language = Language::of_path(opened.0);
+    let size = u64::try_from(opened.1.stat.st_size).unwrap_or(u64::MAX);
+    if !long || !language.outlined_unasked() || size > MAX_CODE_BYTES {
+        return Ok(CodeRead::Window(window));
+    }
+    let cached = match outline_of(request, options, opened) {
+        Ok(cached) => cached,
+        Err(Stop::WouldBlock) => return Err(Stop::WouldBlock),
+        Err(Stop::Failed(_)) => return Ok(CodeRead::Window(window)),
+    };
+    if !within_share(&cached) || cached.outline.definitions.is_empty() {
+        return Ok(CodeRead::Window(window));
+    }
+    Ok(CodeRead::Outline(page(request, options, &cached, true), cached.version))
+}
+
+/// Whether an outline costs at most its share of the file's tokens.
+fn within_share(cached: &CachedOutline) -> bool {
+    let (outline, file) = cached.tokens;
+    outline as f32 <= file as f32 * MAX_OUTLINE_SHARE
+}
+
+/// `read` with `note`, unless its line was cut (its continuation is what it says then).
+fn with_note((mut output, version): Read, note: &'static str) -> Read {
+    if output.continuation.is_none() {
+        output.note = Some(note);
+    }
+    (output, version)
+}
+
+/// The tokenizer a read's estimates are of.
+fn tokenizer(options: &ReadOptions) -> Tokenizer {
+    options.max_tokens.map_or_else(Tokenizer::default, |budget| budget.tokenizer)
+}
+
+/// The outline of the file `opened`, from the toolkit's cache when this version of it is
+/// there. From memory, only a settled file's kept outline is answered: a parse waits.
+fn outline_of(
+    request: &ReadRequest,
+    options: ReadOptions,
+    (relative, opened): (&str, &OpenedFile),
+) -> Attempt<CachedOutline> {
+    let identity = file_status::identity(&opened.stat);
+    let kept = options.outlines.and_then(|cache| cache.get(relative));
+    if let Some(kept) = kept.as_ref().filter(|kept| kept.settled_identity == Some(identity)) {
+        return Ok(kept.clone());
+    }
+    if options.access == Access::FromMemory {
+        return Err(Stop::WouldBlock);
+    }
+    let bytes = source::read_opened(
+        opened,
+        &request.path,
+        Span::Whole {
+            max: MAX_CODE_BYTES,
+        },
+        Access::MayWait,
+    )
+    .map_err(|stop| stop.map(|error| code_size_error(error, relative)))?;
+    if bytes.binary {
+        return Err(Stop::Failed(binary_error(request)));
+    }
+    let version = FileVersion::of(relative.to_owned(), &bytes.bytes, bytes.mtime_ms);
+    let settled_identity = file_status::settled(&opened.stat).then_some(identity);
+    let made = match kept.filter(|kept| kept.version.hash == version.hash) {
+        Some(kept) => CachedOutline {
+            settled_identity,
+            version,
+            ..kept
+        },
+        None => {
+            let text = detect_and_decode(&bytes.bytes).text;
+            let language = Language::of_path(relative);
+            let outline = outline(&text, language, ParseBounds::default(), options.stop);
+            let symbols = symbols_of(&outline);
+            let tokenizer = tokenizer(&options);
+            let tokens = (
+                outline_tokens(&outline, &symbols, tokenizer),
+                tokens::estimate(&text, tokenizer),
+            );
+            CachedOutline {
+                settled_identity,
+                version,
+                outline: Arc::new(outline),
+                tokens,
+            }
+        }
+    };
+    if let Some(cache) = options.outlines {
+        cache.insert(relative, made.clone());
+    }
+    Ok(made)
+}
+
+/// A size refusal of a read of code says what it reads whole.
+fn code_size_error(mut error: ReadFileError, relative: &str) -> ReadFileError {
+    if error.code == ErrorCode::SizeLimitExceeded {
+        error.reason = format!(
+            "{relative} is over {MAX_CODE_BYTES} bytes, the most an outline or a symbol reads; read it by start_line or ranges"
+        );
+        error.size_limit = None;
+    }
+    error
+}
+
+/// The file facts of an outline answer.
+fn meta_of(cached: &CachedOutline) -> OutlineMeta {
+    OutlineMeta {
+        byte_length: cached.version.byte_length,
+        line_count: cached.outline.line_count,
+        mtime_ms: cached.version.mtime_ms,
+    }
+}
+
+/// The page of `cached`'s outline that starts at the request's `start_line`: at most
+/// `max_lines` definitions, and as many as fit the token budget (one at least).
+fn page(
+    request: &ReadRequest,
+    options: ReadOptions,
+    cached: &CachedOutline,
+    unasked: bool,
+) -> OutlineOutput {
+    let outline = &cached.outline;
+    let symbols = symbols_of(outline);
+    let from = request.start_line;
+    let first = outline
+        .definitions
+        .partition_point(|definition| definition.start_line < from);
+    let room = options.max_tokens.map_or(f32::INFINITY, |budget| {
+        budget.tokens as f32 * 0.9 - 96.0 - tokens::estimate(&request.path, budget.tokenizer) as f32
+    });
+    let tokenizer = tokenizer(&options);
+    let mut spent = 0.0f32;
+    let mut shown = Vec::new();
+    for (definition, symbol) in outline.definitions[first..].iter().zip(&symbols[first..]) {
+        let cost = tokens::estimate(&entry_line(definition), tokenizer) as f32;
+        if shown.len() == request.max_lines as usize || (!shown.is_empty() && spent + cost > room) {
+            break;
+        }
+        spent += cost;
+        shown.push(entry_of(definition, symbol));
+    }
+    let rest = outline.definitions.get(first + shown.len());
+    let next_start_line = rest.map(|next| {
+        let page_start = shown.first().map_or(from, |entry| entry.start_line);
+        next.start_line.max(page_start + 1)
+    });
+    OutlineOutput {
+        path: cached.version.path.clone(),
+        kind: "outline",
+        language: outline.language.name(),
+        source: outline.source.name(),
+        definitions: shown,
+        total_definitions: outline.definitions.len() as u64,
+        truncated: next_start_line.is_some(),
+        next_start_line,
+        meta: meta_of(cached),
+        unasked,
+        symbol: None,
+    }
+}
+
+fn entry_of(definition: &Definition, symbol: &str) -> DefinitionEntry {
+    DefinitionEntry {
+        name: definition.name.clone(),
+        name_path: definition.name_path.clone(),
+        symbol: symbol.to_owned(),
+        kind: definition.kind,
+        start_line: definition.start_line,
+        end_line: definition.end_line,
+        depth: definition.depth,
+        signature: definition.signature.clone(),
+    }
+}
+
+/// A definition by its name: its window (doc comments and attributes included), the list
+/// of those that match, or `NOT_FOUND` naming the nearest.
+fn symbol(
+    root: &Root,
+    request: &ReadRequest,
+    query: &SymbolQuery,
+    options: ReadOptions,
+    opened: (&str, &OpenedFile),
+) -> Attempt<CodeRead> {
+    let cached = outline_of(request, options, opened)?;
+    let outline: &Outline = &cached.outline;
+    match query.find(outline) {
+        Matched::One(definition) => {
+            let lines = definition.end_line - definition.doc_line + 1;
+            let window = ReadRequest {
+                start_line: definition.doc_line,
+                max_lines: lines.min(u64::from(MAX_MAX_LINES)) as u32,
+                start_column: 1,
+                max_lines_capped: false,
+                lines_from_end: None,
+                ..request.clone()
+            };
+            let read = read_opened_file(root, &window, options, opened)?;
+            Ok(CodeRead::Window(match outline.source {
+                super::OutlineSource::Indentation => with_note(read, APPROXIMATE_NOTE),
+                _ => read,
+            }))
+        }
+        Matched::Several(definitions, count) => {
+            let symbols = symbols_of(outline);
+            let entries = definitions
+                .into_iter()
+                .map(|definition| {
+                    let at = outline
+                        .definitions
+                        .iter()
+                        .position(|d| std::ptr::eq(d, definition))
+                        .unwrap_or_default();
+                    entry_of(definition, &symbols[at])
+                })
+                .collect();
+            let output = OutlineOutput {
+                path: cached.version.path.clone(),
+                kind: "matches",
+                language: outline.language.name(),
+                source: outline.source.name(),
+                definitions: entries,
+                total_definitions: count as u64,
+                truncated: count > super::symbol::MAX_MATCHES,
+                next_start_line: None,
+                meta: meta_of(&cached),
+                unasked: false,
+                symbol: Some(query.text.clone()),
+            };
+            Ok(CodeRead::Outline(output, cached.version))
+        }
+        Matched::None(nearest) => Err(Stop::Failed(no_such_symbol(
+            &request.path,
+            query,
+            &nearest,
+            outline.definitions.is_empty(),
+        ))),
+    }
+}
+
+/// `NOT_FOUND` for a symbol no definition of `path` matches, naming the `nearest`.
+fn no_such_symbol(
+    path: &str,
+    query: &SymbolQuery,
+    nearest: &[String],
+    no_definitions: bool,
+) -> ReadFileError {
+    let asked = serde_json::to_string(&query.text).unwrap_or_default();
+    let reason = match (no_definitions, nearest) {
+        (true, _) | (_, []) => {
+            format!("no definition named {asked} in {path}: its outline has none; read it by lines")
+        }
+        (false, nearest) => {
+            let names: Vec<String> = nearest
+                .iter()
+                .map(|name| serde_json::to_string(name).unwrap_or_default())
+                .collect();
+            format!(
+                "no definition named {asked} in {path}; the nearest: {}",
+                names.join(", ")
+            )
+        }
+    };
+    ReadFileError::new(ErrorCode::NotFound, path, reason)
+}
+
+/// The least a range read after another gets of what the budget has left: less, and the
+/// ranges left are told to be read in another call.
+const MIN_RANGE_TOKENS: usize = 200;
+
+/// `spans` of the file `opened`, one window each, under one budget: each range gets what
+/// the ranges before it left; a range cut short ends the read, and what is left is told as
+/// the next call's `ranges`. A first range that is a cut line is answered as its window (the
+/// model reads the line on from its column).
+fn read_ranges(
+    root: &Root,
+    request: &ReadRequest,
+    spans: &[LineSpan],
+    options: ReadOptions,
+    opened: (&str, &OpenedFile),
+) -> Attempt<CodeRead> {
+    let mut segments: Vec<RangeSegment> = Vec::new();
+    let mut left: Vec<LineSpan> = Vec::new();
+    let (mut spent_bytes, mut spent_tokens) = (0usize, 0usize);
+    let mut version: Option<FileVersion> = None;
+    let mut meta: Option<OutlineMeta> = None;
+    for (at, span) in spans.iter().enumerate() {
+        let past_end = meta.is_some_and(|meta| span.start > meta.line_count);
+        let narrowed = narrowed(&options, spent_bytes, spent_tokens);
+        let Some(narrowed) = narrowed.filter(|_| !past_end) else {
+            if !past_end {
+                left.extend_from_slice(&spans[at..]);
+                break;
+            }
+            continue;
+        };
+        let window = ReadRequest {
+            start_line: span.start,
+            max_lines: span.len().min(u64::from(MAX_MAX_LINES)) as u32,
+            start_column: 1,
+            max_lines_capped: false,
+            lines_from_end: None,
+            ..request.clone()
+        };
+        let (output, read_version) = read_opened_file(root, &window, narrowed, opened)?;
+        if output.continuation.is_some() {
+            if segments.is_empty() {
+                return Ok(CodeRead::Window((output, read_version)));
+            }
+            left.extend_from_slice(&spans[at..]);
+            break;
+        }
+        if let (Some(seen), Some(now)) = (&version, &read_version)
+            && seen.hash != now.hash
+        {
+            return Err(Stop::Failed(ReadFileError::new(
+                ErrorCode::FileChanged,
+                &request.path,
+                "the file changed while its ranges were read; read them again",
+            )));
+        }
+        version = version.or(read_version);
+        meta = Some(OutlineMeta {
+            byte_length: output.meta.byte_length,
+            line_count: output.meta.line_count,
+            mtime_ms: output.meta.mtime_ms,
+        });
+        let returned = u64::from(output.meta.returned_line_count);
+        if returned == 0 {
+            continue;
+        }
+        let end = span.start + returned - 1;
+        let content = output.content.as_str().to_owned();
+        spent_bytes += content.len();
+        spent_tokens += tokens::estimate(&content, tokenizer(&options)) + returned as usize * 2 + 8;
+        segments.push(RangeSegment {
+            start_line: span.start,
+            end_line: end,
+            content,
+        });
+        let line_count = output.meta.line_count;
+        if end < span.end && end < line_count {
+            left.push(LineSpan {
+                start: end + 1,
+                end: span.end,
+            });
+            left.extend_from_slice(&spans[at + 1..]);
+            break;
+        }
+    }
+    let next_ranges: Option<Vec<String>> =
+        (!left.is_empty()).then(|| left.iter().map(LineSpan::argument).collect());
+    let meta = match meta {
+        Some(meta) => meta,
+        // Nothing was read (every range past the end is found by reading the first).
+        None => {
+            let first = ReadRequest {
+                max_lines: 1,
+                ..request.clone()
+            };
+            let (output, read_version) = read_opened_file(root, &first, options, opened)?;
+            version = read_version;
+            OutlineMeta {
+                byte_length: output.meta.byte_length,
+                line_count: output.meta.line_count,
+                mtime_ms: output.meta.mtime_ms,
+            }
+        }
+    };
+    let path = opened.0.to_owned();
+    let output = RangesOutput {
+        path,
+        kind: "ranges",
+        ranges: segments,
+        truncated: next_ranges.is_some(),
+        next_ranges,
+        meta,
+    };
+    Ok(CodeRead::Ranges(output, version))
+}
+
+/// `options` for a range read after ranges that spent `bytes` and `tokens` of its budgets;
+/// `None` when too little is left.
+fn narrowed<'p>(options: &ReadOptions<'p>, bytes: usize, tokens: usize) -> Option<ReadOptions<'p>> {
+    let max_content_bytes = match options.max_content_bytes {
+        Some(budget) => {
+            let left = budget.saturating_sub(bytes);
+            if left < MIN_CONTENT_BUDGET {
+                return None;
+            }
+            Some(left)
+        }
+        None => None,
+    };
+    let max_tokens = match options.max_tokens {
+        Some(mut budget) => {
+            let left = budget.tokens.saturating_sub(tokens);
+            if tokens > 0 && left < MIN_RANGE_TOKENS {
+                return None;
+            }
+            budget.tokens = left.max(MIN_RANGE_TOKENS);
+            Some(budget)
+        }
+        None => None,
+    };
+    Some(ReadOptions {
+        max_content_bytes,
+        max_tokens,
+        ..*options
+    })
+}

@@ -1,0 +1,229 @@
+//! A definition found by its name: `parse_statement`, `Parser.parse_statement` or
+//! `Parser::parse_statement`, and `#2` after it to pick the second of several.
+
+use std::collections::HashMap;
+
+use super::outline::{Definition, Outline};
+
+/// The most definitions a symbol read lists when several match.
+pub const MAX_MATCHES: usize = 10;
+
+/// How many names a symbol read with no match suggests.
+pub const NEAREST_NAMES: usize = 3;
+
+/// A symbol as asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolQuery {
+    /// As given, for messages.
+    pub text: String,
+    /// Its names, outermost first.
+    parts: Vec<String>,
+    /// Which of several matches (1-based), when it says (`#2`).
+    pick: Option<usize>,
+}
+
+/// What a symbol matches in an outline.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Matched<'a> {
+    One(&'a Definition),
+    /// Several, in file order (at most [`MAX_MATCHES`]), and how many there are in all.
+    Several(Vec<&'a Definition>, usize),
+    /// None: the nearest names, best first.
+    None(Vec<String>),
+}
+
+impl SymbolQuery {
+    /// `text` as a query; `None` when it names nothing (empty, or only separators).
+    pub fn parse(text: &str) -> Option<SymbolQuery> {
+        let trimmed = text.trim();
+        let (names, pick) = match trimmed.rsplit_once('#') {
+            Some((names, number)) if number.parse::<usize>().is_ok_and(|n| n >= 1) => {
+                (names, number.parse().ok())
+            }
+            _ => (trimmed, None),
+        };
+        let parts: Vec<String> = names
+            .split("::")
+            .flat_map(|part| part.split('.'))
+            .map(|part| part.trim().to_owned())
+            .filter(|part| !part.is_empty())
+            .collect();
+        (!parts.is_empty()).then(|| SymbolQuery {
+            text: trimmed.to_owned(),
+            parts,
+            pick,
+        })
+    }
+
+    /// What it matches in `outline`: definitions whose name path ends with its names (as
+    /// written, else in any case; a heading or key is also matched by its whole name); an
+    /// `impl` only when nothing else matches.
+    pub fn find<'a>(&self, outline: &'a Outline) -> Matched<'a> {
+        let exact = |d: &&Definition| ends_with(&d.name_path, &self.parts, false);
+        let any_case = |d: &&Definition| ends_with(&d.name_path, &self.parts, true);
+        let whole = |d: &&Definition| d.name.eq_ignore_ascii_case(self.text_without_pick());
+        let all = &outline.definitions;
+        let mut found: Vec<&Definition> = all.iter().filter(exact).collect();
+        if found.is_empty() {
+            found = all.iter().filter(any_case).collect();
+        }
+        if found.is_empty() {
+            found = all.iter().filter(whole).collect();
+        }
+        if found.iter().any(|d| d.kind != "impl") {
+            found.retain(|d| d.kind != "impl");
+        }
+        if let Some(pick) = self.pick {
+            return match found.get(pick - 1) {
+                Some(one) => Matched::One(one),
+                None if found.is_empty() => Matched::None(self.nearest(outline)),
+                None => Matched::Several(found.iter().take(MAX_MATCHES).copied().collect(), found.len()),
+            };
+        }
+        match found.len() {
+            0 => Matched::None(self.nearest(outline)),
+            1 => Matched::One(found[0]),
+            count => Matched::Several(found.into_iter().take(MAX_MATCHES).collect(), count),
+        }
+    }
+
+    fn text_without_pick(&self) -> &str {
+        match self.pick {
+            Some(_) => self.text.rsplit_once('#').map_or(&self.text, |(names, _)| names),
+            None => &self.text,
+        }
+    }
+
+    /// The [`NEAREST_NAMES`] name paths of `outline` nearest to this one: by the edit
+    /// distance of their last names (in any case), then of the whole paths.
+    fn nearest(&self, outline: &Outline) -> Vec<String> {
+        let wanted = self.parts.last().map(|p| p.to_lowercase()).unwrap_or_default();
+        let whole = self.parts.join(".").to_lowercase();
+        let mut ranked: Vec<(usize, usize, &str)> = outline
+            .definitions
+            .iter()
+            .filter(|d| d.kind != "impl")
+            .map(|d| {
+                let name = strsim::damerau_levenshtein(&wanted, &d.name.to_lowercase());
+                let path = strsim::damerau_levenshtein(&whole, &d.name_path.to_lowercase());
+                (name, path, d.name_path.as_str())
+            })
+            .collect();
+        ranked.sort();
+        ranked.dedup_by(|a, b| a.2 == b.2);
+        ranked
+            .into_iter()
+            .take(NEAREST_NAMES)
+            .map(|(_, _, path)| path.to_owned())
+            .collect()
+    }
+}
+
+/// Whether the `.`-separated `name_path` ends with `parts`.
+fn ends_with(name_path: &str, parts: &[String], any_case: bool) -> bool {
+    let mut names = name_path.rsplit('.');
+    parts.iter().rev().all(|part| {
+        names.next().is_some_and(|name| match any_case {
+            true => name.eq_ignore_ascii_case(part),
+            false => name == part,
+        })
+    })
+}
+
+/// The symbol that reads each definition of `outline`, in its order: its name path, and
+/// `#n` when other definitions have the same one (an `impl` block is never read by name: its
+/// type is).
+pub fn symbols_of(outline: &Outline) -> Vec<String> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for definition in outline.definitions.iter().filter(|d| d.kind != "impl") {
+        *counts.entry(&definition.name_path).or_default() += 1;
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    outline
+        .definitions
+        .iter()
+        .map(|definition| {
+            let path = definition.name_path.as_str();
+            if definition.kind == "impl" || counts.get(path).is_none_or(|&n| n < 2) {
+                return path.to_owned();
+            }
+            let nth = seen.entry(path).or_default();
+            *nth += 1;
+            format!("{path}#{nth}")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::language::Language;
+    use crate::code::outline::{ParseBounds, outline};
+
+    const RUST: &str = "\
+struct Parser;
+impl Parser {
+    fn parse(&self) {}
+    fn parse_statement(&self) {}
+}
+mod other {
+    fn parse() {}
+}
+fn parse_all() {}
+";
+
+    fn rust() -> Outline {
+        outline(RUST, Language::Rust, ParseBounds::default(), None)
+    }
+
+    fn found(query: &str) -> Vec<String> {
+        let outline = rust();
+        let query = SymbolQuery::parse(query).unwrap();
+        match query.find(&outline) {
+            Matched::One(d) => vec![format!("{}@{}", d.name_path, d.start_line)],
+            Matched::Several(ds, count) => {
+                let mut listed: Vec<String> = ds.iter().map(|d| d.name_path.clone()).collect();
+                listed.push(format!("of {count}"));
+                listed
+            }
+            Matched::None(near) => near.into_iter().map(|n| format!("near {n}")).collect(),
+        }
+    }
+
+    #[test]
+    fn a_name_path_with_dots_or_colons_finds_its_one_definition() {
+        assert_eq!(found("Parser.parse"), ["Parser.parse@3"]);
+        assert_eq!(found("Parser::parse_statement"), ["Parser.parse_statement@4"]);
+        assert_eq!(found("other::parse"), ["other.parse@7"]);
+        assert_eq!(found("parse_all"), ["parse_all@9"]);
+        assert_eq!(found("PARSE_ALL"), ["parse_all@9"], "any case when none as written");
+        // The struct, not its impl block.
+        assert_eq!(found("Parser"), ["Parser@1"]);
+    }
+
+    #[test]
+    fn several_matches_are_listed_and_one_is_picked_by_its_number() {
+        assert_eq!(found("parse"), ["Parser.parse", "other.parse", "of 2"]);
+        assert_eq!(found("parse#2"), ["other.parse@7"]);
+        assert_eq!(found("parse#3"), ["Parser.parse", "other.parse", "of 2"]);
+    }
+
+    #[test]
+    fn no_match_names_the_three_nearest() {
+        assert_eq!(
+            found("Parser.parse_statment"),
+            ["near Parser.parse_statement", "near parse_all", "near Parser.parse"]
+        );
+        assert!(SymbolQuery::parse(" .:: ").is_none());
+        assert!(SymbolQuery::parse("").is_none());
+    }
+
+    #[test]
+    fn a_symbol_names_its_definition_with_a_number_only_when_it_must() {
+        let outline = rust();
+        assert_eq!(
+            symbols_of(&outline),
+            ["Parser", "Parser", "Parser.parse", "Parser.parse_statement", "other", "other.parse", "parse_all"]
+        );
+    }
+}
