@@ -853,6 +853,7 @@ module.exports.MAX_BATCH_FILES = nativeBinding.MAX_BATCH_FILES
 module.exports.MAX_FILE_BYTES = nativeBinding.MAX_FILE_BYTES
 module.exports.MAX_LINES = nativeBinding.MAX_LINES
 module.exports.MAX_PDF_PAGES = nativeBinding.MAX_PDF_PAGES
+module.exports.MAX_RANGES = nativeBinding.MAX_RANGES
 module.exports.MCP_STRUCTURED_CONTENT_BYTES = nativeBinding.MCP_STRUCTURED_CONTENT_BYTES
 module.exports.MIN_CONTENT_BYTES = nativeBinding.MIN_CONTENT_BYTES
 module.exports.MIN_READ_TOKENS = nativeBinding.MIN_READ_TOKENS

@@ -86,6 +86,17 @@ export type ReadFilesResult<Code extends string = ReadFileErrorCode, Output = Re
 export type { MediaOutput, MediaMeta, ShownRange, TextPart, ImagePart, ImageSource } from './binding'
 import type { MediaOutput } from './binding'
 
+// What a toolkit's reads of code answer ({@link ViewInput}'s `outline`, `symbol` and
+// `ranges`): declared (and documented) once, from the Rust structs, in binding.d.ts.
+export type { OutlineOutput, DefinitionEntry, OutlineMeta, RangesOutput, RangeSegment } from './binding'
+import type { OutlineOutput, RangesOutput } from './binding'
+
+/**
+ * What {@link AgentToolkit.view} answers: a text window, an image, a notebook or a PDF as
+ * parts, a file's outline (or the definitions a symbol names), or several ranges.
+ */
+export type ViewOutput = ToolkitReadFileOutput | MediaOutput | OutlineOutput | RangesOutput
+
 /**
  * What a toolkit's media reads ({@link AgentToolkit.view}) may take and give; each an
  * integer, absent for the default.
@@ -148,7 +159,7 @@ export declare const TOOL_DEFINITIONS: {
 export declare const TOOLKIT_DEFINITIONS: {
   readonly read_file: {
     readonly name: 'read_file'
-    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
+    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs. Reads code as code: an outline, a definition by name, several ranges.'
     readonly parameters: {
       readonly type: 'object'
       readonly properties: {
@@ -175,6 +186,20 @@ export declare const TOOLKIT_DEFINITIONS: {
         readonly pages: {
           readonly type: readonly ['string', 'null']
           readonly description: 'PDF pages to read, like "3" or "3-7" (at most 20), or a notebook\'s cells; omit for other files.'
+        }
+        readonly outline: {
+          readonly type: readonly ['boolean', 'null']
+          readonly description: "true: the file's outline (each definition's lines and first line) instead of its lines; a long source file read from its start gets it unasked when it is much smaller."
+        }
+        readonly symbol: {
+          readonly type: readonly ['string', 'null']
+          readonly description: 'A definition to read by name, like "Parser.parse" or "parse", its doc comment included ("parse#2": the second of several).'
+        }
+        readonly ranges: {
+          readonly type: readonly ['array', 'null']
+          readonly items: { readonly type: 'string' }
+          readonly maxItems: 16
+          readonly description: 'Several line ranges in one read, like ["10-40", "120-160"] (at most 16).'
         }
       }
       readonly required: readonly ['path']
@@ -365,6 +390,15 @@ export interface ToolkitOptions {
    * history compacted or cut).
    */
   dedupeReads?: boolean
+  /**
+   * Default `true`. A model's read of a long source file from its start (no `start_line`,
+   * `max_lines`, `start_column` or `pages`: a read whose first window would be cut) is
+   * answered with the file's outline ({@link OutlineOutput} with `unasked: true`) when the
+   * outline costs at most a quarter of the file's tokens; else with its first window as
+   * before. For Rust, TypeScript/TSX, JavaScript, Python, Go, Java, C, C++, Markdown, JSON,
+   * YAML and TOML files. `false`: first windows only (an outline when asked for).
+   */
+  outlines?: boolean
   /** Limits of {@link AgentToolkit.view}'s images, notebooks and PDFs. */
   media?: MediaLimits
 }
@@ -417,10 +451,11 @@ export interface AgentToolkit extends Disposable {
    * as {@link AgentToolkit.readFile} does; a PNG, JPEG, GIF or WebP image, a Jupyter notebook
    * (nbformat 4) or a PDF, told by its content (never by its name alone), answers
    * {@link MediaOutput}: text and image parts, images made to fit {@link MediaLimits}.
-   * `input.pages` picks a PDF's pages (at most 20 a call) or a notebook's cells. Rejects with
-   * a {@link ToolkitError}.
+   * `input.pages` picks a PDF's pages (at most 20 a call) or a notebook's cells. Code is
+   * read as code: `outline`, `symbol` and `ranges` ({@link ViewInput}). Rejects with a
+   * {@link ToolkitError}.
    */
-  view(input: ViewInput, options?: CallOptions): Promise<ToolkitReadFileOutput | MediaOutput>
+  view(input: ViewInput, options?: CallOptions): Promise<ViewOutput>
   /** Throws a {@link ToolkitError}. */
   readFileSync(input: ToolkitReadFileInput): ToolkitReadFileOutput
   /**
@@ -469,10 +504,10 @@ export declare function createAgentToolkit(options: ToolkitOptions): AgentToolki
 
 /** What `runToolCall` needs of a toolkit: its `view`, or (a toolkit of the caller's) its `readFile`. */
 export type ToolCallToolkit =
-  | { view(input: ViewInput, options?: CallOptions): Promise<ToolkitReadFileOutput | MediaOutput> }
+  | { view(input: ViewInput, options?: CallOptions): Promise<ViewOutput> }
   | { readFile(input: ToolkitReadFileInput, options?: CallOptions): Promise<ToolkitReadFileOutput> }
 
-/** Arguments of {@link AgentToolkit.view}: a toolkit read's, and `pages`. */
+/** Arguments of {@link AgentToolkit.view}: a toolkit read's, `pages`, and code read as code. */
 export type ViewInput = ToolkitReadFileInput & {
   /**
    * A PDF's pages (`"3"`, `"3-7"`, `"3-"`; at most 20 are returned) or a notebook's cells
@@ -480,6 +515,29 @@ export type ViewInput = ToolkitReadFileInput & {
    * files. Anything else is `INVALID_ARGUMENT`.
    */
   pages?: string | null
+  /**
+   * `true`: the file's outline ({@link OutlineOutput}): each definition's name path, lines
+   * and first line, by tree-sitter for Rust, TypeScript/TSX, JavaScript, Python, Go, Java, C
+   * and C++, by headings for Markdown, by keys for JSON, YAML and TOML, and by indentation
+   * (approximate) for any other text; a page of `max_lines` definitions from `start_line`.
+   * When the outline would cost more than a quarter of the file's tokens, the file's lines
+   * instead (the answer's `note` says so).
+   */
+  outline?: boolean | null
+  /**
+   * A definition to read by its name: `"parse"`, `"Parser.parse"` or `"Parser::parse"`;
+   * `"parse#2"` picks the second of several. One match: its lines, doc comments and
+   * attributes included, as a window ({@link ToolkitReadFileOutput}); several: their list
+   * ({@link OutlineOutput} of `kind: 'matches'`, at most 10); none: `NOT_FOUND` naming the
+   * three nearest names.
+   */
+  symbol?: string | null
+  /**
+   * Several line ranges in one read, at most 16, like `["10-40", "120-160"]` (a range is
+   * `"A-B"` or `"A"`): merged where they overlap, read under one budget
+   * ({@link RangesOutput}).
+   */
+  ranges?: readonly string[] | null
 }
 
 /** One part of what a model is given, in order: text, or an image (base64). */
@@ -505,7 +563,7 @@ export type RunToolCallResult =
        * or a PDF its text and its images (where `content` names each image in brackets).
        */
       parts: ModelPart[]
-      output: ToolkitReadFileOutput | MediaOutput
+      output: ViewOutput
       code?: undefined
     }
   | {

@@ -17,6 +17,7 @@ const {
   estimateTokens,
   MAX_PDF_PAGES,
   MAX_LINES,
+  MAX_RANGES,
   MIN_READ_TOKENS,
   defaultDenyRules,
   ignoreFileNames,
@@ -68,6 +69,9 @@ const CUT_LINE_SENTENCE = 'A line too long to return whole is cut, and a marker 
 /** What a toolkit's tool says it reads beside text files. */
 const MEDIA_SENTENCE = 'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
 
+/** What a toolkit's tool says it reads of code beside lines: outlines, definitions, ranges. */
+const CODE_SENTENCE = 'Reads code as code: an outline, a definition by name, several ranges.'
+
 /** What a toolkit's `start_line` says beside the specification's: how to read the end of a log. */
 const TAIL_SENTENCE = 'Negative counts from the end: -50 reads the last 50 lines.'
 
@@ -90,7 +94,7 @@ function integerParameter(bounds, defaultValue, description) {
 function toolkitDefinition(spec) {
   const definition = structuredClone(spec)
   const { start_line, max_lines } = spec.parameters.properties
-  definition.description = `${spec.description} ${CUT_LINE_SENTENCE} ${MEDIA_SENTENCE}`
+  definition.description = `${spec.description} ${CUT_LINE_SENTENCE} ${MEDIA_SENTENCE} ${CODE_SENTENCE}`
   definition.parameters.properties = {
     path: definition.parameters.properties.path,
     start_line: integerParameter({}, start_line.default, `${start_line.description} ${TAIL_SENTENCE}`),
@@ -107,6 +111,21 @@ function toolkitDefinition(spec) {
     pages: {
       type: ['string', 'null'],
       description: `PDF pages to read, like "3" or "3-7" (at most ${MAX_PDF_PAGES}), or a notebook's cells; omit for other files.`,
+    },
+    outline: {
+      type: ['boolean', 'null'],
+      description:
+        "true: the file's outline (each definition's lines and first line) instead of its lines; a long source file read from its start gets it unasked when it is much smaller.",
+    },
+    symbol: {
+      type: ['string', 'null'],
+      description: 'A definition to read by name, like "Parser.parse" or "parse", its doc comment included ("parse#2": the second of several).',
+    },
+    ranges: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      maxItems: MAX_RANGES,
+      description: `Several line ranges in one read, like ["10-40", "120-160"] (at most ${MAX_RANGES}).`,
     },
   }
   return definition
@@ -179,6 +198,11 @@ function dedupeOf(options) {
   return booleanOption(options, 'dedupeReads', 'options') ?? false
 }
 
+/** `outlines` of the options: a boolean, `true` when absent; else INVALID_ARGUMENT. */
+function outlinesOf(options) {
+  return booleanOption(options, 'outlines', 'options') ?? true
+}
+
 /**
  * What `runToolCall` and the adapters give the model for this toolkit's reads: the
  * rendering options of `options`, and whether a window the model has is a note
@@ -210,7 +234,7 @@ function createAgentToolkit(options) {
   const numbered = rendering.lineNumbers !== false || rendering.resultFormat === 'json'
   const policy = ReadPolicy.forToolkit(options, numbered)
   const dedupeReads = dedupeOf(options)
-  const workspace = new Workspace(workspaceRoot, policy, dedupeReads)
+  const workspace = new Workspace(workspaceRoot, policy, dedupeReads, outlinesOf(options))
   const settings = modelSettingsOf(rendering, dedupeReads, workspace)
   const close = () => workspace.close()
   // `view`, with `text` (the engine's text options) answering a text window as `{ output,

@@ -78,7 +78,8 @@ export const TOOLKIT_DEFINITION = {
   description:
     'Reads a UTF-8 text file in the workspace and returns a line-limited content window. ' +
     'A line too long to return whole is cut, and a marker line says how to read the rest. ' +
-    'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.',
+    'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs. ' +
+    'Reads code as code: an outline, a definition by name, several ranges.',
   parameters: {
     type: 'object',
     properties: {
@@ -106,6 +107,22 @@ export const TOOLKIT_DEFINITION = {
       pages: {
         type: ['string', 'null'],
         description: 'PDF pages to read, like "3" or "3-7" (at most 20), or a notebook\'s cells; omit for other files.',
+      },
+      outline: {
+        type: ['boolean', 'null'],
+        description:
+          "true: the file's outline (each definition's lines and first line) instead of its lines; " +
+          'a long source file read from its start gets it unasked when it is much smaller.',
+      },
+      symbol: {
+        type: ['string', 'null'],
+        description: 'A definition to read by name, like "Parser.parse" or "parse", its doc comment included ("parse#2": the second of several).',
+      },
+      ranges: {
+        type: ['array', 'null'],
+        items: { type: 'string' },
+        maxItems: 16,
+        description: 'Several line ranges in one read, like ["10-40", "120-160"] (at most 16).',
       },
     },
     required: ['path'],

@@ -51,11 +51,14 @@ function structuredContentOf(options) {
 
 /**
  * `output` as `structuredContent` carries it: each image part without its data (sent once,
- * as an image item), a window's text only when it is at most `MCP_STRUCTURED_CONTENT_BYTES`
+ * as an image item), a window's text only when it is at most `MCP_STRUCTURED_CONTENT_BYTES`;
+ * an outline or ranges as they are
  * (a longer one is sent once, in the text item).
  */
 function structuredOutput(output) {
   if (isMedia(output)) return withoutImageData(output)
+  // An outline or ranges: their text is the model's, made of the same facts.
+  if (typeof output.content !== 'string') return output
   if (Buffer.byteLength(output.content) <= MCP_STRUCTURED_CONTENT_BYTES) return output
   const { content, ...withoutContent } = output
   return withoutContent

@@ -155,12 +155,76 @@ function mediaOutputSchema() {
   }
 }
 
+/** The file an outline or ranges answer is of. */
+const CODE_META = {
+  type: 'object',
+  properties: { byte_length: COUNT, line_count: COUNT, mtime_ms: { type: 'number' } },
+  required: ['byte_length', 'line_count', 'mtime_ms'],
+}
+
+/** A JSON Schema of an outline answer (`outline: true`, a symbol naming several, or unasked). */
+function outlineOutputSchema() {
+  const definition = {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      name_path: { type: 'string' },
+      symbol: { type: 'string', description: 'The symbol argument that reads it.' },
+      kind: { type: 'string' },
+      start_line: POSITION,
+      end_line: POSITION,
+      depth: COUNT,
+      signature: { type: 'string' },
+    },
+    required: ['name', 'name_path', 'symbol', 'kind', 'start_line', 'end_line', 'depth', 'signature'],
+  }
+  return {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      kind: { enum: ['outline', 'matches'] },
+      language: { type: 'string' },
+      source: { enum: ['grammar', 'headings', 'keys', 'indentation'] },
+      definitions: { type: 'array', items: definition },
+      total_definitions: COUNT,
+      truncated: { type: 'boolean' },
+      next_start_line: { type: ['integer', 'null'], minimum: 1 },
+      meta: CODE_META,
+      unasked: { type: 'boolean' },
+      symbol: { type: 'string' },
+    },
+    required: ['path', 'kind', 'language', 'source', 'definitions', 'total_definitions', 'truncated', 'next_start_line', 'meta', 'unasked'],
+  }
+}
+
+/** A JSON Schema of a ranges answer (`ranges`). */
+function rangesOutputSchema() {
+  const segment = {
+    type: 'object',
+    properties: { start_line: POSITION, end_line: POSITION, content: { type: 'string' } },
+    required: ['start_line', 'end_line', 'content'],
+  }
+  return {
+    type: 'object',
+    properties: {
+      path: { type: 'string' },
+      kind: { const: 'ranges' },
+      ranges: { type: 'array', items: segment },
+      truncated: { type: 'boolean' },
+      next_ranges: { type: ['array', 'null'], items: { type: 'string' } },
+      meta: CODE_META,
+    },
+    required: ['path', 'kind', 'ranges', 'truncated', 'next_ranges', 'meta'],
+  }
+}
+
 /**
  * A JSON Schema of what a toolkit's read_file tool answers: a text window
- * (`ReadFileOutput` with its optional `continuation` and `note`) or a media answer.
+ * (`ReadFileOutput` with its optional `continuation` and `note`), a media answer, an outline
+ * or several ranges.
  */
 function outputSchema() {
-  return { type: 'object', anyOf: [textOutputSchema(), mediaOutputSchema()] }
+  return { type: 'object', anyOf: [textOutputSchema(), mediaOutputSchema(), outlineOutputSchema(), rangesOutputSchema()] }
 }
 
 module.exports = { DEFINITION, parameters, strictParameters, outputSchema }

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object};
 use napi::{Env, JsValue, Unknown};
 
+use agent_read_file_engine::code::{CodeAsk, CodeMode, CodeRead, OutlineCache};
 use agent_read_file_engine::dialect::{Answer, Dialect, DialectCall};
 use agent_read_file_engine::error::{ErrorCode, ReadFileError, SizeLimit};
 use agent_read_file_engine::media::{self, MediaLimits, MediaOutput, MediaRequest, PartRange};
@@ -25,6 +26,7 @@ use agent_read_file_engine::{
     ReadOptions, Reader, Stop, TokenBudget, file_version, file_version_within, read_file, waited,
 };
 
+use crate::code::{CodeAnswer, code_from_js, places_a_window};
 use crate::convert::{Fields, pages_from_js, request_from_js, string_or_type, type_of};
 use crate::js;
 use crate::mcp_answer::McpAnswer;
@@ -74,6 +76,8 @@ pub(crate) struct ReadCall {
     text: Option<TextOptions>,
     /// Where a `dedupeReads` toolkit remembers the lines its model was given (with `text`).
     memory: Option<Arc<Mutex<ReadMemory>>>,
+    /// Where a toolkit keeps the outlines of the files it read last.
+    outlines: Option<Arc<OutlineCache>>,
 }
 
 /// What a call asks for.
@@ -95,10 +99,31 @@ pub(crate) enum CallKind {
         /// The file the text stage opened, for the media stage (boxed: a file's status is
         /// large on some systems, and few calls carry one).
         opened: Option<Box<Opened>>,
+        /// Code read as code: what the call asked for (`outline`, `symbol`, `ranges`), or,
+        /// for a read that places no window, whether a long source file's outline may be
+        /// given instead of its first lines.
+        code: ViewCode,
     },
     /// A call of a dialect's tool (`executeDialect`): its arguments and config, read on the
     /// JS thread; the dialect answers a root that cannot be opened its own way.
     Dialect(Dialect, DialectCall),
+}
+
+/// What a `view` reads of code.
+pub(crate) enum ViewCode {
+    Off,
+    Unasked,
+    Asked(Box<CodeAsk>),
+}
+
+impl ViewCode {
+    fn mode(&self) -> CodeMode<'_> {
+        match self {
+            ViewCode::Off => CodeMode::Off,
+            ViewCode::Unasked => CodeMode::Unasked,
+            ViewCode::Asked(ask) => CodeMode::Asked(ask),
+        }
+    }
 }
 
 /// What a call replies, and what its reads saw for the toolkit's ledger.
@@ -118,6 +143,9 @@ pub(crate) enum Reply {
     McpAnswer(Option<String>, Seen),
     /// A dialect's answer.
     Dialect(Answer),
+    /// An outline, a symbol's matches or several ranges of a `view`, and the model's text
+    /// of it when the call asked for it.
+    Code(CodeAnswer, Option<String>, Seen),
 }
 
 impl Reply {
@@ -136,6 +164,9 @@ impl Reply {
                 media_len(output) + frame_len
             }
             Reply::NeedsDecoding(_) | Reply::Dialect(_) => 0,
+            Reply::Code(answer, text, _) => {
+                answer.content_len() + text.as_ref().map_or(0, String::len)
+            }
             Reply::Many(results, _) => results.iter().flatten().map(len).sum(),
             Reply::McpAnswer(line, _) => line.as_ref().map_or(0, String::len),
         }
@@ -151,7 +182,10 @@ impl Reply {
                 }
                 std::mem::take(seen).record()
             }
-            Reply::Many(_, seen) | Reply::Media(_, _, seen) | Reply::McpAnswer(_, seen) => {
+            Reply::Many(_, seen)
+            | Reply::Media(_, _, seen)
+            | Reply::McpAnswer(_, seen)
+            | Reply::Code(_, _, seen) => {
                 std::mem::take(seen).record()
             }
             Reply::Version(_) | Reply::NeedsDecoding(_) | Reply::Dialect(_) => {}
@@ -243,6 +277,7 @@ impl ReadCall {
             mcp_answer: None,
             text: None,
             memory: None,
+            outlines: None,
         }
     }
 
@@ -272,13 +307,21 @@ impl ReadCall {
         ))
     }
 
-    /// A toolkit's `view` of `input`: the window a toolkit's `readFile` reads, and `pages`.
+    /// A toolkit's `view` of `input`: the window a toolkit's `readFile` reads, `pages`, and
+    /// code read as code (`outline`, `symbol`, `ranges`); `outlines`: whether a read that
+    /// places no window may be given a long source file's outline.
     pub(crate) fn view_from_js(
         root: Result<RootArg, ReadFileError>,
         input: Unknown,
+        outlines: bool,
     ) -> Result<ReadCall, ReadFileError> {
         let request = request_from_js(&input, Fields::Toolkit)?;
         let pages = pages_from_js(&input, &request.path);
+        let code = match code_from_js(&input, &request.path)? {
+            Some(ask) => ViewCode::Asked(Box::new(ask)),
+            None if outlines && !places_a_window(&input) => ViewCode::Unasked,
+            None => ViewCode::Off,
+        };
         let root = root.map_err(|error| error.for_path(&request.path))?;
         let stage = Stage::first_for(&request);
         let opened = None;
@@ -286,6 +329,7 @@ impl ReadCall {
             pages,
             stage,
             opened,
+            code,
         };
         Ok(ReadCall::new(root, request, kind))
     }
@@ -294,10 +338,11 @@ impl ReadCall {
     /// [`Reply::NeedsDecoding`]).
     pub(crate) fn decoding(self, opened: Box<Opened>) -> ReadCall {
         let kind = match self.kind {
-            CallKind::View { pages, .. } => CallKind::View {
+            CallKind::View { pages, code, .. } => CallKind::View {
                 pages,
                 stage: Stage::Media,
                 opened: Some(opened),
+                code,
             },
             kind => kind,
         };
@@ -376,6 +421,7 @@ impl ReadCall {
             stop: self.stop.as_deref(),
             max_tokens: self.rules.max_tokens,
             access,
+            outlines: self.outlines.as_deref(),
         }
     }
 
@@ -405,6 +451,12 @@ impl ReadCall {
     /// This call, its model text told to `memory` (a `dedupeReads` toolkit's) when delivered.
     pub(crate) fn with_memory(self, memory: Option<Arc<Mutex<ReadMemory>>>) -> ReadCall {
         ReadCall { memory, ..self }
+    }
+
+    /// This call, keeping the outlines it makes in `outlines` (a toolkit's).
+    pub(crate) fn with_outlines(self, outlines: Arc<OutlineCache>) -> ReadCall {
+        let outlines = Some(outlines);
+        ReadCall { outlines, ..self }
     }
 
     pub(crate) fn with_line_indexes(self, line_indexes: Arc<LineIndexCache>) -> ReadCall {
@@ -450,7 +502,11 @@ impl ReadCall {
     pub(crate) fn may_run_from_memory(&self) -> bool {
         match &self.kind {
             CallKind::Read | CallKind::Dialect(..) => true,
-            CallKind::View { stage, .. } => *stage == Stage::Text,
+            // A parse waits; a view that may parse is tried from memory only when unasked
+            // (the engine says when it would parse).
+            CallKind::View { stage, code, .. } => {
+                *stage == Stage::Text && !matches!(code, ViewCode::Asked(_))
+            }
             CallKind::Version { .. } | CallKind::Many(_) => false,
         }
     }
@@ -510,7 +566,13 @@ impl ReadCall {
                 pages,
                 stage,
                 opened,
-            } => self.view(&root, pages, (*stage, opened.as_deref()), options),
+                code,
+            } => self.view(
+                &root,
+                pages,
+                (*stage, code.mode(), opened.as_deref()),
+                options,
+            ),
             CallKind::Dialect(dialect, call) => dialect_reply(*dialect, call, Ok(&root), access),
         }
     }
@@ -552,7 +614,7 @@ impl ReadCall {
         &self,
         root: &Root,
         pages: &Result<Option<PartRange>, ReadFileError>,
-        (stage, opened): (Stage, Option<&Opened>),
+        (stage, code, opened): (Stage, CodeMode, Option<&Opened>),
         options: ReadOptions,
     ) -> Attempt<Reply> {
         let pages = match stage {
@@ -571,7 +633,7 @@ impl ReadCall {
             &self.request,
             &media,
             (options, limits),
-            stage,
+            (stage, code),
             opened,
         )?;
         Ok(match viewed {
@@ -583,7 +645,27 @@ impl ReadCall {
                 Reply::Media(output, frame, Seen::new(&self.ledger, [version]))
             }
             Viewed::NeedsDecoding(opened) => Reply::NeedsDecoding(Box::new(opened)),
+            Viewed::Code(read) => self.code_reply(read),
         })
+    }
+
+    /// The reply of a read of code: a window as any window, an outline or ranges with the
+    /// model's text of them when the call asked for it. An MCP answer of them is made in
+    /// JavaScript (`None`: the call is answered the general way).
+    fn code_reply(&self, read: CodeRead) -> Reply {
+        let (answer, version) = match read {
+            CodeRead::Window((output, version)) => {
+                return self.window_reply(output, Seen::new(&self.ledger, version));
+            }
+            CodeRead::Outline(output, version) => (CodeAnswer::Outline(output), Some(version)),
+            CodeRead::Ranges(output, version) => (CodeAnswer::Ranges(output), version),
+        };
+        let seen = Seen::new(&self.ledger, version);
+        if self.mcp_answer.is_some() {
+            return Reply::McpAnswer(None, seen);
+        }
+        let text = self.text.map(|options| answer.text(options.line_numbers));
+        Reply::Code(answer, text, seen)
     }
 
     /// The reply of a `readFile`: the window, or its MCP response line.

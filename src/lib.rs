@@ -19,6 +19,7 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod call;
+mod code;
 mod convert;
 mod dialects;
 mod js;
@@ -49,6 +50,10 @@ pub const MAX_FILE_BYTES: u32 = agent_read_file_engine::request::MAX_FILE_BYTES 
 /// The most lines one read returns (500): a toolkit reads a larger `max_lines` as this many.
 #[napi]
 pub const MAX_LINES: u32 = agent_read_file_engine::request::MAX_MAX_LINES;
+
+/// The most line ranges one read of a toolkit takes (`ranges`: 16).
+#[napi]
+pub const MAX_RANGES: u32 = agent_read_file_engine::code::MAX_RANGES as u32;
 
 /// The smallest content budget a toolkit takes (`maxContentBytes`, `maxBatchContentBytes`;
 /// 128): room for a cut line's marker and some of the line.

@@ -8,6 +8,7 @@ use napi::bindgen_prelude::Either;
 use napi::{Env, Unknown};
 use napi_derive::napi;
 
+use agent_read_file_engine::code::OutlineCache;
 use agent_read_file_engine::error::{ErrorCode, ReadFileError};
 use agent_read_file_engine::read_memory::ReadMemory;
 use agent_read_file_engine::request::Argument;
@@ -37,6 +38,10 @@ pub struct Workspace {
     line_indexes: Arc<LineIndexCache>,
     /// The lines its model was given, with `dedupeReads`.
     memory: Option<Arc<Mutex<ReadMemory>>>,
+    /// The outlines of the files it read last.
+    outlines: Arc<OutlineCache>,
+    /// Whether a `view` with no range of a long source file answers its outline.
+    unasked_outlines: bool,
 }
 
 /// A toolkit's compiled read options: its deny and allow rules, the ignore files it obeys,
@@ -98,16 +103,20 @@ pub fn read_file_with_policy<'env>(
 impl Workspace {
     /// Opens `workspaceRoot` (an absolute path to a directory) once; its reads follow
     /// `policy`. With `dedupeReads`, a window whose lines its model was given already, of
-    /// the same version, is answered (to a `view` with `text`) by a note saying so.
+    /// the same version, is answered (to a `view` with `text`) by a note saying so. With
+    /// `outlines` (the default), a `view` that places no window (no `start_line`,
+    /// `max_lines`, `start_column` or `pages`) of a long source file answers its outline
+    /// when that costs at most a quarter of the file's tokens.
     #[napi(
         constructor,
-        ts_args_type = "workspaceRoot: string, policy: ReadPolicy, dedupeReads?: boolean"
+        ts_args_type = "workspaceRoot: string, policy: ReadPolicy, dedupeReads?: boolean, outlines?: boolean"
     )]
     pub fn new(
         env: Env,
         workspace_root: Unknown,
         policy: &ReadPolicy,
         dedupe_reads: Option<bool>,
+        outlines: Option<bool>,
     ) -> napi::Result<Self> {
         let path = root_path(workspace_root).map_err(|error| throwable(&env, error))?;
         let root = Root::open(&path).map_err(|error| throwable(&env, error))?;
@@ -117,6 +126,8 @@ impl Workspace {
             ledger: Arc::default(),
             line_indexes: Arc::default(),
             memory: dedupe_reads.unwrap_or(false).then(Arc::default),
+            outlines: Arc::default(),
+            unasked_outlines: outlines.unwrap_or(true),
         })
     }
 
@@ -179,10 +190,14 @@ impl Workspace {
     /// pages or cells); recorded in the ledger. One call: the engine opens the file and
     /// decides by its bytes (a name that claims an image, a notebook or a PDF must be one).
     /// With `text`, a text window comes as `{ output, text }`, the model's text of it too, and
-    /// a media answer as `{ output, frame }`, the text its parts are framed by.
+    /// a media answer as `{ output, frame }`, the text its parts are framed by. Code is read
+    /// as code: `outline: true` answers the file's outline (a page from `start_line`),
+    /// `symbol` a definition's lines by its name (or the definitions it names, when several),
+    /// `ranges` several ranges of lines in one answer; a read that places no window of a long
+    /// source file may answer its outline (see the constructor's `outlines`).
     #[napi(
-        ts_args_type = "input: ReadFileInput & { start_column?: number | null; pages?: string | null }, signal?: AbortSignal | undefined, text?: ModelTextOptions",
-        ts_return_type = "Promise<ReadFileOutput | MediaOutput | { output: ReadFileOutput; text: string } | FramedMediaOutput>"
+        ts_args_type = "input: ViewInput, signal?: AbortSignal | undefined, text?: ModelTextOptions",
+        ts_return_type = "Promise<ViewOutput | { output: ReadFileOutput | OutlineOutput | RangesOutput; text: string } | FramedMediaOutput>"
     )]
     pub fn view<'env>(
         &self,
@@ -304,7 +319,7 @@ impl Workspace {
     fn view_call(&self, input: Unknown) -> Result<ReadCall, ReadFileError> {
         self.toolkit_call(
             || requested_path(&input),
-            |root| ReadCall::view_from_js(Ok(root), input),
+            |root| ReadCall::view_from_js(Ok(root), input, self.unasked_outlines),
         )
     }
 
@@ -323,6 +338,7 @@ impl Workspace {
                 .with_ledger(self.ledger.clone())
                 .with_line_indexes(self.line_indexes.clone())
                 .with_memory(self.memory.clone())
+                .with_outlines(self.outlines.clone())
         })
     }
 }

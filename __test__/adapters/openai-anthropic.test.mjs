@@ -51,8 +51,11 @@ const STRICT_PARAMETERS = {
     max_lines: { type: ['integer', 'null'], minimum: 1, maximum: 500, description: PROPERTIES.max_lines.description },
     start_column: { type: ['integer', 'null'], minimum: 1, description: PROPERTIES.start_column.description },
     pages: { type: ['string', 'null'], description: PROPERTIES.pages.description },
+    outline: { type: ['boolean', 'null'], description: PROPERTIES.outline.description },
+    symbol: { type: ['string', 'null'], description: PROPERTIES.symbol.description },
+    ranges: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 16, description: PROPERTIES.ranges.description },
   },
-  required: ['path', 'start_line', 'max_lines', 'start_column', 'pages'],
+  required: ['path', 'start_line', 'max_lines', 'start_column', 'pages', 'outline', 'symbol', 'ranges'],
   additionalProperties: false,
 }
 

@@ -152,7 +152,7 @@ describe('tool definition', () => {
     assert.deepEqual(Object.keys(TOOLKIT_DEFINITIONS), ['read_file'])
     assert.deepEqual(TOOLKIT_DEFINITIONS.read_file, TOOLKIT_DEFINITION)
     const { properties, required } = TOOLKIT_DEFINITIONS.read_file.parameters
-    assert.deepEqual(Object.keys(properties), ['path', 'start_line', 'max_lines', 'start_column', 'pages'])
+    assert.deepEqual(Object.keys(properties), ['path', 'start_line', 'max_lines', 'start_column', 'pages', 'outline', 'symbol', 'ranges'])
     assert.deepEqual(properties.path, SPEC_DEFINITION.parameters.properties.path)
     // The spec's defaults and the bounds its ReadFileInput states (max_lines: 1 to 500); a
     // toolkit's start_line may also be negative, counting from the end.

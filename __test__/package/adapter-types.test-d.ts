@@ -34,15 +34,22 @@ async function harness(): Promise<RunToolCallResult> {
   const result = await runToolCall(toolkit, '{"path":"a.ts"}')
   // A discriminated union: the flag alone narrows, no `&& result.output`, no cast.
   if (!result.isError) {
-    // A text window, or (`kind`) an image, a notebook or a PDF as parts.
-    if ('kind' in result.output) {
-      const pages: number | undefined = result.output.meta.shown?.total
+    // A text window, or (`kind`) an image, a notebook or a PDF as parts, an outline, ranges.
+    const output = result.output
+    if ('parts' in output) {
+      const pages: number | undefined = output.meta.shown?.total
       void pages
-    } else {
-      const lines: number = result.output.meta.line_count
+    } else if (!('kind' in output)) {
+      const lines: number = output.meta.line_count
       // A cut line's continuation, typed: the arguments of the call that reads on.
-      const column: number | undefined = result.output.continuation?.start_column
+      const column: number | undefined = output.continuation?.start_column
       void [lines, column]
+    } else if (output.kind === 'ranges') {
+      const left: string[] | null = output.next_ranges
+      void left
+    } else {
+      const first: string | undefined = output.definitions[0]?.symbol
+      void first
     }
     // The parts as each SDK takes them, with no casts.
     const toolResult: Anthropic.Messages.ToolResultBlockParam = anthropicToolResult('toolu_1', result)

@@ -14,7 +14,7 @@ import { INDEX_PATH } from '../helpers.mjs'
 const ROOT = path.dirname(INDEX_PATH)
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
 
-const SOURCE = `import { createAgentToolkit, runToolCall, type MediaOutput, type ReadFileOutput } from 'agent-read-file'
+const SOURCE = `import { createAgentToolkit, runToolCall, type ViewOutput } from 'agent-read-file'
 import { openaiTool } from 'agent-read-file/openai'
 import { anthropicTool } from 'agent-read-file/anthropic'
 import { createMcpServer } from 'agent-read-file/mcp'
@@ -24,7 +24,7 @@ const toolkit = createAgentToolkit({ workspaceRoot: '/w' })
 const name: string = openaiTool().function.name + anthropicTool().name
 const server = createMcpServer(toolkit)
 const tool = readFileTool(toolkit)
-export async function run(): Promise<ReadFileOutput | MediaOutput | string> {
+export async function run(): Promise<ViewOutput | string> {
   const result = await runToolCall(toolkit, '{"path":"a.ts"}')
   return result.isError ? result.code : result.output
 }

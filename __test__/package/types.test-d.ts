@@ -90,7 +90,7 @@ type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
 const TOOLKIT_READ_FILE_DEFINITION = {
   name: 'read_file',
   description:
-    'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.',
+    'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs. Reads code as code: an outline, a definition by name, several ranges.',
   parameters: {
     type: 'object',
     properties: {
@@ -118,6 +118,21 @@ const TOOLKIT_READ_FILE_DEFINITION = {
       pages: {
         type: ['string', 'null'],
         description: 'PDF pages to read, like "3" or "3-7" (at most 20), or a notebook\'s cells; omit for other files.',
+      },
+      outline: {
+        type: ['boolean', 'null'],
+        description:
+          "true: the file's outline (each definition's lines and first line) instead of its lines; a long source file read from its start gets it unasked when it is much smaller.",
+      },
+      symbol: {
+        type: ['string', 'null'],
+        description: 'A definition to read by name, like "Parser.parse" or "parse", its doc comment included ("parse#2": the second of several).',
+      },
+      ranges: {
+        type: ['array', 'null'],
+        items: { type: 'string' },
+        maxItems: 16,
+        description: 'Several line ranges in one read, like ["10-40", "120-160"] (at most 16).',
       },
     },
     required: ['path'],
@@ -174,9 +189,54 @@ export type Checks = [
     Equal<
       Toolkit['view'],
       (
-        input: pkg.ToolkitReadFileInput & { pages?: string | null },
+        input: pkg.ToolkitReadFileInput & {
+          pages?: string | null
+          outline?: boolean | null
+          symbol?: string | null
+          ranges?: readonly string[] | null
+        },
         options?: { signal?: AbortSignal },
-      ) => Promise<pkg.ToolkitReadFileOutput | pkg.MediaOutput>
+      ) => Promise<pkg.ToolkitReadFileOutput | pkg.MediaOutput | pkg.OutlineOutput | pkg.RangesOutput>
+    >
+  >,
+  Expect<
+    Equal<
+      Deep<pkg.OutlineOutput>,
+      {
+        path: string
+        kind: 'outline' | 'matches'
+        language: string
+        source: 'grammar' | 'headings' | 'keys' | 'indentation'
+        definitions: Array<{
+          name: string
+          name_path: string
+          symbol: string
+          kind: string
+          start_line: number
+          end_line: number
+          depth: number
+          signature: string
+        }>
+        total_definitions: number
+        truncated: boolean
+        next_start_line: number | null
+        meta: { byte_length: number; line_count: number; mtime_ms: number }
+        unasked: boolean
+        symbol?: string
+      }
+    >
+  >,
+  Expect<
+    Equal<
+      Deep<pkg.RangesOutput>,
+      {
+        path: string
+        kind: 'ranges'
+        ranges: Array<{ start_line: number; end_line: number; content: string }>
+        truncated: boolean
+        next_ranges: Array<string> | null
+        meta: { byte_length: number; line_count: number; mtime_ms: number }
+      }
     >
   >,
   Expect<
@@ -281,6 +341,7 @@ export type Checks = [
         resultFormat?: 'text' | 'json'
         lineNumbers?: boolean
         dedupeReads?: boolean
+        outlines?: boolean
         media?: {
           maxFileBytes?: number
           maxImageEdge?: number

@@ -256,6 +256,14 @@ fn reply_value<'env>(
             literal::to_js(env, literals, &framed)
         }
         Reply::Dialect(answer) => literal::to_js(env, literals, &answer),
+        Reply::Code(answer, None, _) => literal::to_js(env, literals, &answer),
+        Reply::Code(answer, Some(text), _) => {
+            let with_text = crate::code::CodeWithText {
+                output: &answer,
+                text: &text,
+            };
+            literal::to_js(env, literals, &with_text)
+        }
         // The pool runs such a call again in its media stage instead of settling it.
         Reply::NeedsDecoding(_) => Err(napi::Error::from_reason(
             "a view's text stage was settled before its media stage ran",

@@ -11,8 +11,31 @@ use std::time::Instant;
 
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
+use std::time::Duration;
+
+use super::definition::{Definition, Found, Gathered, Lines};
 use super::language::Language;
-use super::outline::{Definition, Found, Gathered, Lines, ParseBounds};
+
+/// What bounds one parse: a file over `max_bytes` or a parse over `max_time` gets the
+/// indentation's outline instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseBounds {
+    pub max_bytes: usize,
+    pub max_time: Duration,
+}
+
+impl Default for ParseBounds {
+    /// 4 MiB and two seconds: a parse takes about 0.3-0.5 ms a KiB on a slow machine (the
+    /// benchmark README has the figures), so every source file of 4 MiB is parsed whole, and
+    /// a grammar that goes slow on hostile bytes is stopped.
+    fn default() -> Self {
+        ParseBounds {
+            max_bytes: 4 * 1024 * 1024,
+            max_time: Duration::from_secs(2),
+        }
+    }
+}
+
 
 /// The definitions of `text` by `language`'s grammar; `None` when it has none, or the
 /// parse went past `bounds` or was stopped.
@@ -507,17 +530,11 @@ fn json<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::outline::outline;
 
     /// `(name path, kind, start, end, doc line)` of each definition of `text`.
     fn outlined(text: &str, language: Language) -> Vec<(String, &'static str, u64, u64, u64)> {
-        let outline = outline(text, language, ParseBounds::default(), None);
-        assert_eq!(outline.source.name(), match language {
-            Language::Json => "keys",
-            _ => "grammar",
-        });
-        outline
-            .definitions
+        definitions(text, language, ParseBounds::default(), None)
+            .expect("parsed")
             .into_iter()
             .map(|d| (d.name_path, d.kind, d.start_line, d.end_line, d.doc_line))
             .collect()
@@ -800,6 +817,6 @@ T twice(T v) { return v + v; }
         assert_eq!(definitions(&text, Language::Json, ParseBounds::default(), None), Some(vec![]));
         let nested = format!("{}{}", "mod m {".repeat(5_000), "}".repeat(5_000));
         let found = definitions(&nested, Language::Rust, ParseBounds::default(), None).unwrap();
-        assert_eq!(found.len(), crate::code::outline::MAX_DEPTH as usize);
+        assert_eq!(found.len(), crate::code::definition::MAX_DEPTH as usize);
     }
 }

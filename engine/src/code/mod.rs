@@ -17,6 +17,8 @@ mod read;
 pub mod symbol;
 pub mod text;
 
+mod answer;
+mod definition;
 mod grammar;
 mod plain;
 
@@ -25,10 +27,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 pub use language::Language;
 pub use outline::{Definition, Outline, OutlineSource, ParseBounds};
 pub use ranges::{LineSpan, MAX_RANGES, parse_ranges};
-pub use read::{
-    CodeRead, DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput, read_code,
-    unasked_outline,
-};
+pub use answer::{DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput};
+pub use read::{CodeRead, read_code, unasked_outline};
 pub use symbol::SymbolQuery;
 
 use crate::recent::Recent;

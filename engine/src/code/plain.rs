@@ -2,7 +2,7 @@
 //! and, for any other text, the blocks its indentation opens (approximate). Each is one pass
 //! over the lines, in time and memory linear in the text.
 
-use super::outline::{Definition, Found, Gathered, Lines};
+use super::definition::{Definition, Found, Gathered, Lines};
 
 /// A Markdown file's ATX headings (`## Title`), outside fenced code blocks, nested by level;
 /// each holds the lines up to the next heading of its level or above.

@@ -4,7 +4,7 @@
 //! The words were chosen by counting tokens (benchmark/tokens.mjs).
 
 use super::outline::{Definition, Outline};
-use super::read::{DefinitionEntry, OutlineOutput, RangesOutput};
+use super::answer::{DefinitionEntry, OutlineOutput, RangesOutput};
 use crate::model_text::{TextOptions, TextSink, shown_path};
 use crate::tokens::{self, Tokenizer};
 
@@ -119,10 +119,14 @@ pub fn render_ranges(output: &RangesOutput, options: TextOptions) -> String {
         .ranges
         .iter()
         .map(|segment| match segment.start_line == segment.end_line {
-            true => format!("line {}", segment.start_line),
-            false => format!("lines {}-{}", segment.start_line, segment.end_line),
+            true => segment.start_line.to_string(),
+            false => format!("{}-{}", segment.start_line, segment.end_line),
         })
         .collect();
+    let lines = match output.ranges.as_slice() {
+        [one] if one.start_line == one.end_line => "line",
+        _ => "lines",
+    };
     if spans.is_empty() {
         text.push_str(&format!(
             "{path} has {} lines, none in these ranges ({} bytes)",
@@ -130,7 +134,7 @@ pub fn render_ranges(output: &RangesOutput, options: TextOptions) -> String {
         ));
     } else {
         text.push_str(&format!(
-            "{path} {} of {} ({} bytes)",
+            "{path} {lines} {} of {} ({} bytes)",
             spans.join(", "),
             meta.line_count,
             meta.byte_length

@@ -1,0 +1,82 @@
+//! What a read of code answers, as JavaScript and JSON have it (each type's `Serialize`).
+
+use serde::Serialize;
+
+/// A page of a file's outline (`kind: "outline"`), or the definitions a symbol matches
+/// (`kind: "matches"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutlineOutput {
+    /// The normalized workspace-relative path.
+    pub path: String,
+    /// `"outline"`, or `"matches"` for a symbol that names several definitions.
+    pub kind: &'static str,
+    /// The language the outline read it as (`"rust"`, `"markdown"`, `"text"`).
+    pub language: &'static str,
+    /// How the outline was made: `"grammar"`, `"headings"`, `"keys"`, or `"indentation"`
+    /// (approximate).
+    pub source: &'static str,
+    /// The definitions of this page, in file order.
+    pub definitions: Vec<DefinitionEntry>,
+    /// The definitions in all (of the outline, or that match).
+    pub total_definitions: u64,
+    /// Whether definitions are left after this page.
+    pub truncated: bool,
+    /// The `start_line` of the outline's next page, when it has one.
+    pub next_start_line: Option<u64>,
+    pub meta: OutlineMeta,
+    /// Whether the read asked for no outline: it asked for the file's first lines, and the
+    /// file is long and its outline small, so it is given the outline instead.
+    pub unasked: bool,
+    /// The symbol asked for (`kind: "matches"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+}
+
+/// One definition of an outline answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DefinitionEntry {
+    pub name: String,
+    /// Its name after its scopes' (`Parser.parse_statement`).
+    pub name_path: String,
+    /// The `symbol` that reads it (its name path, and `#n` when others share it).
+    pub symbol: String,
+    pub kind: &'static str,
+    pub start_line: u64,
+    pub end_line: u64,
+    /// How many scopes it is in.
+    pub depth: u32,
+    /// Its first line as written, without indentation.
+    pub signature: String,
+}
+
+/// The file an outline or ranges answer is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OutlineMeta {
+    pub byte_length: u64,
+    pub line_count: u64,
+    pub mtime_ms: i64,
+}
+
+/// Several ranges of a file's lines (`kind: "ranges"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RangesOutput {
+    pub path: String,
+    pub kind: &'static str,
+    /// The ranges read, in order, merged where they overlapped or touched.
+    pub ranges: Vec<RangeSegment>,
+    /// Whether ranges asked for are left unread (the budget ran out).
+    pub truncated: bool,
+    /// The ranges left, as the next call's `ranges`.
+    pub next_ranges: Option<Vec<String>>,
+    pub meta: OutlineMeta,
+}
+
+/// One range read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RangeSegment {
+    pub start_line: u64,
+    pub end_line: u64,
+    /// Its lines, each ending in `\n` but perhaps the file's last.
+    pub content: String,
+}
+
