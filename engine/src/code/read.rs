@@ -485,3 +485,88 @@ fn narrowed<'p>(options: &ReadOptions<'p>, bytes: usize, tokens: usize) -> Optio
         ..*options
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attempt::waited;
+    use crate::code::OutlineCache;
+
+    const SOURCE: &str = "fn a() {\n    1\n}\n\nfn b() {\n    2\n}\n";
+
+    /// A workspace holding `name` with `text`, opened as a root.
+    fn workspace(name: &str, text: &[u8]) -> (tempfile::TempDir, Root) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let root = Root::open(dir.path().to_str().unwrap()).unwrap();
+        (dir, root)
+    }
+
+    /// The outline of `name` as a read with `options` finds it (the file opened afresh).
+    fn outlined(root: &Root, name: &str, options: ReadOptions) -> Attempt<CachedOutline> {
+        let request = ReadRequest::for_path(name.to_owned()).unwrap();
+        let (relative, file) = source::open(root, name, None, Access::MayWait)?;
+        outline_of(&request, options, (&relative, &file))
+    }
+
+    fn settled(dir: &tempfile::TempDir, name: &str) {
+        let file = std::fs::File::open(dir.path().join(name)).unwrap();
+        let stat = rustix::fs::fstat(&file).unwrap();
+        file_status::wait_until_settled(&stat);
+    }
+
+    #[test]
+    fn an_unchanged_file_s_outline_is_a_lookup_and_a_changed_one_is_made_anew() {
+        let (dir, root) = workspace("a.rs", SOURCE.as_bytes());
+        settled(&dir, "a.rs");
+        let cache = OutlineCache::default();
+        let options = ReadOptions {
+            outlines: Some(&cache),
+            ..ReadOptions::default()
+        };
+        let first = waited(outlined(&root, "a.rs", options)).unwrap();
+        let again = waited(outlined(&root, "a.rs", options)).unwrap();
+        assert!(Arc::ptr_eq(&first.outline, &again.outline));
+        // Kept: from memory too, without a read.
+        let from_memory = outlined(&root, "a.rs", options.from_memory());
+        assert!(matches!(from_memory, Ok(kept) if Arc::ptr_eq(&kept.outline, &first.outline)));
+        // The same bytes written again: a new status, the same hash, the same outline.
+        std::fs::write(dir.path().join("a.rs"), SOURCE).unwrap();
+        let rewritten = waited(outlined(&root, "a.rs", options)).unwrap();
+        assert!(Arc::ptr_eq(&rewritten.outline, &first.outline));
+        std::fs::write(dir.path().join("a.rs"), format!("{SOURCE}fn c() {{}}\n")).unwrap();
+        let changed = waited(outlined(&root, "a.rs", options)).unwrap();
+        assert!(!Arc::ptr_eq(&changed.outline, &first.outline));
+        assert_eq!(changed.outline.definitions.len(), 3);
+        assert_eq!(cache.len(), 1);
+    }
+
+    #[test]
+    fn from_memory_an_outline_not_kept_would_wait() {
+        let (_dir, root) = workspace("a.rs", SOURCE.as_bytes());
+        let cache = OutlineCache::default();
+        let options = ReadOptions {
+            outlines: Some(&cache),
+            ..ReadOptions::default()
+        };
+        assert!(matches!(
+            outlined(&root, "a.rs", options.from_memory()),
+            Err(Stop::WouldBlock)
+        ));
+        assert!(cache.is_empty());
+    }
+
+    #[test]
+    fn a_file_over_what_is_read_whole_is_refused_by_name() {
+        let big = vec![b'x'; MAX_CODE_BYTES as usize + 1];
+        let (_dir, root) = workspace("big.rs", &big);
+        let Err(Stop::Failed(error)) = outlined(&root, "big.rs", ReadOptions::default()) else {
+            panic!("read");
+        };
+        assert_eq!(error.code, ErrorCode::SizeLimitExceeded);
+        assert_eq!(
+            error.reason,
+            "big.rs is over 8388608 bytes, the most an outline or a symbol reads; read it by start_line or ranges"
+        );
+    }
+}
