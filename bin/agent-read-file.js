@@ -22,7 +22,8 @@ const { mcpCommand, MCP_USAGE } = require('./mcp.js')
 const { version } = require('../package.json')
 
 const USAGE = `usage: agent-read-file <path> [--root DIR] [--start-line N | --tail N] [--start-column N]
-                       [--max-lines N] [--pages P] [--format text|json] [--no-line-numbers]
+                       [--max-lines N] [--pages P] [--outline | --symbol NAME | --ranges R]
+                       [--format text|json] [--no-line-numbers]
                        [--max-file-bytes N|Infinity] [--max-read-tokens N|Infinity]
                        [--max-media-bytes N]
 ${MCP_USAGE.replace('usage: ', '       ')}
@@ -42,6 +43,12 @@ options:
                     the rest of a line cut at 1 MiB, as the closing \`[next: …]\` line says
   --max-lines N     lines in the window, 1 to 500 (default: 200)
   --pages P         a PDF's pages ("3", "3-7", "21-"; at most 20) or a notebook's cells
+  --outline         the file's outline: each definition's lines and first line (a page of
+                    --max-lines definitions from --start-line)
+  --symbol NAME     a definition by its name ("parse", "Parser.parse", "Parser::parse";
+                    "parse#2" the second of several), its doc comment included
+  --ranges R        several line ranges in one read, comma-separated ("10-40,120-160";
+                    at most 16)
   --format FORMAT   text: what a model is given (a header line, the lines numbered, and a
                     closing \`[next: start_line=N]\` line when lines are left; an image
                     named where it stands); json: the tool's whole output object (images
@@ -69,6 +76,9 @@ examples:
   agent-read-file README.md --max-lines 20 --format text | less
   agent-read-file src/main.ts | jq .meta.line_count
   agent-read-file spec.pdf --pages 21-40 --format text
+  agent-read-file src/parser.rs --outline           what it defines, and where
+  agent-read-file src/parser.rs --symbol Parser.parse_statement
+  agent-read-file src/parser.rs --ranges 10-40,120-160
   agent-read-file ./mcp                             a file named mcp
   agent-read-file mcp --root ~/project              an MCP server for that project
 
@@ -84,6 +94,9 @@ function parseCommandLine(argv) {
     'start-column': { type: 'string' },
     'max-lines': { type: 'string' },
     pages: { type: 'string' },
+    outline: { type: 'boolean' },
+    symbol: { type: 'string' },
+    ranges: { type: 'string' },
     format: { type: 'string' },
     'no-line-numbers': { type: 'boolean' },
     ...LIMIT_FLAG_OPTIONS,
@@ -105,6 +118,11 @@ function parseCommandLine(argv) {
   if (startColumn !== undefined) input.start_column = startColumn
   if (maxLines !== undefined) input.max_lines = maxLines
   if (values.pages !== undefined) input.pages = values.pages
+  const code = ['outline', 'symbol', 'ranges'].filter((name) => values[name] !== undefined)
+  if (code.length > 1) throw new UsageError(`--${code[0]} and --${code[1]} exclude each other`)
+  if (values.outline) input.outline = true
+  if (values.symbol !== undefined) input.symbol = values.symbol
+  if (values.ranges !== undefined) input.ranges = values.ranges.split(',')
   const lineNumbers = !values['no-line-numbers']
   const limits = limitOptionsOf(values)
   return { action: 'read', root: values.root, input, format, lineNumbers, limits }
@@ -120,7 +138,8 @@ function parseCommandLine(argv) {
 async function readWith(createAgentToolkit, root, { input, lineNumbers, limits, format }) {
   let toolkit
   try {
-    toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], lineNumbers, ...limits })
+    // A person asked for a window gets it: an outline only with --outline.
+    toolkit = createAgentToolkit({ workspaceRoot: root, deny: [], lineNumbers, outlines: false, ...limits })
   } catch (err) {
     throw rootError(err, root)
   }

@@ -63,6 +63,40 @@ describe('agent-read-file CLI', () => {
     })
   })
 
+  describe('code read as code (issue 38)', () => {
+    const functions = Array.from({ length: 40 }, (_, n) => `def step_${n}(x):\n${'    x = x + 1  # a line of its body\n'.repeat(8)}    return x\n`)
+    fx.write('steps.py', functions.join('\n'))
+    const size = Buffer.byteLength(functions.join('\n'))
+    // Each function is 10 lines and a blank one: step_n starts at line 11n + 1.
+    const start = (n) => 11 * n + 1
+
+    test('a person asked for the file gets its first lines; --outline its outline', () => {
+      const first = run(['steps.py', '--root', fx.ws, '--format', 'text', '--max-lines', '2'])
+      assert.equal(first.status, 0, first.stderr)
+      assert.ok(first.stdout.startsWith('steps.py lines 1-2 of 439 '), first.stdout)
+      const outline = run(['steps.py', '--root', fx.ws, '--format', 'text', '--outline', '--max-lines', '2'])
+      assert.equal(outline.status, 0, outline.stderr)
+      assert.equal(
+        outline.stdout,
+        `steps.py outline: 40 definitions, 439 lines (python)\n1-10 def step_0(x):\n12-21 def step_1(x):\n[next: outline=true start_line=23]\n[read one: symbol="step_0"; or start_line, or ranges=["a-b",…]]\n`,
+      )
+    })
+
+    test('--symbol reads a definition, --ranges several ranges; one at a time', () => {
+      const symbol = run(['steps.py', '--root', fx.ws, '--symbol', 'step_3'])
+      assert.equal(symbol.status, 0, symbol.stderr)
+      const output = JSON.parse(symbol.stdout)
+      assert.deepEqual([output.next_start_line - output.meta.returned_line_count, output.meta.returned_line_count], [start(3), 10])
+      const ranges = run(['steps.py', '--root', fx.ws, '--ranges', '1-2,12', '--format', 'text', '--no-line-numbers'])
+      assert.equal(ranges.stdout, `steps.py lines 1-2, 12 of 439 (${size} bytes)\ndef step_0(x):\n    x = x + 1  # a line of its body\n[… 9 lines …]\ndef step_1(x):\n`)
+      const both = run(['steps.py', '--root', fx.ws, '--outline', '--symbol', 'a'])
+      assert.deepEqual([both.status, both.stderr.includes('--outline and --symbol exclude each other')], [2, true])
+      const unknown = run(['steps.py', '--root', fx.ws, '--symbol', 'nope', '--format', 'text'])
+      assert.equal(unknown.status, 1)
+      assert.match(unknown.stderr, /^NOT_FOUND: steps\.py: no definition named "nope" in steps\.py; the nearest: /)
+    })
+  })
+
   describe('--max-file-bytes', () => {
     fx.write('big.log', `${'x'.repeat(2 ** 20)}\nend\n`)
 
