@@ -159,7 +159,7 @@ export declare const TOOL_DEFINITIONS: {
 export declare const TOOLKIT_DEFINITIONS: {
   readonly read_file: {
     readonly name: 'read_file'
-    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs. Reads code as code: an outline, a definition by name, several ranges.'
+    readonly description: 'Reads a UTF-8 text file in the workspace and returns a line-limited content window. A line too long to return whole is cut, and a marker line says how to read the rest. Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
     readonly parameters: {
       readonly type: 'object'
       readonly properties: {
@@ -189,17 +189,17 @@ export declare const TOOLKIT_DEFINITIONS: {
         }
         readonly outline: {
           readonly type: readonly ['boolean', 'null']
-          readonly description: "true: the file's outline (each definition's lines and first line) instead of its lines; a long source file read from its start gets it unasked when it is much smaller."
+          readonly description: "true: the file's outline (its definitions and their lines) instead of its text."
         }
         readonly symbol: {
           readonly type: readonly ['string', 'null']
-          readonly description: 'A definition to read by name, like "Parser.parse" or "parse", its doc comment included ("parse#2": the second of several).'
+          readonly description: 'A definition to read by its name, like "Parser.parse".'
         }
         readonly ranges: {
           readonly type: readonly ['array', 'null']
           readonly items: { readonly type: 'string' }
           readonly maxItems: 16
-          readonly description: 'Several line ranges in one read, like ["10-40", "120-160"] (at most 16).'
+          readonly description: 'Line ranges to read in one call, like ["10-40", "120-160"].'
         }
       }
       readonly required: readonly ['path']

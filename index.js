@@ -69,9 +69,6 @@ const CUT_LINE_SENTENCE = 'A line too long to return whole is cut, and a marker 
 /** What a toolkit's tool says it reads beside text files. */
 const MEDIA_SENTENCE = 'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.'
 
-/** What a toolkit's tool says it reads of code beside lines: outlines, definitions, ranges. */
-const CODE_SENTENCE = 'Reads code as code: an outline, a definition by name, several ranges.'
-
 /** What a toolkit's `start_line` says beside the specification's: how to read the end of a log. */
 const TAIL_SENTENCE = 'Negative counts from the end: -50 reads the last 50 lines.'
 
@@ -94,7 +91,7 @@ function integerParameter(bounds, defaultValue, description) {
 function toolkitDefinition(spec) {
   const definition = structuredClone(spec)
   const { start_line, max_lines } = spec.parameters.properties
-  definition.description = `${spec.description} ${CUT_LINE_SENTENCE} ${MEDIA_SENTENCE} ${CODE_SENTENCE}`
+  definition.description = `${spec.description} ${CUT_LINE_SENTENCE} ${MEDIA_SENTENCE}`
   definition.parameters.properties = {
     path: definition.parameters.properties.path,
     start_line: integerParameter({}, start_line.default, `${start_line.description} ${TAIL_SENTENCE}`),
@@ -114,18 +111,17 @@ function toolkitDefinition(spec) {
     },
     outline: {
       type: ['boolean', 'null'],
-      description:
-        "true: the file's outline (each definition's lines and first line) instead of its lines; a long source file read from its start gets it unasked when it is much smaller.",
+      description: "true: the file's outline (its definitions and their lines) instead of its text.",
     },
     symbol: {
       type: ['string', 'null'],
-      description: 'A definition to read by name, like "Parser.parse" or "parse", its doc comment included ("parse#2": the second of several).',
+      description: 'A definition to read by its name, like "Parser.parse".',
     },
     ranges: {
       type: ['array', 'null'],
       items: { type: 'string' },
       maxItems: MAX_RANGES,
-      description: `Several line ranges in one read, like ["10-40", "120-160"] (at most ${MAX_RANGES}).`,
+      description: 'Line ranges to read in one call, like ["10-40", "120-160"].',
     },
   }
   return definition

@@ -78,8 +78,7 @@ export const TOOLKIT_DEFINITION = {
   description:
     'Reads a UTF-8 text file in the workspace and returns a line-limited content window. ' +
     'A line too long to return whole is cut, and a marker line says how to read the rest. ' +
-    'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs. ' +
-    'Reads code as code: an outline, a definition by name, several ranges.',
+    'Also reads images (PNG, JPEG, GIF, WebP), Jupyter notebooks and PDFs.',
   parameters: {
     type: 'object',
     properties: {
@@ -110,19 +109,17 @@ export const TOOLKIT_DEFINITION = {
       },
       outline: {
         type: ['boolean', 'null'],
-        description:
-          "true: the file's outline (each definition's lines and first line) instead of its lines; " +
-          'a long source file read from its start gets it unasked when it is much smaller.',
+        description: "true: the file's outline (its definitions and their lines) instead of its text.",
       },
       symbol: {
         type: ['string', 'null'],
-        description: 'A definition to read by name, like "Parser.parse" or "parse", its doc comment included ("parse#2": the second of several).',
+        description: 'A definition to read by its name, like "Parser.parse".',
       },
       ranges: {
         type: ['array', 'null'],
         items: { type: 'string' },
         maxItems: 16,
-        description: 'Several line ranges in one read, like ["10-40", "120-160"] (at most 16).',
+        description: 'Line ranges to read in one call, like ["10-40", "120-160"].',
       },
     },
     required: ['path'],

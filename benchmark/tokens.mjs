@@ -218,7 +218,69 @@ function estimatorCost() {
   return `estimateTokens: ${perByte.toFixed(1)} ns a byte (${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB of Rust). A read whose content has fewer bytes than its budget has tokens left is never estimated (no token is shorter than a byte): a small read pays one comparison.`
 }
 
+/**
+ * What code read as code costs the model (issue 38), over this repository's sources of 300
+ * lines or more: the first window and the file's whole outline (every page); a definition
+ * read by `symbol` against the window of the same lines; two ranges in one read against two
+ * windows; and what the tool's definition costs every request, before and after its three
+ * parameters.
+ */
+function codeTable() {
+  const toolkit = createAgentToolkit({ workspaceRoot: ROOT, deny: [], maxFileBytes: Infinity })
+  const text = (args) => native.renderRead(toolkit.readFileSync(args))
+  const files = repositorySources().filter((file) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length > 300)
+  return { toolkit, files, text }
+}
+
+/** `codeTable`'s rows, read through `runToolCall` (what every adapter hands over). */
+async function codeRows() {
+  const { toolkit, files, text } = codeTable()
+  const sum = { first: 0, outline: 0, outlines: 0, symbol: 0, symbolWindow: 0, symbols: 0, ranges: 0, rangesWindows: 0 }
+  for (const file of files) {
+    sum.first += countTokens(text({ path: file }))
+    let start = 1
+    const pages = []
+    while (start !== null) {
+      const page = await toolkit.runToolCall({ path: file, outline: true, start_line: start, max_lines: 500 })
+      if (page.output.kind !== 'outline') break
+      pages.push(page.content)
+      start = page.output.next_start_line
+    }
+    if (pages.length > 0) {
+      sum.outline += countTokens(pages.join(''))
+      sum.outlines++
+    }
+    const outline = await toolkit.view({ path: file, outline: true, max_lines: 500 })
+    const definition = outline.definitions?.find((d) => d.end_line - d.start_line >= 5 && !d.symbol.includes('#') && d.kind !== 'impl')
+    if (definition !== undefined) {
+      const read = await toolkit.runToolCall({ path: file, symbol: definition.symbol })
+      const { start_line, max_lines } = { start_line: read.output.next_start_line ?? read.output.meta.line_count + 1, max_lines: read.output.meta.returned_line_count }
+      sum.symbol += countTokens(read.content)
+      sum.symbolWindow += countTokens(text({ path: file, start_line: start_line - max_lines, max_lines }))
+      sum.symbols++
+    }
+    const ranges = await toolkit.runToolCall({ path: file, ranges: ['21-40', '221-240'] })
+    sum.ranges += countTokens(ranges.content)
+    sum.rangesWindows += countTokens(text({ path: file, start_line: 21, max_lines: 20 })) + countTokens(text({ path: file, start_line: 221, max_lines: 20 }))
+  }
+  toolkit.close()
+  const pct = (part, whole) => `${Math.round((part / whole) * 100)}%`
+  const definition = (properties) => countTokens(JSON.stringify({ ...pkg.TOOLKIT_DEFINITIONS.read_file, parameters: { ...pkg.TOOLKIT_DEFINITIONS.read_file.parameters, properties } }))
+  const { outline, symbol, ranges, ...before } = pkg.TOOLKIT_DEFINITIONS.read_file.parameters.properties
+  return [
+    '| code read as code (this repository, files over 300 lines) | files | tokens | against |',
+    '| --- | ---: | ---: | --- |',
+    `| the first window (200 lines) | ${files.length} | ${sum.first.toLocaleString('en-US')} | |`,
+    `| the whole outline (every page) | ${sum.outlines} | ${sum.outline.toLocaleString('en-US')} | ${pct(sum.outline, sum.first)} of the first windows |`,
+    `| a definition by \`symbol\` | ${sum.symbols} | ${sum.symbol.toLocaleString('en-US')} | ${pct(sum.symbol, sum.symbolWindow)} of the same lines as a window |`,
+    `| \`ranges: ["21-40", "221-240"]\` | ${files.length} | ${sum.ranges.toLocaleString('en-US')} | ${pct(sum.ranges, sum.rangesWindows)} of two windows |`,
+    `| the tool's definition (JSON) | | ${definition(pkg.TOOLKIT_DEFINITIONS.read_file.parameters.properties)} | ${definition(before)} without outline, symbol and ranges |`,
+  ].join('\n')
+}
+
 main()
+console.log()
+console.log(await codeRows())
 console.log()
 console.log(estimatorTable())
 console.log()
