@@ -79,4 +79,3 @@ pub struct RangeSegment {
     /// Its lines, each ending in `\n` but perhaps the file's last.
     pub content: String,
 }
-

@@ -82,7 +82,10 @@ impl<'a> Lines<'a> {
         let Some(&start) = self.starts.get(index) else {
             return "";
         };
-        let end = self.starts.get(index + 1).map_or(self.text.len(), |&next| next);
+        let end = self
+            .starts
+            .get(index + 1)
+            .map_or(self.text.len(), |&next| next);
         let line = &self.text[start..end];
         let line = line.strip_suffix('\n').unwrap_or(line);
         line.strip_suffix('\r').unwrap_or(line)
@@ -137,7 +140,12 @@ impl Gathered {
             .last()
             .map(|(_, path)| path.clone())
             .unwrap_or_default();
-        for part in found.qualifier.iter().map(String::as_str).chain([found.name]) {
+        for part in found
+            .qualifier
+            .iter()
+            .map(String::as_str)
+            .chain([found.name])
+        {
             if !name_path.is_empty() {
                 name_path.push('.');
             }
@@ -178,7 +186,10 @@ mod tests {
         let cut = signature(&long);
         assert!(cut.ends_with('…'));
         assert!(cut.len() <= MAX_SIGNATURE_BYTES + '…'.len_utf8());
-        assert_eq!(signature("   pub fn new() -> Self {  "), "pub fn new() -> Self {");
+        assert_eq!(
+            signature("   pub fn new() -> Self {  "),
+            "pub fn new() -> Self {"
+        );
     }
 
     #[test]

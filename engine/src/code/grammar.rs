@@ -36,7 +36,6 @@ impl Default for ParseBounds {
     }
 }
 
-
 /// The definitions of `text` by `language`'s grammar; `None` when it has none, or the
 /// parse went past `bounds` or was stopped.
 pub(crate) fn definitions(
@@ -107,7 +106,8 @@ impl<'a> Source<'a> {
 
     /// The text of `node`'s child `field`.
     fn field_text(&self, node: Node, field: &str) -> Option<&'a str> {
-        node.child_by_field_name(field).map(|child| self.text_of(child))
+        node.child_by_field_name(field)
+            .map(|child| self.text_of(child))
     }
 }
 
@@ -208,8 +208,13 @@ fn doc_line(node: Node) -> u64 {
     while let Some(previous) = sibling {
         let attached = matches!(
             previous.kind(),
-            "comment" | "line_comment" | "block_comment" | "attribute_item" | "decorator"
-                | "marker_annotation" | "annotation"
+            "comment"
+                | "line_comment"
+                | "block_comment"
+                | "attribute_item"
+                | "decorator"
+                | "marker_annotation"
+                | "annotation"
         ) && previous.end_position().row + 1 >= first;
         if !attached {
             break;
@@ -341,7 +346,10 @@ fn script_variable<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t
 /// A class field whose value is a function (`handle = () => …`): a method.
 fn script_field<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     let value = node.child_by_field_name("value")?;
-    if !matches!(value.kind(), "arrow_function" | "function_expression" | "function") {
+    if !matches!(
+        value.kind(),
+        "arrow_function" | "function_expression" | "function"
+    ) {
         return None;
     }
     let name_node = node
@@ -488,8 +496,13 @@ fn declarator_name(declarator: Node) -> Option<Node> {
     let mut node = declarator;
     for _ in 0..16 {
         match node.kind() {
-            "identifier" | "field_identifier" | "type_identifier" | "qualified_identifier"
-            | "destructor_name" | "operator_name" | "primitive_type" => return Some(node),
+            "identifier"
+            | "field_identifier"
+            | "type_identifier"
+            | "qualified_identifier"
+            | "destructor_name"
+            | "operator_name"
+            | "primitive_type" => return Some(node),
             _ => node = inner_declarator(node)?,
         }
     }
@@ -674,8 +687,9 @@ namespace NS {
             ]
         );
         let found = outlined(text, Language::TypeScript);
-        assert_eq!(found[0].2..=found[0].4, 4..=3, "export included, doc above");
-        let js = "export default class A {\n  m() {}\n}\nfunction f() {}\nconst g = function () {}\n";
+        assert_eq!((found[0].2, found[0].4), (4, 3), "export included, doc above");
+        let js =
+            "export default class A {\n  m() {}\n}\nfunction f() {}\nconst g = function () {}\n";
         assert_eq!(paths(js, Language::JavaScript), ["A", "A.m", "f", "g"]);
         assert_eq!(paths("const A = () => <div/>\n", Language::Tsx), ["A"]);
     }
@@ -780,7 +794,11 @@ T twice(T v) { return v + v; }
             ]
         );
         let found = outlined(cpp, Language::Cpp);
-        assert_eq!((found[5].2, found[5].3), (11, 12), "the template line included");
+        assert_eq!(
+            (found[5].2, found[5].3),
+            (11, 12),
+            "the template line included"
+        );
     }
 
     #[test]
@@ -802,7 +820,10 @@ T twice(T v) { return v + v; }
         assert_eq!(definitions(&text, Language::Rust, instant, None), None);
         let stopped = AtomicBool::new(true);
         let bounds = ParseBounds::default();
-        assert_eq!(definitions(&text, Language::Rust, bounds, Some(&stopped)), None);
+        assert_eq!(
+            definitions(&text, Language::Rust, bounds, Some(&stopped)),
+            None
+        );
         let small = ParseBounds {
             max_bytes: 10,
             ..bounds
@@ -814,7 +835,10 @@ T twice(T v) { return v + v; }
     #[test]
     fn a_nesting_deeper_than_any_stack_is_walked() {
         let text = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert_eq!(definitions(&text, Language::Json, ParseBounds::default(), None), Some(vec![]));
+        assert_eq!(
+            definitions(&text, Language::Json, ParseBounds::default(), None),
+            Some(vec![])
+        );
         let nested = format!("{}{}", "mod m {".repeat(5_000), "}".repeat(5_000));
         let found = definitions(&nested, Language::Rust, ParseBounds::default(), None).unwrap();
         assert_eq!(found.len(), crate::code::definition::MAX_DEPTH as usize);

@@ -24,10 +24,10 @@ mod plain;
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+pub use answer::{DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput};
 pub use language::Language;
 pub use outline::{Definition, Outline, OutlineSource, ParseBounds};
 pub use ranges::{LineSpan, MAX_RANGES, parse_ranges};
-pub use answer::{DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput};
 pub use read::{CodeRead, read_code, unasked_outline};
 pub use symbol::SymbolQuery;
 
@@ -84,6 +84,8 @@ pub(crate) struct CachedOutline {
     pub(crate) settled_identity: Option<[i128; 7]>,
     pub(crate) version: FileVersion,
     pub(crate) outline: Arc<Outline>,
+    /// The symbol that reads each of its definitions ([`symbol::symbols_of`]).
+    pub(crate) symbols: Arc<Vec<String>>,
     /// The estimated tokens of the whole outline's text and of the file's.
     pub(crate) tokens: (usize, usize),
 }

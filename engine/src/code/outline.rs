@@ -95,19 +95,27 @@ mod tests {
 
     #[test]
     fn each_language_gets_its_kind_of_outline() {
-        let made = |text: &str, language| outline(text, language, ParseBounds::default(), None).source;
+        let made =
+            |text: &str, language| outline(text, language, ParseBounds::default(), None).source;
         assert_eq!(made("fn f() {}\n", Language::Rust), OutlineSource::Grammar);
         assert_eq!(made("{\"a\": 1}\n", Language::Json), OutlineSource::Keys);
         assert_eq!(made("a: 1\n", Language::Yaml), OutlineSource::Keys);
         assert_eq!(made("a = 1\n", Language::Toml), OutlineSource::Keys);
         assert_eq!(made("# A\n", Language::Markdown), OutlineSource::Headings);
-        assert_eq!(made("a {\n  b\n}\n", Language::Other), OutlineSource::Indentation);
+        assert_eq!(
+            made("a {\n  b\n}\n", Language::Other),
+            OutlineSource::Indentation
+        );
         let bounded = ParseBounds {
             max_bytes: 4,
             ..ParseBounds::default()
         };
         let past = outline("fn f() {\n    g()\n}\n", Language::Rust, bounded, None);
-        assert_eq!(past.source, OutlineSource::Indentation, "past its bounds, the indentation's");
+        assert_eq!(
+            past.source,
+            OutlineSource::Indentation,
+            "past its bounds, the indentation's"
+        );
         assert_eq!(past.definitions[0].name, "f");
     }
 }

@@ -325,9 +325,26 @@ fn is_comment(line: &str) -> bool {
 /// The name of the definition a block's first line makes, as well as it can be told.
 fn block_name(line: &str) -> &str {
     const KEYWORDS: &[&str] = &[
-        "def", "fn", "func", "function", "class", "struct", "enum", "trait", "interface",
-        "module", "sub", "proc", "impl", "type", "namespace", "object", "record", "macro",
-        "defmodule", "defp",
+        "def",
+        "fn",
+        "func",
+        "function",
+        "class",
+        "struct",
+        "enum",
+        "trait",
+        "interface",
+        "module",
+        "sub",
+        "proc",
+        "impl",
+        "type",
+        "namespace",
+        "object",
+        "record",
+        "macro",
+        "defmodule",
+        "defp",
     ];
     let words: Vec<&str> = line
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
@@ -360,7 +377,10 @@ mod tests {
     }
 
     fn owned(items: &[(&str, u64, u64)]) -> Vec<(String, u64, u64)> {
-        items.iter().map(|&(p, s, e)| (p.to_owned(), s, e)).collect()
+        items
+            .iter()
+            .map(|&(p, s, e)| (p.to_owned(), s, e))
+            .collect()
     }
 
     #[test]

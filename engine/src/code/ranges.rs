@@ -125,7 +125,10 @@ mod tests {
     fn a_range_that_is_not_one_is_refused_with_its_index() {
         for bad in ["0-3", "5-4", "-3", "a-b", "1-2-3", "", "1.5", "+3", "3-"] {
             let error = parsed(&["1", bad]).unwrap_err();
-            assert!(error.starts_with("INVALID_ARGUMENT: ranges[1] must be"), "{bad}: {error}");
+            assert!(
+                error.starts_with("INVALID_ARGUMENT: ranges[1] must be"),
+                "{bad}: {error}"
+            );
         }
         assert!(parsed(&[]).unwrap_err().contains("at least one"));
         let many: Vec<String> = (1..=17).map(|n| n.to_string()).collect();

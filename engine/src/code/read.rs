@@ -58,7 +58,10 @@ pub fn read_code(
                 let read = read_opened_file(root, request, options, opened)?;
                 return Ok(CodeRead::Window(with_note(read, OUTLINE_TOO_LARGE_NOTE)));
             }
-            Ok(CodeRead::Outline(page(request, options, &cached, false), cached.version))
+            Ok(CodeRead::Outline(
+                page(request, options, &cached, false),
+                cached.version,
+            ))
         }
         CodeAsk::Symbol(query) => symbol(root, request, query, options, opened),
         CodeAsk::Ranges(spans) => read_ranges(root, request, spans, options, opened),
@@ -87,7 +90,10 @@ pub fn unasked_outline(
     if !within_share(&cached) || cached.outline.definitions.is_empty() {
         return Ok(CodeRead::Window(window));
     }
-    Ok(CodeRead::Outline(page(request, options, &cached, true), cached.version))
+    Ok(CodeRead::Outline(
+        page(request, options, &cached, true),
+        cached.version,
+    ))
 }
 
 /// Whether an outline costs at most its share of the file's tokens.
@@ -106,7 +112,9 @@ fn with_note((mut output, version): Read, note: &'static str) -> Read {
 
 /// The tokenizer a read's estimates are of.
 fn tokenizer(options: &ReadOptions) -> Tokenizer {
-    options.max_tokens.map_or_else(Tokenizer::default, |budget| budget.tokenizer)
+    options
+        .max_tokens
+        .map_or_else(Tokenizer::default, |budget| budget.tokenizer)
 }
 
 /// The outline of the file `opened`, from the toolkit's cache when this version of it is
@@ -118,7 +126,10 @@ fn outline_of(
 ) -> Attempt<CachedOutline> {
     let identity = file_status::identity(&opened.stat);
     let kept = options.outlines.and_then(|cache| cache.get(relative));
-    if let Some(kept) = kept.as_ref().filter(|kept| kept.settled_identity == Some(identity)) {
+    if let Some(kept) = kept
+        .as_ref()
+        .filter(|kept| kept.settled_identity == Some(identity))
+    {
         return Ok(kept.clone());
     }
     if options.access == Access::FromMemory {
@@ -151,13 +162,14 @@ fn outline_of(
             let symbols = symbols_of(&outline);
             let tokenizer = tokenizer(&options);
             let tokens = (
-                outline_tokens(&outline, &symbols, tokenizer),
+                outline_tokens(&outline, tokenizer),
                 tokens::estimate(&text, tokenizer),
             );
             CachedOutline {
                 settled_identity,
                 version,
                 outline: Arc::new(outline),
+                symbols: Arc::new(symbols),
                 tokens,
             }
         }
@@ -196,8 +208,7 @@ fn page(
     cached: &CachedOutline,
     unasked: bool,
 ) -> OutlineOutput {
-    let outline = &cached.outline;
-    let symbols = symbols_of(outline);
+    let (outline, symbols) = (&cached.outline, &cached.symbols);
     let from = request.start_line;
     let first = outline
         .definitions
@@ -278,7 +289,7 @@ fn symbol(
             }))
         }
         Matched::Several(definitions, count) => {
-            let symbols = symbols_of(outline);
+            let symbols = &cached.symbols;
             let entries = definitions
                 .into_iter()
                 .map(|definition| {

@@ -77,7 +77,10 @@ impl SymbolQuery {
             return match found.get(pick - 1) {
                 Some(one) => Matched::One(one),
                 None if found.is_empty() => Matched::None(self.nearest(outline)),
-                None => Matched::Several(found.iter().take(MAX_MATCHES).copied().collect(), found.len()),
+                None => Matched::Several(
+                    found.iter().take(MAX_MATCHES).copied().collect(),
+                    found.len(),
+                ),
             };
         }
         match found.len() {
@@ -89,7 +92,10 @@ impl SymbolQuery {
 
     fn text_without_pick(&self) -> &str {
         match self.pick {
-            Some(_) => self.text.rsplit_once('#').map_or(&self.text, |(names, _)| names),
+            Some(_) => self
+                .text
+                .rsplit_once('#')
+                .map_or(&self.text, |(names, _)| names),
             None => &self.text,
         }
     }
@@ -97,7 +103,11 @@ impl SymbolQuery {
     /// The [`NEAREST_NAMES`] name paths of `outline` nearest to this one: by the edit
     /// distance of their last names (in any case), then of the whole paths.
     fn nearest(&self, outline: &Outline) -> Vec<String> {
-        let wanted = self.parts.last().map(|p| p.to_lowercase()).unwrap_or_default();
+        let wanted = self
+            .parts
+            .last()
+            .map(|p| p.to_lowercase())
+            .unwrap_or_default();
         let whole = self.parts.join(".").to_lowercase();
         let mut ranked: Vec<(usize, usize, &str)> = outline
             .definitions
@@ -193,10 +203,17 @@ fn parse_all() {}
     #[test]
     fn a_name_path_with_dots_or_colons_finds_its_one_definition() {
         assert_eq!(found("Parser.parse"), ["Parser.parse@3"]);
-        assert_eq!(found("Parser::parse_statement"), ["Parser.parse_statement@4"]);
+        assert_eq!(
+            found("Parser::parse_statement"),
+            ["Parser.parse_statement@4"]
+        );
         assert_eq!(found("other::parse"), ["other.parse@7"]);
         assert_eq!(found("parse_all"), ["parse_all@9"]);
-        assert_eq!(found("PARSE_ALL"), ["parse_all@9"], "any case when none as written");
+        assert_eq!(
+            found("PARSE_ALL"),
+            ["parse_all@9"],
+            "any case when none as written"
+        );
         // The struct, not its impl block.
         assert_eq!(found("Parser"), ["Parser@1"]);
     }
@@ -212,7 +229,11 @@ fn parse_all() {}
     fn no_match_names_the_three_nearest() {
         assert_eq!(
             found("Parser.parse_statment"),
-            ["near Parser.parse_statement", "near parse_all", "near Parser.parse"]
+            [
+                "near Parser.parse_statement",
+                "near parse_all",
+                "near Parser.parse"
+            ]
         );
         assert!(SymbolQuery::parse(" .:: ").is_none());
         assert!(SymbolQuery::parse("").is_none());
@@ -223,7 +244,15 @@ fn parse_all() {}
         let outline = rust();
         assert_eq!(
             symbols_of(&outline),
-            ["Parser", "Parser", "Parser.parse", "Parser.parse_statement", "other", "other.parse", "parse_all"]
+            [
+                "Parser",
+                "Parser",
+                "Parser.parse",
+                "Parser.parse_statement",
+                "other",
+                "other.parse",
+                "parse_all"
+            ]
         );
     }
 }

@@ -3,8 +3,8 @@
 //! its depth) or the numbered lines with one line for each gap, and the call that reads on.
 //! The words were chosen by counting tokens (benchmark/tokens.mjs).
 
-use super::outline::{Definition, Outline};
 use super::answer::{DefinitionEntry, OutlineOutput, RangesOutput};
+use super::outline::{Definition, Outline};
 use crate::model_text::{TextOptions, TextSink, shown_path};
 use crate::tokens::{self, Tokenizer};
 
@@ -27,7 +27,7 @@ fn line_of(depth: u32, start: u64, end: u64, signature: &str) -> String {
 }
 
 /// The estimated tokens of `outline`'s whole text (its lines and a header's worth).
-pub(crate) fn outline_tokens(outline: &Outline, _symbols: &[String], tokenizer: Tokenizer) -> usize {
+pub(crate) fn outline_tokens(outline: &Outline, tokenizer: Tokenizer) -> usize {
     let lines: usize = outline
         .definitions
         .iter()
@@ -47,8 +47,8 @@ pub fn render_outline(output: &OutlineOutput) -> String {
         _ => "",
     };
     if output.kind == "matches" {
-        let symbol = serde_json::to_string(output.symbol.as_deref().unwrap_or_default())
-            .unwrap_or_default();
+        let symbol =
+            serde_json::to_string(output.symbol.as_deref().unwrap_or_default()).unwrap_or_default();
         text.push_str(&format!(
             "{path}: {count} definitions match {symbol}; read one by its symbol:"
         ));
@@ -63,7 +63,10 @@ pub fn render_outline(output: &OutlineOutput) -> String {
             ));
         }
         if output.truncated {
-            text.push_str(&format!("\n[{} more; name one more fully]", count - output.definitions.len() as u64));
+            text.push_str(&format!(
+                "\n[{} more; name one more fully]",
+                count - output.definitions.len() as u64
+            ));
         }
         text.push('\n');
         return text;
@@ -76,7 +79,12 @@ pub fn render_outline(output: &OutlineOutput) -> String {
         "{path} outline{instead}: {count} definitions, {} lines ({}{approximate})",
         meta.line_count, output.language
     ));
-    let base = output.definitions.iter().map(|e| e.depth).min().unwrap_or(0);
+    let base = output
+        .definitions
+        .iter()
+        .map(|e| e.depth)
+        .min()
+        .unwrap_or(0);
     for entry in &output.definitions {
         text.push('\n');
         text.push_str(&line_of(
@@ -102,7 +110,9 @@ pub fn render_outline(output: &OutlineOutput) -> String {
 /// The symbol an outline's closing line shows as an example: its first nested definition's,
 /// else its first.
 fn example_symbol(entries: &[DefinitionEntry]) -> Option<&str> {
-    let nested = entries.iter().find(|entry| entry.depth > 0 && entry.kind != "impl");
+    let nested = entries
+        .iter()
+        .find(|entry| entry.depth > 0 && entry.kind != "impl");
     nested
         .or_else(|| entries.iter().find(|entry| entry.kind != "impl"))
         .map(|entry| entry.symbol.as_str())
@@ -147,7 +157,10 @@ pub fn render_ranges(output: &RangesOutput, options: TextOptions) -> String {
             let lines = if gap == 1 { "line" } else { "lines" };
             text.push_str(&format!("\n[… {gap} {lines} …]"));
         }
-        let body = segment.content.strip_suffix('\n').unwrap_or(&segment.content);
+        let body = segment
+            .content
+            .strip_suffix('\n')
+            .unwrap_or(&segment.content);
         text.push_lines(body, segment.start_line, options.line_numbers);
         last_end = Some(segment.end_line);
     }
