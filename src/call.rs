@@ -185,9 +185,7 @@ impl Reply {
             Reply::Many(_, seen)
             | Reply::Media(_, _, seen)
             | Reply::McpAnswer(_, seen)
-            | Reply::Code(_, _, seen) => {
-                std::mem::take(seen).record()
-            }
+            | Reply::Code(_, _, seen) => std::mem::take(seen).record(),
             Reply::Version(_) | Reply::NeedsDecoding(_) | Reply::Dialect(_) => {}
         }
         self

@@ -2,8 +2,8 @@
 //! `ranges` of a `view`'s input, read and checked, and the TypeScript of their answers
 //! (built as every result is, from the engine's `Serialize` types, `output/literal.rs`).
 
-use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Null, Object};
 use napi::bindgen_prelude::Either;
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Null, Object};
 use napi::{Env, JsValue, Unknown, ValueType};
 use napi_derive::napi;
 use serde::Serialize;
@@ -123,7 +123,9 @@ fn symbol_of(value: &Unknown, path: &str) -> Result<Option<CodeAsk>, ReadFileErr
         ReadFileError::new(
             ErrorCode::InvalidArgument,
             path,
-            format!("symbol must name a definition, like \"Parser.parse\" or \"parse\" (got {got})"),
+            format!(
+                "symbol must name a definition, like \"Parser.parse\" or \"parse\" (got {got})"
+            ),
         )
     };
     let text = string_or_type(value).map_err(|got| invalid(got.to_owned()))?;
@@ -135,13 +137,20 @@ fn symbol_of(value: &Unknown, path: &str) -> Result<Option<CodeAsk>, ReadFileErr
 
 fn ranges_of(value: &Unknown, path: &str) -> Result<Option<CodeAsk>, ReadFileError> {
     let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, path, reason);
-    let rule = || format!("ranges must be an array of at most {MAX_RANGES} line ranges like [\"10-40\", \"120-160\"]");
+    let rule = || {
+        format!(
+            "ranges must be an array of at most {MAX_RANGES} line ranges like [\"10-40\", \"120-160\"]"
+        )
+    };
     if type_of(value) != "array" {
         return Err(invalid(format!("{} (got {})", rule(), type_of(value))));
     }
     let env = Env::from_raw(value.value().env);
-    let length = js::cleared(&env, Object::from_unknown(*value).and_then(|a| a.get_array_length()))
-        .map_err(|_| invalid("ranges.length could not be read".into()))?;
+    let length = js::cleared(
+        &env,
+        Object::from_unknown(*value).and_then(|a| a.get_array_length()),
+    )
+    .map_err(|_| invalid("ranges.length could not be read".into()))?;
     if length as usize > MAX_RANGES {
         return Err(invalid(format!("{} (got {length})", rule())));
     }
@@ -151,7 +160,9 @@ fn ranges_of(value: &Unknown, path: &str) -> Result<Option<CodeAsk>, ReadFileErr
         let element = js::cleared(&env, element)
             .map_err(|_| invalid(format!("ranges[{index}] could not be read (it threw)")))?;
         let range = string_or_type(&element).map_err(|got| {
-            invalid(format!("ranges[{index}] must be a string like \"10-40\" (got {got})"))
+            invalid(format!(
+                "ranges[{index}] must be a string like \"10-40\" (got {got})"
+            ))
         })?;
         ranges.push(range);
     }
