@@ -26,8 +26,10 @@ use agent_read_file_engine::{
     ReadOptions, Reader, Stop, TokenBudget, file_version, file_version_within, read_file, waited,
 };
 
-use crate::code::{CodeAnswer, code_from_js, places_a_window};
-use crate::convert::{Fields, pages_from_js, request_from_js, string_or_type, type_of};
+use crate::code::{CodeAnswer, code_from_js};
+use crate::convert::{
+    Fields, pages_from_js, placed_request_from_js, request_from_js, string_or_type, type_of,
+};
 use crate::js;
 use crate::mcp_answer::McpAnswer;
 use crate::{MAX_BATCH_CONTENT_BYTES, MAX_BATCH_FILES};
@@ -313,11 +315,12 @@ impl ReadCall {
         input: Unknown,
         outlines: bool,
     ) -> Result<ReadCall, ReadFileError> {
-        let request = request_from_js(&input, Fields::Toolkit)?;
+        let (request, placed) = placed_request_from_js(&input, Fields::Toolkit)?;
         let pages = pages_from_js(&input, &request.path);
+        let placed = placed || !matches!(pages, Ok(None));
         let code = match code_from_js(&input, &request.path)? {
             Some(ask) => ViewCode::Asked(Box::new(ask)),
-            None if outlines && !places_a_window(&input) => ViewCode::Unasked,
+            None if outlines && !placed => ViewCode::Unasked,
             None => ViewCode::Off,
         };
         let root = root.map_err(|error| error.for_path(&request.path))?;

@@ -169,19 +169,6 @@ fn ranges_of(value: &Unknown, path: &str) -> Result<Option<CodeAsk>, ReadFileErr
     parse_ranges(&ranges, path).map(|spans| Some(CodeAsk::Ranges(spans)))
 }
 
-/// Whether `input` gives any of the arguments that place a window (`start_line`,
-/// `max_lines`, `start_column`, `pages`): a read with none of them may be answered with the
-/// file's outline.
-pub(crate) fn places_a_window(input: &Unknown) -> bool {
-    ["start_line", "max_lines", "start_column", "pages"]
-        .iter()
-        .any(|name| {
-            property(input, name).map_or(true, |value| {
-                !matches!(value.get_type(), Ok(ValueType::Undefined | ValueType::Null))
-            })
-        })
-}
-
 /// A file's outline, a page of it (`kind: "outline"`), or the definitions a symbol names
 /// when it names several (`kind: "matches"`): a toolkit's `view` with `outline: true` or
 /// `symbol`, or of a long source file with no range.

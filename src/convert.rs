@@ -51,6 +51,15 @@ pub(crate) fn request_from_js(
     input: &Unknown,
     fields: Fields,
 ) -> Result<ReadRequest, ReadFileError> {
+    placed_request_from_js(input, fields).map(|(request, _)| request)
+}
+
+/// [`request_from_js`]'s request, and whether the input places its window: gives
+/// `start_line`, `max_lines` or `start_column` (not `undefined` or `null`).
+pub(crate) fn placed_request_from_js(
+    input: &Unknown,
+    fields: Fields,
+) -> Result<(ReadRequest, bool), ReadFileError> {
     let invalid = |reason: String| ReadFileError::new(ErrorCode::InvalidArgument, "input", reason);
     let input_type = type_of(input);
     if input_type != "object" {
@@ -71,14 +80,16 @@ pub(crate) fn request_from_js(
     };
     let max_lines =
         number_arg(&max_lines).map_err(|got| Argument::MaxLines.wrong_kind(&request.path, got))?;
+    let placed = start_line != NumberArg::Missing || max_lines != NumberArg::Missing;
     if fields == Fields::Spec {
-        return request.with_max_lines(max_lines);
+        return Ok((request.with_max_lines(max_lines)?, placed));
     }
     let request = request.with_max_lines_capped(max_lines)?;
     let start_column = property(input, "start_column").map_err(&invalid)?;
     let start_column = number_arg(&start_column)
         .map_err(|got| Argument::StartColumn.wrong_kind(&request.path, got))?;
-    request.with_start_column(start_column)
+    let placed = placed || start_column != NumberArg::Missing;
+    Ok((request.with_start_column(start_column)?, placed))
 }
 
 /// The pages or cells a toolkit's `view` of `input` (an object) asks for: `input.pages`, a

@@ -121,6 +121,9 @@ describe('toolkit: code read as code (issue 38)', () => {
     assert.equal(result.output.meta.byte_length, size)
     // The read is recorded as any read is.
     assert.equal(toolkit.lastRead('src/parser.rs').byte_length, size)
+    // `null` is "not given" (OpenAI's strict mode sends every argument).
+    const strict = await toolkit.runToolCall({ path: 'src/parser.rs', start_line: null, max_lines: null, start_column: null, pages: null })
+    assert.equal(strict.content, expected)
   })
 
   test('a read that places a window, a short file, and a toolkit with outlines: false get lines', async () => {

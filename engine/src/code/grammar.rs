@@ -25,12 +25,14 @@ pub struct ParseBounds {
 }
 
 impl Default for ParseBounds {
-    /// 4 MiB and two seconds: a parse takes about 0.3-0.5 ms a KiB on a slow machine (the
-    /// benchmark README has the figures), so every source file of 4 MiB is parsed whole, and
-    /// a grammar that goes slow on hostile bytes is stopped.
+    /// 2 MiB and two seconds. A parse takes about 0.3-0.5 ms a KiB on a slow machine, and
+    /// its tree about 40 bytes a byte of source (a 4 MiB Rust file: 170 MB; the benchmark
+    /// README has the figures): a source file of 2 MiB, larger than nearly any written by
+    /// hand, is parsed whole within about 85 MB, and a grammar that goes slow on hostile
+    /// bytes is stopped.
     fn default() -> Self {
         ParseBounds {
-            max_bytes: 4 * 1024 * 1024,
+            max_bytes: 2 * 1024 * 1024,
             max_time: Duration::from_secs(2),
         }
     }
