@@ -767,3 +767,36 @@ describe('BoundedStdioTransport: calls answered directly', () => {
     await direct.close()
   })
 })
+
+describe('agent-read-file mcp: code read as code (issue 38)', () => {
+  // 30 functions of 10 lines and a blank line each: step_n starts at line 11n + 1.
+  const functions = Array.from({ length: 30 }, (_, n) => `def step_${n}(x):\n${'    x = x + 1  # a line of its body\n'.repeat(8)}    return x\n`)
+  fx.write('steps.py', functions.join('\n'))
+  const size = Buffer.byteLength(functions.join('\n'))
+
+  test('an outline, a symbol and ranges: the text a toolkit gives, and the output as structuredContent', async () => {
+    const server = await readyServer({ args: ['--root', fx.ws, '--structured-content'] })
+    const { createAgentToolkit } = require('../../index.js')
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    try {
+      const calls = [
+        [{ path: 'steps.py' }, 'outline', 'steps.py outline (its outline instead of its first lines): 30 definitions, 329 lines (python)'],
+        [{ path: 'steps.py', symbol: 'step_2' }, undefined, `steps.py lines 23-32 of 329 (${size} bytes)`],
+        [{ path: 'steps.py', ranges: ['1', '12'] }, 'ranges', `steps.py lines 1, 12 of 329 (${size} bytes)`],
+      ]
+      for (const [index, [args, kind, header]] of calls.entries()) {
+        server.send({ id: 100 + index, method: 'tools/call', params: { name: 'read_file', arguments: args } })
+        const { result } = await server.next(answerTo(100 + index), JSON.stringify(args))
+        const expected = await toolkit.runToolCall(args)
+        assert.equal(result.isError ?? false, false, JSON.stringify(result))
+        assert.deepEqual(result.content, [{ type: 'text', text: expected.content }])
+        assert.equal(result.content[0].text.split('\n')[0], header)
+        assert.equal(result.structuredContent.kind, kind)
+        assert.deepEqual(result.structuredContent, JSON.parse(JSON.stringify(expected.output)))
+      }
+    } finally {
+      toolkit.close()
+      await server.close()
+    }
+  })
+})
