@@ -133,6 +133,21 @@ describe('every other object the binding builds, held to its declaration', () =>
     }
   })
 
+  test('an outline, a symbol\'s matches and ranges (issue 38)', async () => {
+    const functions = Array.from({ length: 20 }, (_, n) => `fn step_${n}() {\n${'    let x = 1; // a line of the body\n'.repeat(10)}}\n`)
+    fx.write('steps.rs', `mod a {\n    pub fn run() {}\n}\nmod b {\n    pub fn run() {}\n}\n${functions.join('\n')}`)
+    const outline = await toolkit.view({ path: 'steps.rs', outline: true })
+    const matches = await toolkit.view({ path: 'steps.rs', symbol: 'run' })
+    const ranges = await toolkit.view({ path: 'steps.rs', ranges: ['1-2', '10'] })
+    assert.deepEqual([outline.kind, matches.kind, ranges.kind], ['outline', 'matches', 'ranges'])
+    assertDeclared(outline, 'OutlineOutput', 'outline')
+    assertDeclared(matches, 'OutlineOutput', 'matches')
+    assertDeclared(ranges, 'RangesOutput', 'ranges')
+    const page = await toolkit.view({ path: 'steps.rs', outline: true, max_lines: 1 })
+    assert.equal(page.truncated, true)
+    assertDeclared(page, 'OutlineOutput', 'a page')
+  })
+
   test('the check sees an undeclared key, a missing one and a nested one out of order', () => {
     const version = { path: 'a', hash: 'h', byte_length: 1, mtime_ms: 1, line_ending: 'lf', bom: false, valid_utf8: true }
     assert.throws(() => assertDeclared({ ...version, extra: 1 }, 'FileVersion'))
