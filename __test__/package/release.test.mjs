@@ -134,7 +134,8 @@ describe('a release, installed into a fresh app', () => {
     const { packages, bytes } = installSize(full)
     console.log(`install: ${packages} packages, ${(bytes / 2 ** 20).toFixed(2)} MiB`)
     assert.equal(packages, 2)
-    assert.ok(bytes < 8 * 2 ** 20, `${bytes} bytes`)
+    // 16.9 MB on Linux x64, 10.6 MB of it the tree-sitter grammars (README.md, Install).
+    assert.ok(bytes < 20 * 2 ** 20, `${bytes} bytes`)
   })
 
   slowTest('CommonJS and ES module read a file; require takes little time', SLOW_MS, () => {
