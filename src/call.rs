@@ -503,11 +503,8 @@ impl ReadCall {
     pub(crate) fn may_run_from_memory(&self) -> bool {
         match &self.kind {
             CallKind::Read | CallKind::Dialect(..) => true,
-            // A parse waits; a view that may parse is tried from memory only when unasked
-            // (the engine says when it would parse).
-            CallKind::View { stage, code, .. } => {
-                *stage == Stage::Text && !matches!(code, ViewCode::Asked(_))
-            }
+            // A parse waits: the engine says so, and a kept outline is answered from memory.
+            CallKind::View { stage, .. } => *stage == Stage::Text,
             CallKind::Version { .. } | CallKind::Many(_) => false,
         }
     }

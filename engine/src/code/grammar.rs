@@ -121,24 +121,77 @@ struct Defined<'a> {
     name: &'a str,
     qualifier: Option<String>,
     scope: bool,
-    /// A function or method: its body is not entered.
+    /// What is inside it is not entered (a struct's fields, a signature's types).
     body_closed: bool,
+    /// A function or method: what it holds is local, and only what is declared in it (a
+    /// nested function, a class) is kept, named after it.
+    function: bool,
+    /// Named by a variable or a field whose value it is (`const f = () => …`): kept only
+    /// outside functions (inside, it is a local value).
+    value: bool,
+}
+
+impl<'a> Defined<'a> {
+    /// A definition of `kind` named by `name_node`, neither a scope nor a function.
+    fn leaf(kind: &'static str, name_node: Node<'a>, name: &'a str) -> Defined<'a> {
+        Defined {
+            kind,
+            name_node,
+            name,
+            qualifier: None,
+            scope: false,
+            body_closed: true,
+            function: false,
+            value: false,
+        }
+    }
+
+    /// This definition as a function: a scope whose body is entered for what it declares.
+    fn into_function(self) -> Defined<'a> {
+        Defined {
+            scope: true,
+            body_closed: false,
+            function: true,
+            ..self
+        }
+    }
+
+    /// This definition as a scope, whose body is entered.
+    fn into_scope(self) -> Defined<'a> {
+        Defined {
+            scope: true,
+            body_closed: false,
+            ..self
+        }
+    }
 }
 
 /// Walks `tree`, gathering definitions.
 fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
     let mut cursor = tree.walk();
+    // Where the functions the walk is in end (bytes).
+    let mut functions: Vec<usize> = Vec::new();
     loop {
         let node = cursor.node();
+        while functions
+            .last()
+            .is_some_and(|&end| node.start_byte() >= end)
+        {
+            functions.pop();
+        }
         // A JSON list's items repeat the same keys: they are not the outline.
         let mut enter = !(source.language == Language::Json && node.kind() == "array");
-        if let Some(defined) = defined_by(node, source) {
+        let defined = defined_by(node, source).filter(|d| !d.value || functions.is_empty());
+        if let Some(defined) = defined {
             let outer = outer_node(node);
             let start = outer.start_position().row as u64 + 1;
             let end = end_line(outer);
             gathered.close_before(start);
             let doc_line = doc_line(outer);
             let row = defined.name_node.start_position().row;
+            if defined.function {
+                functions.push(node.end_byte());
+            }
             gathered.push(Found {
                 name: defined.name,
                 qualifier: defined.qualifier,
@@ -250,19 +303,23 @@ fn named<'t>(
     body_closed: bool,
 ) -> Option<Defined<'t>> {
     let name_node = node.child_by_field_name("name")?;
+    let defined = Defined::leaf(kind, name_node, source.text_of(name_node));
     Some(Defined {
-        kind,
-        name_node,
-        name: source.text_of(name_node),
-        qualifier: None,
         scope,
         body_closed,
+        ..defined
     })
+}
+
+/// A function named by `node`'s `name` field.
+fn function<'t>(node: Node<'t>, source: &Source<'t>, kind: &'static str) -> Option<Defined<'t>> {
+    named(node, source, kind, false, true).map(Defined::into_function)
 }
 
 fn rust<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     let (kind, scope, body_closed) = match node.kind() {
-        "function_item" | "function_signature_item" => ("fn", false, true),
+        "function_item" => return function(node, source, "fn"),
+        "function_signature_item" => ("fn", false, true),
         "struct_item" => ("struct", false, true),
         "enum_item" => ("enum", false, true),
         "union_item" => ("union", false, true),
@@ -282,14 +339,7 @@ fn rust<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 fn rust_impl<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     let name_node = node.child_by_field_name("type")?;
     let name = base_name(source.text_of(name_node));
-    Some(Defined {
-        kind: "impl",
-        name_node,
-        name,
-        qualifier: None,
-        scope: true,
-        body_closed: false,
-    })
+    Some(Defined::leaf("impl", name_node, name).into_scope())
 }
 
 /// A type's name without its path and generic arguments (`crate::ast::Parser<'a>` is
@@ -302,13 +352,13 @@ fn base_name(text: &str) -> &str {
 
 fn script<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     let (kind, scope, body_closed) = match node.kind() {
-        "function_declaration" | "generator_function_declaration" | "function_signature" => {
-            ("function", false, true)
+        "function_declaration" | "generator_function_declaration" => {
+            return function(node, source, "function");
         }
+        "method_definition" => return function(node, source, "method"),
+        "function_signature" => ("function", false, true),
         "class_declaration" | "abstract_class_declaration" => ("class", true, false),
-        "method_definition" | "method_signature" | "abstract_method_signature" => {
-            ("method", false, true)
-        }
+        "method_signature" | "abstract_method_signature" => ("method", false, true),
         "interface_declaration" => ("interface", true, false),
         "type_alias_declaration" => ("type", false, true),
         "enum_declaration" => ("enum", false, true),
@@ -335,13 +385,14 @@ fn script_variable<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t
     if name_node.kind() != "identifier" {
         return None;
     }
+    let defined = Defined::leaf(kind, name_node, source.text_of(name_node));
+    let defined = match scope {
+        true => defined.into_scope(),
+        false => defined.into_function(),
+    };
     Some(Defined {
-        kind,
-        name_node,
-        name: source.text_of(name_node),
-        qualifier: None,
-        scope,
-        body_closed: !scope,
+        value: true,
+        ..defined
     })
 }
 
@@ -357,19 +408,16 @@ fn script_field<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> 
     let name_node = node
         .child_by_field_name("name")
         .or_else(|| node.child_by_field_name("property"))?;
+    let defined = Defined::leaf("method", name_node, source.text_of(name_node)).into_function();
     Some(Defined {
-        kind: "method",
-        name_node,
-        name: source.text_of(name_node),
-        qualifier: None,
-        scope: false,
-        body_closed: true,
+        value: true,
+        ..defined
     })
 }
 
 fn python<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     match node.kind() {
-        "function_definition" => named(node, source, "def", false, true),
+        "function_definition" => function(node, source, "def"),
         "class_definition" => named(node, source, "class", true, false),
         _ => None,
     }
@@ -377,9 +425,9 @@ fn python<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 
 fn go<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     match node.kind() {
-        "function_declaration" => named(node, source, "func", false, true),
+        "function_declaration" => function(node, source, "func"),
         "method_declaration" => {
-            let mut defined = named(node, source, "method", false, true)?;
+            let mut defined = function(node, source, "method")?;
             defined.qualifier = go_receiver(node, source);
             Some(defined)
         }
@@ -404,9 +452,9 @@ fn java<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
         "enum_declaration" => ("enum", true, false),
         "record_declaration" => ("record", true, false),
         "annotation_type_declaration" => ("@interface", true, false),
-        "method_declaration" => ("method", false, true),
+        "method_declaration" => return function(node, source, "method"),
         "constructor_declaration" | "compact_constructor_declaration" => {
-            ("constructor", false, true)
+            return function(node, source, "constructor");
         }
         _ => return None,
     };
@@ -415,7 +463,7 @@ fn java<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 
 fn c_family<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     match node.kind() {
-        "function_definition" => declared(node, source, "function", true),
+        "function_definition" => defined_function(node, source),
         // A prototype (a header's functions) or a method declared in its class.
         "declaration" | "field_declaration" => {
             let declarator = node.child_by_field_name("declarator")?;
@@ -432,23 +480,49 @@ fn c_family<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
                 "enum_specifier" => "enum",
                 _ => "class",
             };
-            named(node, source, kind, kind != "enum", kind == "enum")
+            // A specialization (`struct hash<bool>`) is named by its template.
+            let defined = named(node, source, kind, kind != "enum", kind == "enum")?;
+            Some(Defined {
+                name: base_name(defined.name),
+                ..defined
+            })
         }
         "type_definition" => {
             let name_node = declarator_name(node.child_by_field_name("declarator")?)?;
+            let defined = Defined::leaf("typedef", name_node, source.text_of(name_node));
             Some(Defined {
-                kind: "typedef",
-                name_node,
-                name: source.text_of(name_node),
-                qualifier: None,
-                scope: false,
                 body_closed: false,
+                ..defined
             })
         }
         "namespace_definition" => named(node, source, "namespace", true, false),
         "preproc_function_def" => named(node, source, "macro", false, true),
         _ => None,
     }
+}
+
+/// A function definition, unless its parse says it is none: a declarator that declares no
+/// function (a macro the grammar took for a type, `namespace std _MACRO(x) {`), or
+/// declarations between it and its body (a macro call with no `;` read as an old-style
+/// definition whose parameters are the declarations after it). Then it is entered, and
+/// what it holds is found. A declarator the parse set apart (`int f() const _MACRO {`) names
+/// the function.
+fn defined_function<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.named_children(&mut cursor).collect();
+    if children.iter().any(|child| child.kind() == "declaration") {
+        return None;
+    }
+    let declarator = node.child_by_field_name("declarator")?;
+    let declarator = match declares_function(declarator) {
+        true => declarator,
+        false => children
+            .iter()
+            .filter(|child| child.kind() == "ERROR")
+            .find_map(|error| error.named_child(0))
+            .filter(|inner| declares_function(*inner))?,
+    };
+    declared_by(declarator, source, "function", true).map(Defined::into_function)
 }
 
 /// A function defined or declared by `node`, named by its declarator (`Parser::parse` is
@@ -459,22 +533,42 @@ fn declared<'t>(
     kind: &'static str,
     body_closed: bool,
 ) -> Option<Defined<'t>> {
-    let name_node = declarator_name(node.child_by_field_name("declarator")?)?;
-    let text = source.text_of(name_node);
-    let (qualifier, name) = match text.rsplit_once("::") {
-        Some((scope, name)) if !scope.is_empty() => {
-            let scope: Vec<&str> = scope.split("::").map(base_name).collect();
-            (Some(scope.join(".")), name)
-        }
-        _ => (None, text.trim_start_matches("::")),
-    };
-    Some(Defined {
+    declared_by(
+        node.child_by_field_name("declarator")?,
+        source,
         kind,
-        name_node,
-        name,
-        qualifier,
-        scope: false,
         body_closed,
+    )
+}
+
+/// The function `declarator` declares: its name, and the scopes a qualified name states (a
+/// scope the parse had to guess, with a `::` missing, is left out).
+fn declared_by<'t>(
+    declarator: Node<'t>,
+    source: &Source<'t>,
+    kind: &'static str,
+    body_closed: bool,
+) -> Option<Defined<'t>> {
+    let mut name_node = declarator_name(declarator)?;
+    let mut scopes: Vec<&str> = Vec::new();
+    while name_node.kind() == "qualified_identifier" {
+        let Some(name) = name_node.child_by_field_name("name") else {
+            break;
+        };
+        let scope = name_node.child_by_field_name("scope");
+        if let Some(scope) = scope.filter(|_| !name_node.has_error()) {
+            scopes.push(base_name(source.text_of(scope)));
+        }
+        name_node = name;
+    }
+    let text = source.text_of(name_node).trim();
+    // A name the parse ran across lines ends with the name itself.
+    let name = text.rsplit(char::is_whitespace).next().unwrap_or(text);
+    let qualifier = (!scopes.is_empty()).then(|| scopes.join("."));
+    Some(Defined {
+        qualifier,
+        body_closed,
+        ..Defined::leaf(kind, name_node, name.trim_start_matches("::"))
     })
 }
 
@@ -529,13 +623,10 @@ fn json<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
             let name = source.text_of(key).trim_matches('"');
             let value = node.child_by_field_name("value");
             let container = value.is_some_and(|value| matches!(value.kind(), "object"));
-            Some(Defined {
-                kind: "key",
-                name_node: key,
-                name,
-                qualifier: None,
-                scope: container,
-                body_closed: !container,
+            let defined = Defined::leaf("key", key, name);
+            Some(match container {
+                true => defined.into_scope(),
+                false => defined,
             })
         }
         _ => None,
@@ -595,6 +686,7 @@ mod inner {
             ("Parser", "struct", 5, 7, 3),
             ("Parser", "impl", 9, 17, 9),
             ("Parser.new", "fn", 11, 14, 10),
+            ("Parser.new.helper", "fn", 12, 12, 12),
             ("Parser.parse_statement", "fn", 16, 16, 16),
             ("Parser", "impl", 19, 21, 19),
             ("Parser.fmt", "fn", 20, 20, 20),
@@ -635,6 +727,7 @@ def main():
             vec![
                 ("Parser".to_owned(), "class", 3, 13, 3),
                 ("Parser.make".to_owned(), "def", 6, 10, 6),
+                ("Parser.make.local".to_owned(), "def", 8, 9, 8),
                 ("Parser.parse".to_owned(), "def", 12, 13, 12),
                 ("main".to_owned(), "def", 16, 17, 15),
             ]
@@ -689,7 +782,11 @@ namespace NS {
             ]
         );
         let found = outlined(text, Language::TypeScript);
-        assert_eq!((found[0].2, found[0].4), (4, 3), "export included, doc above");
+        assert_eq!(
+            (found[0].2, found[0].4),
+            (4, 3),
+            "export included, doc above"
+        );
         let js =
             "export default class A {\n  m() {}\n}\nfunction f() {}\nconst g = function () {}\n";
         assert_eq!(paths(js, Language::JavaScript), ["A", "A.m", "f", "g"]);
@@ -801,6 +898,83 @@ T twice(T v) { return v + v; }
             (11, 12),
             "the template line included"
         );
+    }
+
+    #[test]
+    fn inside_a_function_what_it_declares_is_kept_and_its_local_values_are_not() {
+        let js = "\
+(function () {
+  function inner() {
+    const local = () => 1
+    class Local {}
+  }
+  const value = () => 2
+})()
+const top = () => {
+  function nested() {}
+}
+";
+        assert_eq!(
+            paths(js, Language::JavaScript),
+            ["inner", "inner.Local", "value", "top", "top.nested"]
+        );
+    }
+
+    #[test]
+    fn what_a_macro_makes_the_parse_guess_is_read_for_what_it_holds() {
+        // A namespace behind a macro: the grammar reads a function named `namespace`.
+        let cpp = "\
+namespace std _GLIBCXX_VISIBILITY(default)
+{
+_GLIBCXX_BEGIN_NAMESPACE_VERSION
+namespace ranges
+{
+  struct __all_of_fn
+  {
+    int x;
+  };
+}
+}
+";
+        assert_eq!(paths(cpp, Language::Cpp), ["std", "std.__all_of_fn"]);
+        // A macro after a method's parameters: the method keeps its name.
+        let member = "class S {\n  int begin() const _GLIBCXX_NOEXCEPT { return 1; }\n};\n";
+        assert_eq!(paths(member, Language::Cpp), ["S", "S.begin"]);
+        // A macro before a return type: no scope is guessed, and the name is the function's.
+        let template = "\
+template<typename _InputIterator, typename _ForwardIterator>
+    _GLIBCXX20_CONSTEXPR
+    _ForwardIterator
+    __do_uninit_copy(_InputIterator __first)
+    { return 0; }
+";
+        let found = definitions(template, Language::Cpp, ParseBounds::default(), None).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (
+                found[0].name_path.as_str(),
+                found[0].signature.as_str(),
+                found[0].start_line
+            ),
+            (
+                "__do_uninit_copy",
+                "__do_uninit_copy(_InputIterator __first)",
+                1
+            )
+        );
+        // Macro calls with no `;`: the declarations after them are still found.
+        let c = "\
+int a;
+DECLARE_ASN1_FUNCTIONS(BASIC_CONSTRAINTS)
+DECLARE_ASN1_FUNCTIONS(PKEY_USAGE_PERIOD)
+int f(void);
+typedef struct x { int y; } X;
+";
+        let found = paths(c, Language::C);
+        assert!(found.contains(&"f".to_owned()), "{found:?}");
+        // A specialization is named by its template.
+        let special = "template <> struct hash<bool> { int h; };\n";
+        assert_eq!(paths(special, Language::Cpp), ["hash"]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::language::Language;
 use super::outline::{Definition, Outline, ParseBounds, outline};
 use super::ranges::LineSpan;
 use super::symbol::{Matched, SymbolQuery, symbols_of};
-use super::text::{entry_line, outline_tokens};
+use super::text::{entry_tokens, outline_tokens};
 use super::{CachedOutline, CodeAsk, MAX_CODE_BYTES, MAX_OUTLINE_SHARE};
 use crate::attempt::{Access, Attempt, Stop};
 use crate::encoding::detect_and_decode;
@@ -87,13 +87,30 @@ pub fn unasked_outline(
         Err(Stop::WouldBlock) => return Err(Stop::WouldBlock),
         Err(Stop::Failed(_)) => return Ok(CodeRead::Window(window)),
     };
-    if !within_share(&cached) || cached.outline.definitions.is_empty() {
+    if !within_share(&cached) || !informative(&cached.outline) {
         return Ok(CodeRead::Window(window));
     }
     Ok(CodeRead::Outline(
         page(request, options, &cached, true),
         cached.version,
     ))
+}
+
+/// Whether an outline tells where things are, so that it may stand for a first window unasked:
+/// two definitions or more, and none that holds none of its own spans more than half the
+/// file (a file wrapped in one function is read by its lines).
+fn informative(outline: &Outline) -> bool {
+    let definitions = &outline.definitions;
+    let half = outline.line_count / 2;
+    let holds_some = |at: usize, definition: &Definition| {
+        definitions.get(at + 1).is_some_and(|next| {
+            next.depth > definition.depth && next.start_line <= definition.end_line
+        })
+    };
+    definitions.len() >= 2
+        && definitions.iter().enumerate().all(|(at, definition)| {
+            holds_some(at, definition) || definition.end_line - definition.start_line < half
+        })
 }
 
 /// Whether an outline costs at most its share of the file's tokens.
@@ -161,8 +178,9 @@ fn outline_of(
             let outline = outline(&text, language, ParseBounds::default(), options.stop);
             let symbols = symbols_of(&outline);
             let tokenizer = tokenizer(&options);
+            let entry_tokens = entry_tokens(&outline, tokenizer);
             let tokens = (
-                outline_tokens(&outline, tokenizer),
+                outline_tokens(&entry_tokens),
                 tokens::estimate(&text, tokenizer),
             );
             CachedOutline {
@@ -170,6 +188,7 @@ fn outline_of(
                 version,
                 outline: Arc::new(outline),
                 symbols: Arc::new(symbols),
+                entry_tokens: Arc::new(entry_tokens),
                 tokens,
             }
         }
@@ -216,11 +235,12 @@ fn page(
     let room = options.max_tokens.map_or(f32::INFINITY, |budget| {
         budget.tokens as f32 * 0.9 - 96.0 - tokens::estimate(&request.path, budget.tokenizer) as f32
     });
-    let tokenizer = tokenizer(&options);
+    let costs = &cached.entry_tokens[first..];
     let mut spent = 0.0f32;
     let mut shown = Vec::new();
-    for (definition, symbol) in outline.definitions[first..].iter().zip(&symbols[first..]) {
-        let cost = tokens::estimate(&entry_line(definition), tokenizer) as f32;
+    let entries = outline.definitions[first..].iter().zip(&symbols[first..]);
+    for ((definition, symbol), &cost) in entries.zip(costs) {
+        let cost = cost as f32;
         if shown.len() == request.max_lines as usize || (!shown.is_empty() && spent + cost > room) {
             break;
         }
@@ -550,6 +570,29 @@ mod tests {
         assert!(!Arc::ptr_eq(&changed.outline, &first.outline));
         assert_eq!(changed.outline.definitions.len(), 3);
         assert_eq!(cache.len(), 1);
+    }
+
+    #[test]
+    fn an_outline_stands_for_the_first_window_only_when_it_tells_where_things_are() {
+        let made = |text: &str| outline(text, Language::JavaScript, ParseBounds::default(), None);
+        let body = "  x = x + 1\n".repeat(20);
+        // One function that wraps the file.
+        let wrapped = made(&format!("function all(x) {{\n{body}}}\n"));
+        assert!(!informative(&wrapped));
+        // One that wraps it, holding functions of its own.
+        let holding = made(&format!(
+            "function all(x) {{\n  function a() {{\n{body}  }}\n  function b() {{\n{body}  }}\n}}\n"
+        ));
+        assert!(informative(&holding));
+        // A long function beside short ones: the outline does not tell where in it to read.
+        let long = made(&format!(
+            "function a(x) {{\n{body}{body}}}\nfunction b() {{}}\n"
+        ));
+        assert!(!informative(&long));
+        let even = made(&format!(
+            "function a(x) {{\n{body}}}\nfunction b(x) {{\n{body}}}\n"
+        ));
+        assert!(informative(&even));
     }
 
     #[test]

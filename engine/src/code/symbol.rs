@@ -1,5 +1,6 @@
 //! A definition found by its name: `parse_statement`, `Parser.parse_statement` or
-//! `Parser::parse_statement`, and `#2` after it to pick the second of several.
+//! `Parser::parse_statement`, and `#2` after it to pick the second of several; `impl Parser`
+//! for a Rust `impl` block.
 
 use std::collections::HashMap;
 
@@ -20,7 +21,12 @@ pub struct SymbolQuery {
     parts: Vec<String>,
     /// Which of several matches (1-based), when it says (`#2`).
     pick: Option<usize>,
+    /// Whether it asks for an `impl` block (`impl Parser`).
+    impl_block: bool,
 }
+
+/// How a symbol for an `impl` block starts.
+const IMPL: &str = "impl ";
 
 /// What a symbol matches in an outline.
 #[derive(Debug, PartialEq, Eq)]
@@ -36,11 +42,15 @@ impl SymbolQuery {
     /// `text` as a query; `None` when it names nothing (empty, or only separators).
     pub fn parse(text: &str) -> Option<SymbolQuery> {
         let trimmed = text.trim();
-        let (names, pick) = match trimmed.rsplit_once('#') {
+        let (impl_block, names) = match trimmed.strip_prefix(IMPL) {
+            Some(rest) => (true, rest),
+            None => (false, trimmed),
+        };
+        let (names, pick) = match names.rsplit_once('#') {
             Some((names, number)) if number.parse::<usize>().is_ok_and(|n| n >= 1) => {
                 (names, number.parse().ok())
             }
-            _ => (trimmed, None),
+            _ => (names, None),
         };
         let parts: Vec<String> = names
             .split("::")
@@ -52,13 +62,21 @@ impl SymbolQuery {
             text: trimmed.to_owned(),
             parts,
             pick,
+            impl_block,
         })
     }
 
     /// What it matches in `outline`: definitions whose name path ends with its names (as
     /// written, else in any case; a heading or key is also matched by its whole name); an
-    /// `impl` only when nothing else matches.
+    /// `impl` only when nothing else matches, or when asked for (`impl Parser`).
     pub fn find<'a>(&self, outline: &'a Outline) -> Matched<'a> {
+        if self.impl_block {
+            let impls = outline.definitions.iter().filter(|d| d.kind == "impl");
+            let found: Vec<&Definition> = impls
+                .filter(|d| ends_with(&d.name_path, &self.parts, false))
+                .collect();
+            return self.picked(found, outline);
+        }
         let exact = |d: &&Definition| ends_with(&d.name_path, &self.parts, false);
         let any_case = |d: &&Definition| ends_with(&d.name_path, &self.parts, true);
         let whole = |d: &&Definition| d.name.eq_ignore_ascii_case(self.text_without_pick());
@@ -73,6 +91,11 @@ impl SymbolQuery {
         if found.iter().any(|d| d.kind != "impl") {
             found.retain(|d| d.kind != "impl");
         }
+        self.picked(found, outline)
+    }
+
+    /// The one of `found` the query picks, or all of them, or, when none, the nearest names.
+    fn picked<'a>(&self, found: Vec<&'a Definition>, outline: &'a Outline) -> Matched<'a> {
         if let Some(pick) = self.pick {
             return match found.get(pick - 1) {
                 Some(one) => Matched::One(one),
@@ -91,12 +114,10 @@ impl SymbolQuery {
     }
 
     fn text_without_pick(&self) -> &str {
+        let text = self.text.strip_prefix(IMPL).unwrap_or(&self.text);
         match self.pick {
-            Some(_) => self
-                .text
-                .rsplit_once('#')
-                .map_or(&self.text, |(names, _)| names),
-            None => &self.text,
+            Some(_) => text.rsplit_once('#').map_or(text, |(names, _)| names),
+            None => text,
         }
     }
 
@@ -129,37 +150,44 @@ impl SymbolQuery {
     }
 }
 
-/// Whether the `.`-separated `name_path` ends with `parts`.
+/// Whether the `.`-separated `name_path` ends with `parts` (a private name's `#` may be
+/// left out: `indexes` is `#indexes`).
 fn ends_with(name_path: &str, parts: &[String], any_case: bool) -> bool {
     let mut names = name_path.rsplit('.');
     parts.iter().rev().all(|part| {
-        names.next().is_some_and(|name| match any_case {
-            true => name.eq_ignore_ascii_case(part),
-            false => name == part,
+        names.next().is_some_and(|name| {
+            let same = |name: &str| match any_case {
+                true => name.eq_ignore_ascii_case(part),
+                false => name == part,
+            };
+            same(name) || name.strip_prefix('#').is_some_and(same)
         })
     })
 }
 
-/// The symbol that reads each definition of `outline`, in its order: its name path, and
-/// `#n` when other definitions have the same one (an `impl` block is never read by name: its
-/// type is).
+/// The symbol that reads each definition of `outline`, in its order: its name path (after
+/// `impl ` for an `impl` block), and `#n` when other definitions of its kind have the same one.
 pub fn symbols_of(outline: &Outline) -> Vec<String> {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
-    for definition in outline.definitions.iter().filter(|d| d.kind != "impl") {
-        *counts.entry(&definition.name_path).or_default() += 1;
+    fn key(d: &Definition) -> (bool, &str) {
+        (d.kind == "impl", d.name_path.as_str())
     }
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut counts: HashMap<(bool, &str), usize> = HashMap::new();
+    for definition in &outline.definitions {
+        *counts.entry(key(definition)).or_default() += 1;
+    }
+    let mut seen: HashMap<(bool, &str), usize> = HashMap::new();
     outline
         .definitions
         .iter()
         .map(|definition| {
-            let path = definition.name_path.as_str();
-            if definition.kind == "impl" || counts.get(path).is_none_or(|&n| n < 2) {
-                return path.to_owned();
+            let prefix = if definition.kind == "impl" { IMPL } else { "" };
+            let path = &definition.name_path;
+            if counts.get(&key(definition)).is_none_or(|&n| n < 2) {
+                return format!("{prefix}{path}");
             }
-            let nth = seen.entry(path).or_default();
+            let nth = seen.entry(key(definition)).or_default();
             *nth += 1;
-            format!("{path}#{nth}")
+            format!("{prefix}{path}#{nth}")
         })
         .collect()
 }
@@ -226,6 +254,19 @@ fn parse_all() {}
     }
 
     #[test]
+    fn a_private_name_is_found_without_its_hash_and_an_impl_by_impl() {
+        let js = "class Cache {\n  #indexes() {}\n}\n";
+        let outline = outline(js, Language::JavaScript, ParseBounds::default(), None);
+        let query = SymbolQuery::parse("indexes").unwrap();
+        assert!(matches!(query.find(&outline), Matched::One(d) if d.name_path == "Cache.#indexes"));
+        let rust = rust();
+        let query = SymbolQuery::parse("impl Parser").unwrap();
+        assert!(
+            matches!(query.find(&rust), Matched::One(d) if d.kind == "impl" && d.start_line == 2)
+        );
+    }
+
+    #[test]
     fn no_match_names_the_three_nearest() {
         assert_eq!(
             found("Parser.parse_statment"),
@@ -246,7 +287,7 @@ fn parse_all() {}
             symbols_of(&outline),
             [
                 "Parser",
-                "Parser",
+                "impl Parser",
                 "Parser.parse",
                 "Parser.parse_statement",
                 "other",
@@ -254,5 +295,10 @@ fn parse_all() {}
                 "parse_all"
             ]
         );
+        // Each symbol reads its own definition.
+        for (definition, symbol) in outline.definitions.iter().zip(symbols_of(&outline)) {
+            let query = SymbolQuery::parse(&symbol).unwrap();
+            assert_eq!(query.find(&outline), Matched::One(definition), "{symbol}");
+        }
     }
 }

@@ -26,13 +26,19 @@ fn line_of(depth: u32, start: u64, end: u64, signature: &str) -> String {
     }
 }
 
-/// The estimated tokens of `outline`'s whole text (its lines and a header's worth).
-pub(crate) fn outline_tokens(outline: &Outline, tokenizer: Tokenizer) -> usize {
-    let lines: usize = outline
+/// The estimated tokens of each of `outline`'s lines.
+pub(crate) fn entry_tokens(outline: &Outline, tokenizer: Tokenizer) -> Vec<u32> {
+    outline
         .definitions
         .iter()
-        .map(|definition| tokens::estimate(&entry_line(definition), tokenizer) + 1)
-        .sum();
+        .map(|definition| tokens::estimate(&entry_line(definition), tokenizer) as u32)
+        .collect()
+}
+
+/// The estimated tokens of a whole outline's text, its lines' being `entry_tokens`: the
+/// lines, their breaks, and a header's and closing lines' worth.
+pub(crate) fn outline_tokens(entry_tokens: &[u32]) -> usize {
+    let lines: usize = entry_tokens.iter().map(|&tokens| tokens as usize + 1).sum();
     lines + 40
 }
 
