@@ -171,6 +171,24 @@ describe('readFile answers cached reads on the JS thread', () => {
     assert.deepEqual([read.fromMemory, read.pool], [0, 1])
   })
 
+  test("a parse is never made here; a toolkit's read of an outline it keeps is read here (issue 38)", async () => {
+    const functions = Array.from({ length: 20 }, (_, n) => `def step_${n}(x):\n${'    x = x + 1\n'.repeat(8)}    return x\n`)
+    fx.write('steps.py', functions.join('\n'))
+    const toolkit = createAgentToolkit({ workspaceRoot: fx.ws })
+    after(() => toolkit.close())
+    // The file's last change must be a clock tick old for its outline to be known unchanged.
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    const parsed = await counted(() => toolkit.view({ path: 'steps.py', outline: true }))
+    assert.equal(parsed.value.kind, 'outline')
+    assert.deepEqual([parsed.fromMemory, parsed.pool], [0, 1])
+    const symbol = await counted(() => toolkit.view({ path: 'steps.py', symbol: 'step_3' }))
+    assert.equal(symbol.value.content, functions[3])
+    expectPath(symbol, 1)
+    const outline = await counted(() => toolkit.view({ path: 'steps.py', outline: true }))
+    assert.deepEqual(outline.value, parsed.value)
+    expectPath(outline, 1)
+  })
+
   test("a toolkit's later read of a large file it remembers is read here, by its window alone", async () => {
     const wide = fx.write('wide.txt', `${'w'.repeat(999)}\n`.repeat(300)) // 300 KB
     // Whole windows, as the specification's functions give them: no token budget.
