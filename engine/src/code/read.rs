@@ -439,7 +439,7 @@ fn read_ranges(
         let end = span.start + returned - 1;
         let content = output.content.as_str().to_owned();
         spent_bytes += content.len();
-        spent_tokens += tokens::estimate(&content, tokenizer(&options)) + returned as usize * 2 + 8;
+        spent_tokens += spent_on(&content, returned, &options, spent_tokens);
         segments.push(RangeSegment {
             start_line: span.start,
             end_line: end,
@@ -484,6 +484,20 @@ fn read_ranges(
         meta,
     };
     Ok(CodeRead::Ranges(output, version))
+}
+
+/// The tokens a range's `content` of `lines` lines spends of the read's budget, its gutter
+/// and gap line counted, `spent` being spent already. No token is shorter than a byte: while
+/// its bytes fit what is left, they are the count, and the text is not looked at.
+fn spent_on(content: &str, lines: u64, options: &ReadOptions, spent: usize) -> usize {
+    let Some(budget) = options.max_tokens else {
+        return 0;
+    };
+    let frame = lines as usize * 2 + 8;
+    match spent + content.len() + frame <= budget.tokens {
+        true => content.len() + frame,
+        false => tokens::estimate(content, budget.tokenizer) + frame,
+    }
 }
 
 /// `options` for a range read after ranges that spent `bytes` and `tokens` of its budgets;
