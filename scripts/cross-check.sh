@@ -51,7 +51,8 @@ with_c_compiler() {
     return
   fi
   local var=${target//-/_}
-  printf '#!/bin/sh\nexec python3 -m ziglang cc -target %s "$@"\n' "$zig" >"$wrappers/cc-$target"
+  # cc-rs adds `--target=<rust triple>`, which zig does not know: its own target stands.
+  printf '#!/bin/sh\nfor a in "$@"; do shift; case "$a" in --target=*) ;; *) set -- "$@" "$a" ;; esac; done\nexec python3 -m ziglang cc -target %s "$@"\n' "$zig" >"$wrappers/cc-$target"
   printf '#!/bin/sh\nexec python3 -m ziglang ar "$@"\n' >"$wrappers/ar-$target"
   chmod +x "$wrappers/cc-$target" "$wrappers/ar-$target"
   export "CC_$var=$wrappers/cc-$target" "AR_$var=$wrappers/ar-$target"
