@@ -294,14 +294,7 @@ fn symbol(
     match query.find(outline) {
         Matched::One(definition) => {
             let lines = definition.end_line - definition.doc_line + 1;
-            let window = ReadRequest {
-                start_line: definition.doc_line,
-                max_lines: lines.min(u64::from(MAX_MAX_LINES)) as u32,
-                start_column: 1,
-                max_lines_capped: false,
-                lines_from_end: None,
-                ..request.clone()
-            };
+            let window = window_of(request, definition.doc_line, lines);
             let read = read_opened_file(root, &window, options, opened)?;
             Ok(CodeRead::Window(match outline.source {
                 super::OutlineSource::Indentation => with_note(read, APPROXIMATE_NOTE),
@@ -342,6 +335,19 @@ fn symbol(
             &nearest,
             outline.definitions.is_empty(),
         ))),
+    }
+}
+
+/// The window of `lines` lines from `start` of the file `request` names (at most
+/// [`MAX_MAX_LINES`]: a longer one is read on from its `next_start_line`).
+fn window_of(request: &ReadRequest, start: u64, lines: u64) -> ReadRequest {
+    ReadRequest {
+        start_line: start,
+        max_lines: lines.min(u64::from(MAX_MAX_LINES)) as u32,
+        start_column: 1,
+        max_lines_capped: false,
+        lines_from_end: None,
+        path: request.path.clone(),
     }
 }
 
@@ -401,14 +407,7 @@ fn read_ranges(
             }
             continue;
         };
-        let window = ReadRequest {
-            start_line: span.start,
-            max_lines: span.len().min(u64::from(MAX_MAX_LINES)) as u32,
-            start_column: 1,
-            max_lines_capped: false,
-            lines_from_end: None,
-            ..request.clone()
-        };
+        let window = window_of(request, span.start, span.len());
         let (output, read_version) = read_opened_file(root, &window, narrowed, opened)?;
         if output.continuation.is_some() {
             if segments.is_empty() {
@@ -461,10 +460,7 @@ fn read_ranges(
         Some(meta) => meta,
         // Nothing was read (every range past the end is found by reading the first).
         None => {
-            let first = ReadRequest {
-                max_lines: 1,
-                ..request.clone()
-            };
+            let first = window_of(request, 1, 1);
             let (output, read_version) = read_opened_file(root, &first, options, opened)?;
             version = read_version;
             OutlineMeta {
