@@ -166,9 +166,8 @@ export declare const TOOLKIT_DEFINITIONS: {
         readonly path: (typeof TOOL_DEFINITIONS)['read_file']['parameters']['properties']['path']
         readonly start_line: {
           readonly type: readonly ['integer', 'null']
-          readonly minimum: 1
           readonly default: 1
-          readonly description: '1-based start line of the returned window (default: 1).'
+          readonly description: '1-based start line of the returned window (default: 1). Negative counts from the end: -50 reads the last 50 lines.'
         }
         readonly max_lines: {
           readonly type: readonly ['integer', 'null']

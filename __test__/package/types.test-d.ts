@@ -97,9 +97,8 @@ const TOOLKIT_READ_FILE_DEFINITION = {
       path: READ_FILE_DEFINITION.parameters.properties.path,
       start_line: {
         type: ['integer', 'null'],
-        minimum: 1,
         default: 1,
-        description: '1-based start line of the returned window (default: 1).',
+        description: '1-based start line of the returned window (default: 1). Negative counts from the end: -50 reads the last 50 lines.',
       },
       max_lines: {
         type: ['integer', 'null'],
