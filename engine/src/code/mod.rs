@@ -86,7 +86,8 @@ pub(crate) struct CachedOutline {
     pub(crate) outline: Arc<Outline>,
     /// The symbol that reads each of its definitions ([`symbol::symbols_of`]).
     pub(crate) symbols: Arc<Vec<String>>,
-    /// The estimated tokens of each definition's line of the outline's text.
+    /// The estimated tokens each definition costs in an answer, as text or JSON, whichever
+    /// is more: what a page is sized by.
     pub(crate) entry_tokens: Arc<Vec<u32>>,
     /// The estimated tokens of the whole outline's text and of the file's.
     pub(crate) tokens: (usize, usize),

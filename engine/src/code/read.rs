@@ -178,11 +178,11 @@ fn outline_of(
             let outline = outline(&text, language, ParseBounds::default(), options.stop);
             let symbols = symbols_of(&outline);
             let tokenizer = tokenizer(&options);
-            let entry_tokens = entry_tokens(&outline, tokenizer);
             let tokens = (
-                outline_tokens(&entry_tokens),
+                outline_tokens(&entry_tokens(&outline, tokenizer)),
                 tokens::estimate(&text, tokenizer),
             );
+            let entry_tokens = answer_tokens(&outline, &symbols, tokenizer);
             CachedOutline {
                 settled_identity,
                 version,
@@ -278,6 +278,20 @@ fn entry_of(definition: &Definition, symbol: &str) -> DefinitionEntry {
         depth: definition.depth,
         signature: definition.signature.clone(),
     }
+}
+
+/// The estimated tokens each definition of `outline` costs in an answer, as its line of text
+/// or as its object in JSON (a model may be given either), whichever costs more: a page is
+/// sized by them, so that it fits the read's budget in either.
+fn answer_tokens(outline: &Outline, symbols: &[String], tokenizer: Tokenizer) -> Vec<u32> {
+    let lines = entry_tokens(outline, tokenizer);
+    let entries = outline.definitions.iter().zip(symbols).zip(lines);
+    entries
+        .map(|((definition, symbol), line)| {
+            let json = serde_json::to_string(&entry_of(definition, symbol)).unwrap_or_default();
+            line.max(tokens::estimate(&json, tokenizer) as u32)
+        })
+        .collect()
 }
 
 /// A definition by its name: its window (doc comments and attributes included), the list
