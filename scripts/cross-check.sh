@@ -29,34 +29,16 @@ installed=$(rustup target list --installed 2>/dev/null)
 host=$(rustc -vV | sed -n 's/^host: //p')
 
 # The grammars of code outlines (tree-sitter's crates) are C, compiled by their build scripts
-# even for a check: a target other than the host needs a C compiler for it. `zig cc` (PyPI's
-# `ziglang`, when installed: `python3 -m pip install ziglang`) is one for every target here.
-zig_target() {
-  case "$1" in
-    aarch64-unknown-linux-gnu) echo aarch64-linux-gnu ;;
-    x86_64-unknown-linux-musl) echo x86_64-linux-musl ;;
-    aarch64-unknown-linux-musl) echo aarch64-linux-musl ;;
-    x86_64-apple-darwin) echo x86_64-macos ;;
-    aarch64-apple-darwin) echo aarch64-macos ;;
-    x86_64-unknown-freebsd) echo x86_64-freebsd ;;
-    *) echo "" ;;
-  esac
-}
-wrappers=$(mktemp -d)
-trap 'rm -rf "$wrappers"' EXIT
+# even for a check: `.cargo/config.toml` gives each target a C compiler
+# (scripts/target-c/tool.sh), the system's for the host and `zig cc` for the others. zig is
+# PyPI's `ziglang`: installed here when a target other than the host is to be checked.
 with_c_compiler() {
-  local target=$1 zig
-  zig=$(zig_target "$target")
-  if [ "$target" = "$host" ] || [ -z "$zig" ] || ! python3 -m ziglang version >/dev/null 2>&1; then
-    return
+  if [ "$1" != "$host" ] && ! python3 -m ziglang version >/dev/null 2>&1; then
+    echo "== installing zig (PyPI's ziglang) for the grammars' C"
+    python3 -m pip install --quiet --disable-pip-version-check ziglang
   fi
-  local var=${target//-/_}
-  # cc-rs adds `--target=<rust triple>`, which zig does not know: its own target stands.
-  printf '#!/bin/sh\nfor a in "$@"; do shift; case "$a" in --target=*) ;; *) set -- "$@" "$a" ;; esac; done\nexec python3 -m ziglang cc -target %s "$@"\n' "$zig" >"$wrappers/cc-$target"
-  printf '#!/bin/sh\nexec python3 -m ziglang ar "$@"\n' >"$wrappers/ar-$target"
-  chmod +x "$wrappers/cc-$target" "$wrappers/ar-$target"
-  export "CC_$var=$wrappers/cc-$target" "AR_$var=$wrappers/ar-$target"
 }
+
 passed=() failed=() skipped=()
 for target in "${targets[@]}"; do
   if ! grep -qx "$target" <<<"$installed"; then
