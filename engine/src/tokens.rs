@@ -187,12 +187,18 @@ pub enum TokenFit {
 }
 
 impl TokenBudget {
+    /// The tokens an answer's text (its path and lines, or an outline's entries) may take:
+    /// the budget less the estimate's margin and what the header and closing lines spend.
+    pub(crate) fn frame(&self) -> f32 {
+        self.tokens as f32 * (1.0 - ESTIMATE_MARGIN) - FRAME_TOKENS
+    }
+
     /// How `content`, the window's `lines` lines of text from line `first_line` (each keeping
     /// its `\n`), of the file at `path`, fits. Text (and path) no longer in bytes than the
     /// budget's room fits without being looked at: no token is shorter than a byte.
     pub fn fit(&self, path: &str, content: &str, first_line: u64, lines: u32) -> TokenFit {
         let most_bytes = self.tokens.saturating_mul(MOST_BYTES_PER_TOKEN);
-        let frame = self.tokens as f32 * (1.0 - ESTIMATE_MARGIN) - FRAME_TOKENS;
+        let frame = self.frame();
         // A cut line's content has its marker's line too.
         let lines = u64::from(lines) + 1;
         let widest_gutter = self.gutter(first_line.saturating_add(lines));

@@ -17,7 +17,7 @@ use crate::encoding::detect_and_decode;
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::Span;
 use crate::file_status;
-use crate::read_file::{Read, ReadOptions, binary_error, read_opened_file};
+use crate::read_file::{Read, ReadFileOutput, ReadOptions, binary_error, read_opened_file};
 use crate::request::{MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
 use crate::source;
@@ -178,11 +178,9 @@ fn outline_of(
             let outline = outline(&text, language, ParseBounds::default(), options.stop);
             let symbols = symbols_of(&outline);
             let tokenizer = tokenizer(&options);
-            let tokens = (
-                outline_tokens(&entry_tokens(&outline, tokenizer)),
-                tokens::estimate(&text, tokenizer),
-            );
-            let entry_tokens = answer_tokens(&outline, &symbols, tokenizer);
+            let lines = entry_tokens(&outline, tokenizer);
+            let tokens = (outline_tokens(&lines), tokens::estimate(&text, tokenizer));
+            let entry_tokens = answer_tokens(&outline, &symbols, &lines, tokenizer);
             CachedOutline {
                 settled_identity,
                 version,
@@ -219,6 +217,15 @@ fn meta_of(cached: &CachedOutline) -> OutlineMeta {
     }
 }
 
+/// The file facts of a window read for ranges.
+fn window_meta(output: &ReadFileOutput) -> OutlineMeta {
+    OutlineMeta {
+        byte_length: output.meta.byte_length,
+        line_count: output.meta.line_count,
+        mtime_ms: output.meta.mtime_ms,
+    }
+}
+
 /// The page of `cached`'s outline that starts at the request's `start_line`: at most
 /// `max_lines` definitions, and as many as fit the token budget (one at least).
 fn page(
@@ -233,7 +240,7 @@ fn page(
         .definitions
         .partition_point(|definition| definition.start_line < from);
     let room = options.max_tokens.map_or(f32::INFINITY, |budget| {
-        budget.tokens as f32 * 0.9 - 96.0 - tokens::estimate(&request.path, budget.tokenizer) as f32
+        budget.frame() - tokens::estimate(&request.path, budget.tokenizer) as f32
     });
     let costs = &cached.entry_tokens[first..];
     let mut spent = 0.0f32;
@@ -281,15 +288,19 @@ fn entry_of(definition: &Definition, symbol: &str) -> DefinitionEntry {
 }
 
 /// The estimated tokens each definition of `outline` costs in an answer, as its line of text
-/// or as its object in JSON (a model may be given either), whichever costs more: a page is
-/// sized by them, so that it fits the read's budget in either.
-fn answer_tokens(outline: &Outline, symbols: &[String], tokenizer: Tokenizer) -> Vec<u32> {
-    let lines = entry_tokens(outline, tokenizer);
+/// (`lines`, [`entry_tokens`]) or as its object in JSON (a model may be given either),
+/// whichever costs more: a page is sized by them, so that it fits the read's budget in either.
+fn answer_tokens(
+    outline: &Outline,
+    symbols: &[String],
+    lines: &[u32],
+    tokenizer: Tokenizer,
+) -> Vec<u32> {
     let entries = outline.definitions.iter().zip(symbols).zip(lines);
     entries
         .map(|((definition, symbol), line)| {
             let json = serde_json::to_string(&entry_of(definition, symbol)).unwrap_or_default();
-            line.max(tokens::estimate(&json, tokenizer) as u32)
+            (*line).max(tokens::estimate(&json, tokenizer) as u32)
         })
         .collect()
 }
@@ -440,11 +451,7 @@ fn read_ranges(
             )));
         }
         version = version.or(read_version);
-        meta = Some(OutlineMeta {
-            byte_length: output.meta.byte_length,
-            line_count: output.meta.line_count,
-            mtime_ms: output.meta.mtime_ms,
-        });
+        meta = Some(window_meta(&output));
         let returned = u64::from(output.meta.returned_line_count);
         if returned == 0 {
             continue;
@@ -477,11 +484,7 @@ fn read_ranges(
             let first = window_of(request, 1, 1);
             let (output, read_version) = read_opened_file(root, &first, options, opened)?;
             version = read_version;
-            OutlineMeta {
-                byte_length: output.meta.byte_length,
-                line_count: output.meta.line_count,
-                mtime_ms: output.meta.mtime_ms,
-            }
+            window_meta(&output)
         }
     };
     let path = opened.0.to_owned();
