@@ -54,7 +54,20 @@ pub(crate) fn definitions(
     let lines = Lines::new(text);
     let mut gathered = Gathered::default();
     walk(&tree, &Source { text, language }, &lines, &mut gathered);
+    free(tree, text.len());
     Some(gathered.definitions)
+}
+
+/// Trees of texts from this size on are freed on a thread of their own: freeing the tree of
+/// a MiB of source takes about 25 ms here, which the answer need not wait for.
+const FREED_BESIDE_FROM: usize = 256 * 1024;
+
+/// Frees `tree`, the parse of `text_len` bytes: beside the read when it is large.
+fn free(tree: Tree, text_len: usize) {
+    if text_len >= FREED_BESIDE_FROM {
+        // When no thread can be started, the closure, tree and all, is dropped here.
+        let _ = std::thread::Builder::new().spawn(move || drop(tree));
+    }
 }
 
 /// The tree-sitter grammar of `language`, if it has one here.
@@ -169,6 +182,7 @@ impl<'a> Defined<'a> {
 /// Walks `tree`, gathering definitions.
 fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
     let mut cursor = tree.walk();
+    let mut path = vec![Level::first(cursor.node())];
     // Where the functions the walk is in end (bytes).
     let mut functions: Vec<usize> = Vec::new();
     loop {
@@ -183,11 +197,10 @@ fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
         let mut enter = !(source.language == Language::Json && node.kind() == "array");
         let defined = defined_by(node, source).filter(|d| !d.value || functions.is_empty());
         if let Some(defined) = defined {
-            let outer = outer_node(node);
-            let start = outer.start_position().row as u64 + 1;
-            let end = end_line(outer);
+            let outer = outer_level(&path);
+            let start = outer.node.start_position().row as u64 + 1;
+            let end = end_line(outer.node);
             gathered.close_before(start);
-            let doc_line = doc_line(outer);
             let row = defined.name_node.start_position().row;
             if defined.function {
                 functions.push(node.end_byte());
@@ -197,7 +210,7 @@ fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
                 qualifier: defined.qualifier,
                 kind: defined.kind,
                 lines: (start, end.max(start)),
-                doc_line,
+                doc_line: outer.doc_line(),
                 signature: lines.get(row),
                 scope: defined.scope,
             });
@@ -207,17 +220,80 @@ fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
             return;
         }
         if enter && cursor.goto_first_child() {
+            path.push(Level::first(cursor.node()));
             continue;
         }
         loop {
             if cursor.goto_next_sibling() {
+                if let Some(level) = path.last_mut() {
+                    level.step_to(cursor.node());
+                }
                 break;
             }
             if !cursor.goto_parent() {
                 return;
             }
+            path.pop();
         }
     }
+}
+
+/// A node on the walk's path from the root, with the run of comments and attributes just
+/// before it among its siblings. Kept as the walk goes: asking a node for its parent or its
+/// previous sibling costs tree-sitter a walk among the parent's children, which over a file's
+/// thousands of top-level items is quadratic.
+struct Level<'t> {
+    node: Node<'t>,
+    /// The first and the last row of the comments and attributes before `node`, each on the
+    /// line after the one before (no blank line between), if the sibling before it is one.
+    attached: Option<(usize, usize)>,
+}
+
+impl<'t> Level<'t> {
+    /// The level of a first child, which has no sibling before it.
+    fn first(node: Node<'t>) -> Level<'t> {
+        Level {
+            node,
+            attached: None,
+        }
+    }
+
+    /// The level of the sibling after this one's node.
+    fn step_to(&mut self, next: Node<'t>) {
+        let left = self.node;
+        let (start, end) = (left.start_position().row, left.end_position().row);
+        self.attached = match self.attached {
+            _ if !attaches(left) => None,
+            Some((first, last)) if last + 1 >= start => Some((first, end)),
+            _ => Some((start, end)),
+        };
+        self.node = next;
+    }
+
+    /// The first line of the comments and attributes just above this node (no blank line
+    /// between), or the node's own.
+    fn doc_line(&self) -> u64 {
+        let own = self.node.start_position().row;
+        let first = match self.attached {
+            Some((first, last)) if last + 1 >= own => first,
+            _ => own,
+        };
+        first as u64 + 1
+    }
+}
+
+/// Whether `node` is a comment or an attribute, which documents what follows it.
+fn attaches(node: Node) -> bool {
+    matches!(
+        node.kind(),
+        "comment"
+            | "line_comment"
+            | "block_comment"
+            | "attribute_item"
+            | "decorator"
+            | "marker_annotation"
+            | "annotation"
+    )
 }
 
 /// The last line of `node`: a node that ends at the start of a line (after its line break)
@@ -232,52 +308,28 @@ fn end_line(node: Node) -> u64 {
     row as u64 + 1
 }
 
-/// The node a definition is written as: itself, or the `export`, decorators, template or
-/// declaration around it.
-fn outer_node(node: Node) -> Node {
-    let mut outer = node;
-    while let Some(parent) = outer.parent() {
-        let wraps = matches!(
-            parent.kind(),
-            "export_statement"
-                | "decorated_definition"
-                | "template_declaration"
-                | "ambient_declaration"
-                | "lexical_declaration"
-                | "variable_declaration"
-                | "type_declaration"
-        ) && parent.named_child_count() <= 3;
-        if !wraps {
-            break;
-        }
-        outer = parent;
+/// The level on `path` of the node a definition (the last node of `path`) is written as:
+/// its own, or that of the `export`, decorators, template or declaration around it.
+fn outer_level<'p, 't>(path: &'p [Level<'t>]) -> &'p Level<'t> {
+    let mut at = path.len().saturating_sub(1);
+    while at > 0 && wraps(path[at - 1].node) {
+        at -= 1;
     }
-    outer
+    &path[at]
 }
 
-/// The first line of the comments and attributes just above `node` (no blank line between),
-/// or `node`'s own.
-fn doc_line(node: Node) -> u64 {
-    let mut first = node.start_position().row;
-    let mut sibling = node.prev_sibling();
-    while let Some(previous) = sibling {
-        let attached = matches!(
-            previous.kind(),
-            "comment"
-                | "line_comment"
-                | "block_comment"
-                | "attribute_item"
-                | "decorator"
-                | "marker_annotation"
-                | "annotation"
-        ) && previous.end_position().row + 1 >= first;
-        if !attached {
-            break;
-        }
-        first = previous.start_position().row;
-        sibling = previous.prev_sibling();
-    }
-    first as u64 + 1
+/// Whether `node` is an `export`, decorators, template or declaration around one definition.
+fn wraps(node: Node) -> bool {
+    matches!(
+        node.kind(),
+        "export_statement"
+            | "decorated_definition"
+            | "template_declaration"
+            | "ambient_declaration"
+            | "lexical_declaration"
+            | "variable_declaration"
+            | "type_declaration"
+    ) && node.named_child_count() <= 3
 }
 
 /// What `node` defines in `source`'s language, if anything.
