@@ -86,6 +86,8 @@ pub(crate) struct CachedOutline {
     pub(crate) outline: Arc<Outline>,
     /// The symbol that reads each of its definitions ([`symbol::symbols_of`]).
     pub(crate) symbols: Arc<Vec<String>>,
+    /// Its definitions by their last names, where a symbol's candidates are found.
+    pub(crate) names: Arc<symbol::NameIndex>,
     /// The estimated tokens each definition costs in an answer, as text or JSON, whichever
     /// is more: what a page is sized by.
     pub(crate) entry_tokens: Arc<Vec<u32>>,

@@ -66,27 +66,31 @@ impl SymbolQuery {
         })
     }
 
-    /// What it matches in `outline`: definitions whose name path ends with its names (as
-    /// written, else in any case; a heading or key is also matched by its whole name); an
-    /// `impl` only when nothing else matches, or when asked for (`impl Parser`).
-    pub fn find<'a>(&self, outline: &'a Outline) -> Matched<'a> {
-        if self.impl_block {
-            let impls = outline.definitions.iter().filter(|d| d.kind == "impl");
-            let found: Vec<&Definition> = impls
-                .filter(|d| ends_with(&d.name_path, &self.parts, false))
-                .collect();
-            return self.picked(found, outline);
-        }
+    /// What it matches in `outline`, whose names `names` indexes: definitions whose name path
+    /// ends with its names (as written, else in any case; a heading or key is also matched by
+    /// its whole name); an `impl` only when nothing else matches, or when asked for
+    /// (`impl Parser`).
+    pub fn find<'a>(&self, outline: &'a Outline, names: &NameIndex) -> Matched<'a> {
+        let last = self.parts.last().map_or("", |last| unhashed(last));
+        let named = |index: &HashMap<String, Vec<usize>>, key: &str| -> Vec<&'a Definition> {
+            let at = index.get(key).map_or(&[][..], Vec::as_slice);
+            at.iter().map(|&at| &outline.definitions[at]).collect()
+        };
         let exact = |d: &&Definition| ends_with(&d.name_path, &self.parts, false);
         let any_case = |d: &&Definition| ends_with(&d.name_path, &self.parts, true);
-        let whole = |d: &&Definition| d.name.eq_ignore_ascii_case(self.text_without_pick());
-        let all = &outline.definitions;
-        let mut found: Vec<&Definition> = all.iter().filter(exact).collect();
-        if found.is_empty() {
-            found = all.iter().filter(any_case).collect();
+        let mut found = named(&names.written, last);
+        found.retain(exact);
+        if self.impl_block {
+            found.retain(|d| d.kind == "impl");
+            return self.picked(found, outline);
         }
         if found.is_empty() {
-            found = all.iter().filter(whole).collect();
+            found = named(&names.lower, &last.to_lowercase());
+            found.retain(any_case);
+        }
+        if found.is_empty() {
+            let whole = |d: &&Definition| d.name.eq_ignore_ascii_case(self.text_without_pick());
+            found = outline.definitions.iter().filter(whole).collect();
         }
         if found.iter().any(|d| d.kind != "impl") {
             found.retain(|d| d.kind != "impl");
@@ -148,6 +152,34 @@ impl SymbolQuery {
             .map(|(_, _, path)| path.to_owned())
             .collect()
     }
+}
+
+/// The definitions of an outline by their last names, as written and in lower case (a
+/// private name's without its `#`): a symbol's candidates, found without a pass over the
+/// outline.
+#[derive(Debug, Default)]
+pub struct NameIndex {
+    written: HashMap<String, Vec<usize>>,
+    lower: HashMap<String, Vec<usize>>,
+}
+
+impl NameIndex {
+    /// The index of `outline`'s names.
+    pub fn of(outline: &Outline) -> NameIndex {
+        let mut index = NameIndex::default();
+        for (at, definition) in outline.definitions.iter().enumerate() {
+            let last = definition.name_path.rsplit('.').next().unwrap_or_default();
+            let last = unhashed(last);
+            index.written.entry(last.to_owned()).or_default().push(at);
+            index.lower.entry(last.to_lowercase()).or_default().push(at);
+        }
+        index
+    }
+}
+
+/// `name` without the `#` of a private name.
+fn unhashed(name: &str) -> &str {
+    name.strip_prefix('#').unwrap_or(name)
 }
 
 /// Whether the `.`-separated `name_path` ends with `parts` (a private name's `#` may be
@@ -217,7 +249,7 @@ fn parse_all() {}
     fn found(query: &str) -> Vec<String> {
         let outline = rust();
         let query = SymbolQuery::parse(query).unwrap();
-        match query.find(&outline) {
+        match query.find(&outline, &NameIndex::of(&outline)) {
             Matched::One(d) => vec![format!("{}@{}", d.name_path, d.start_line)],
             Matched::Several(ds, count) => {
                 let mut listed: Vec<String> = ds.iter().map(|d| d.name_path.clone()).collect();
@@ -258,11 +290,14 @@ fn parse_all() {}
         let js = "class Cache {\n  #indexes() {}\n}\n";
         let outline = outline(js, Language::JavaScript, ParseBounds::default(), None);
         let query = SymbolQuery::parse("indexes").unwrap();
-        assert!(matches!(query.find(&outline), Matched::One(d) if d.name_path == "Cache.#indexes"));
+        let names = NameIndex::of(&outline);
+        assert!(
+            matches!(query.find(&outline, &names), Matched::One(d) if d.name_path == "Cache.#indexes")
+        );
         let rust = rust();
         let query = SymbolQuery::parse("impl Parser").unwrap();
         assert!(
-            matches!(query.find(&rust), Matched::One(d) if d.kind == "impl" && d.start_line == 2)
+            matches!(query.find(&rust, &NameIndex::of(&rust)), Matched::One(d) if d.kind == "impl" && d.start_line == 2)
         );
     }
 
@@ -296,9 +331,14 @@ fn parse_all() {}
             ]
         );
         // Each symbol reads its own definition.
+        let names = NameIndex::of(&outline);
         for (definition, symbol) in outline.definitions.iter().zip(symbols_of(&outline)) {
             let query = SymbolQuery::parse(&symbol).unwrap();
-            assert_eq!(query.find(&outline), Matched::One(definition), "{symbol}");
+            assert_eq!(
+                query.find(&outline, &names),
+                Matched::One(definition),
+                "{symbol}"
+            );
         }
     }
 }
