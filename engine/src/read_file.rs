@@ -14,7 +14,7 @@ use crate::chunked::{
     self, CHUNK_BYTES, FromMemoryReads, LineIndexCache, ReadAt, ScanPace, Scanned, WindowAsk,
 };
 use crate::error::{ErrorCode, ReadFileError};
-use crate::file_guard::{self, MAX_FROM_MEMORY_BYTES, Span};
+use crate::file_guard::{self, FileBytes, MAX_FROM_MEMORY_BYTES, Span};
 use crate::file_status;
 use crate::policy::Policy;
 use crate::request::{MAX_FILE_BYTES, MAX_LINES_CAPPED_NOTE, MAX_MAX_LINES, ReadRequest};
@@ -269,7 +269,11 @@ fn read_opened_window(
     opened: (&str, &OpenedFile),
 ) -> Attempt<Read> {
     read_window(request, options, opened)
-        .and_then(|read| within_tokens(request, options, opened, read))
+        .and_then(|read| {
+            within_tokens(options, read, |narrowed| {
+                read_window(request, narrowed, opened)
+            })
+        })
         .map(|read| noted(request, read))
 }
 
@@ -299,13 +303,12 @@ fn lists(error: &ReadFileError, options: &ReadOptions) -> bool {
 /// content budget).
 const TOKEN_FITS: usize = 3;
 
-/// `read`, or, when its text is over the options' token budget, the same window read again
-/// with the bytes that fit as its content budget (see [`ReadOptions::max_tokens`]).
+/// `read`, or, when its text is over the options' token budget, the same window read
+/// `again` with the bytes that fit as its content budget (see [`ReadOptions::max_tokens`]).
 fn within_tokens(
-    request: &ReadRequest,
     options: ReadOptions,
-    opened: (&str, &OpenedFile),
     mut read: Read,
+    mut again: impl FnMut(ReadOptions) -> Attempt<Read>,
 ) -> Attempt<Read> {
     let Some(budget) = options.max_tokens else {
         return Ok(read);
@@ -322,7 +325,7 @@ fn within_tokens(
             ),
             ..options
         };
-        read = read_window(request, narrowed, opened)?;
+        read = again(narrowed)?;
     }
     Ok(read)
 }
@@ -641,9 +644,23 @@ fn window_of(
     let version = options
         .versioned
         .then(|| FileVersion::of(relative.clone(), &file.bytes, file.mtime_ms));
-    let byte_length = file.bytes.len() as u64;
-    let text = window::strip_bom(&file.bytes);
-    let bom_len = file.bytes.len() - text.len();
+    let mtime_ms = file.mtime_ms;
+    let output = whole_file_window(request, options, relative, Cow::Owned(file.bytes), mtime_ms);
+    Ok((output, version))
+}
+
+/// The output of `request`'s window of a whole file's `bytes`, within the options' content
+/// budget: the window keeps `bytes` when they are owned, a copy of its own bytes when not.
+fn whole_file_window(
+    request: &ReadRequest,
+    options: ReadOptions,
+    relative: String,
+    bytes: Cow<[u8]>,
+    mtime_ms: i64,
+) -> ReadFileOutput {
+    let byte_length = bytes.len() as u64;
+    let text = window::strip_bom(&bytes);
+    let bom_len = bytes.len() - text.len();
     // A window counted from the end starts where the text's line count says.
     let from_end;
     let request = match request.lines_from_end {
@@ -659,7 +676,7 @@ fn window_of(
         request.start_column,
         request.max_lines,
     );
-    let bytes = window.bytes.start + bom_len..window.bytes.end + bom_len;
+    let range = window.bytes.start + bom_len..window.bytes.end + bom_len;
     let facts = WindowFacts {
         returned_line_count: window.returned_line_count,
         next_start_line: window.next_start_line,
@@ -672,11 +689,78 @@ fn window_of(
         .map(|b| b.max(window::MIN_CONTENT_BUDGET));
     let facts_of_file = FileFacts {
         byte_length,
-        mtime_ms: file.mtime_ms,
+        mtime_ms,
     };
-    let window = (file.bytes, bytes);
-    let output = shaped(relative, window, facts, request, budget, facts_of_file);
-    Ok((output, version))
+    let window = match bytes {
+        Cow::Owned(bytes) => (bytes, range),
+        Cow::Borrowed(bytes) => (bytes[range.clone()].to_vec(), 0..range.len()),
+    };
+    shaped(relative, window, facts, request, budget, facts_of_file)
+}
+
+/// A file read whole once, for several windows of one call (a read of ranges), and its
+/// version.
+pub(crate) struct WholeFile {
+    relative: String,
+    bytes: FileBytes,
+    version: Option<FileVersion>,
+}
+
+/// The file `opened` read whole once, for several windows cut from it
+/// ([`window_of_whole_file`]), when a window of it would be read from the whole file; `None`
+/// when it would not (the toolkit remembers this version, or is about to, and reads each
+/// window from its line index; or it is too large to read whole): read each window then.
+pub(crate) fn read_whole_file(
+    request: &ReadRequest,
+    options: ReadOptions,
+    (relative, opened): (&str, &OpenedFile),
+) -> Attempt<Option<WholeFile>> {
+    let len = u64::try_from(opened.stat.st_size).unwrap_or(u64::MAX);
+    let max = options.max_file_bytes().min(MAX_FILE_BYTES);
+    // A toolkit reads a window of a file it remembers, or is about to, from its line index.
+    let indexed = remembers(&options).is_some_and(|indexes| {
+        indexes.get(&opened.stat).is_some()
+            || (options.access == Access::MayWait && worth_remembering(&opened.stat))
+    });
+    if indexed || len > max {
+        return Ok(None);
+    }
+    let span = Span::Whole { max };
+    let bytes = match source::read_opened(opened, &request.path, span, options.access) {
+        Ok(bytes) => bytes,
+        Err(Stop::WouldBlock) => return Err(Stop::WouldBlock),
+        // It grew past what is read whole, or went: a window's read says what it is now.
+        Err(Stop::Failed(_)) => return Ok(None),
+    };
+    if bytes.binary {
+        return Err(Stop::Failed(binary_error(request)));
+    }
+    let version = options
+        .versioned
+        .then(|| FileVersion::of(relative.to_owned(), &bytes.bytes, bytes.mtime_ms));
+    let relative = relative.to_owned();
+    Ok(Some(WholeFile {
+        relative,
+        bytes,
+        version,
+    }))
+}
+
+/// The window `request` asks for of a file read whole once, as [`read_opened_file`] answers
+/// it (within the budgets, with its note).
+pub(crate) fn window_of_whole_file(
+    request: &ReadRequest,
+    options: ReadOptions,
+    whole: &WholeFile,
+) -> Attempt<Read> {
+    let window = |options: ReadOptions| -> Read {
+        let bytes = Cow::Borrowed(&whole.bytes.bytes[..]);
+        let relative = whole.relative.clone();
+        let output = whole_file_window(request, options, relative, bytes, whole.bytes.mtime_ms);
+        (output, whole.version.clone())
+    };
+    within_tokens(options, window(options), |narrowed| Ok(window(narrowed)))
+        .map(|read| noted(request, read))
 }
 
 /// Where a window lies among the file's lines.
@@ -786,6 +870,68 @@ fn cut_first_line(raw: &[u8], budget: usize, line: u64, window: &WindowFacts) ->
 mod tests {
     use super::*;
     use crate::attempt::waited;
+
+    #[test]
+    fn a_window_cut_from_a_file_read_once_is_the_window_read_alone() {
+        let long_line = "é".repeat(300);
+        let texts = [
+            "one\ntwo\nthree\n".to_owned(),
+            "\u{feff}crlf\r\nlines\r\nhere".to_owned(),
+            format!("a\n{long_line}\nb\n{long_line}\n"),
+            (1..=400)
+                .map(|n| format!("line {n} {}\n", "x".repeat(n % 37)))
+                .collect(),
+        ];
+        let budgets = [
+            (None, None),
+            (Some(200), None),
+            (None, Some(60)),
+            (Some(1000), Some(150)),
+        ];
+        let tokens = |tokens| TokenBudget {
+            tokens,
+            tokenizer: crate::tokens::Tokenizer::default(),
+            numbered: true,
+        };
+        for text in &texts {
+            let tmp = tempfile::tempdir().unwrap();
+            std::fs::write(tmp.path().join("f.txt"), text).unwrap();
+            let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+            let opened = source::open(&root, "f.txt", None, Access::MayWait).unwrap();
+            let opened = (opened.0.as_str(), &opened.1);
+            for (max_content_bytes, max_tokens) in budgets {
+                let options = ReadOptions {
+                    versioned: true,
+                    max_content_bytes,
+                    max_tokens: max_tokens.map(tokens),
+                    ..ReadOptions::default()
+                };
+                let request = ReadRequest::for_path("f.txt".into()).unwrap();
+                let whole = waited(read_whole_file(&request, options, opened)).unwrap();
+                let whole = whole.expect("a small file is read whole");
+                for (start, lines) in [(1, 2), (2, 1), (3, 500), (150, 40), (399, 10), (900, 3)] {
+                    let request = ReadRequest {
+                        start_line: start,
+                        max_lines: lines,
+                        ..request.clone()
+                    };
+                    // Compared as the answer shows them: the content's text, not its buffer.
+                    let shown = |(output, version): Read| {
+                        (
+                            serde_json::to_string(&output).unwrap(),
+                            output.continuation,
+                            version,
+                        )
+                    };
+                    let alone = waited(read_opened_file(&root, &request, options, opened));
+                    let cut = waited(window_of_whole_file(&request, options, &whole));
+                    let case =
+                        format!("{start}+{lines} under {max_content_bytes:?}, {max_tokens:?}");
+                    assert_eq!(cut.map(shown), alone.map(shown), "{case}");
+                }
+            }
+        }
+    }
 
     /// `(content, truncated, next_start_line, returned_line_count)` of reading `text` as a
     /// file from `start` under `budget`.

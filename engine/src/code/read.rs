@@ -9,7 +9,7 @@ use super::answer::{DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, R
 use super::language::Language;
 use super::outline::{Definition, Outline, ParseBounds, outline};
 use super::ranges::LineSpan;
-use super::symbol::{Matched, SymbolQuery, symbols_of};
+use super::symbol::{Matched, NameIndex, SymbolQuery, symbols_of};
 use super::text::{entry_tokens, outline_tokens};
 use super::{CachedOutline, CodeAsk, MAX_CODE_BYTES, MAX_OUTLINE_SHARE};
 use crate::attempt::{Access, Attempt, Stop};
@@ -17,7 +17,10 @@ use crate::encoding::detect_and_decode;
 use crate::error::{ErrorCode, ReadFileError};
 use crate::file_guard::Span;
 use crate::file_status;
-use crate::read_file::{Read, ReadFileOutput, ReadOptions, binary_error, read_opened_file};
+use crate::read_file::{
+    Read, ReadFileOutput, ReadOptions, binary_error, read_opened_file, read_whole_file,
+    window_of_whole_file,
+};
 use crate::request::{MAX_MAX_LINES, ReadRequest};
 use crate::sandbox::{OpenedFile, Root};
 use crate::source;
@@ -178,6 +181,7 @@ fn outline_of(
             let tokenizer = tokenizer(&options);
             let (outline, text_tokens) = outline_and_tokens(&text, language, &options);
             let symbols = symbols_of(&outline);
+            let names = NameIndex::of(&outline);
             let lines = entry_tokens(&outline, tokenizer);
             let tokens = (outline_tokens(&lines), text_tokens);
             let entry_tokens = answer_tokens(&outline, &symbols, &lines, tokenizer);
@@ -186,6 +190,7 @@ fn outline_of(
                 version,
                 outline: Arc::new(outline),
                 symbols: Arc::new(symbols),
+                names: Arc::new(names),
                 entry_tokens: Arc::new(entry_tokens),
                 tokens,
             }
@@ -340,7 +345,7 @@ fn symbol(
 ) -> Attempt<CodeRead> {
     let cached = outline_of(request, options, opened)?;
     let outline: &Outline = &cached.outline;
-    match query.find(outline) {
+    match query.find(outline, &cached.names) {
         Matched::One(definition) => {
             let lines = definition.end_line - definition.doc_line + 1;
             let window = window_of(request, definition.doc_line, lines);
@@ -433,7 +438,8 @@ const MIN_RANGE_TOKENS: usize = 200;
 /// `spans` of the file `opened`, one window each, under one budget: each range gets what
 /// the ranges before it left; a range cut short ends the read, and what is left is told as
 /// the next call's `ranges`. A first range that is a cut line is answered as its window (the
-/// model reads the line on from its column).
+/// model reads the line on from its column). A file whose windows are read from its whole
+/// bytes is read once for all of them.
 fn read_ranges(
     root: &Root,
     request: &ReadRequest,
@@ -446,6 +452,7 @@ fn read_ranges(
     let (mut spent_bytes, mut spent_tokens) = (0usize, 0usize);
     let mut version: Option<FileVersion> = None;
     let mut meta: Option<OutlineMeta> = None;
+    let whole = read_whole_file(request, options, opened)?;
     for (at, span) in spans.iter().enumerate() {
         let past_end = meta.is_some_and(|meta| span.start > meta.line_count);
         let narrowed = narrowed(&options, spent_bytes, spent_tokens);
@@ -457,7 +464,10 @@ fn read_ranges(
             continue;
         };
         let window = window_of(request, span.start, span.len());
-        let (output, read_version) = read_opened_file(root, &window, narrowed, opened)?;
+        let (output, read_version) = match &whole {
+            Some(whole) => window_of_whole_file(&window, narrowed, whole)?,
+            None => read_opened_file(root, &window, narrowed, opened)?,
+        };
         if output.continuation.is_some() {
             if segments.is_empty() {
                 return Ok(CodeRead::Window((output, read_version)));
