@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import pkg from '../../index.js'
 import { after, describe, slowTest, test } from '../harness.mjs'
-import { makeFixture } from '../helpers.mjs'
+import { INDEX_PATH, makeFixture, runChild } from '../helpers.mjs'
 
 const { createAgentToolkit } = pkg
 
@@ -337,12 +337,43 @@ describe('toolkit: code read as code (issue 38)', () => {
     assert.equal(now.next_start_line, null)
   })
 
-  slowTest('a file no grammar should take long over is answered, bounded', 60_000, async () => {
-    fx.write('deep.rs', `fn f() { ${'('.repeat(300_000)} }\n`)
-    fx.write('deep.json', `${'['.repeat(200_000)}${']'.repeat(200_000)}\n`)
-    for (const path of ['deep.rs', 'deep.json']) {
-      const result = await toolkit.runToolCall({ path, outline: true })
-      assert.equal(result.isError, false, result.content)
+  slowTest('hostile sources are outlined in a child within 256 MiB of growth each, or answered by lines', 180_000, async () => {
+    // 13 lines a function: its outline is well within a quarter of its text.
+    const fn = (n) => `fn f${n}(a: u32) -> u32 {\n${`    let a = a + ${n};\n`.repeat(10)}    a\n}\n`
+    let big = ''
+    for (let n = 0; big.length + fn(n).length <= 2 * 1024 * 1024; n++) big += fn(n)
+    fx.write('hostile/deep.rs', `fn f() { ${'('.repeat(300_000)} }\n`)
+    fx.write('hostile/deep.json', `${'['.repeat(200_000)}${']'.repeat(200_000)}\n`)
+    fx.write('hostile/braces.c', `${'{'.repeat(400_000)}\n`)
+    fx.write('hostile/big.rs', big)
+    fx.write('hostile/many.py', Array.from({ length: 30_000 }, (_, n) => `def f${n}(): pass\n`).join(''))
+    // A child each: a peak of one file's read does not hide the next one's.
+    const results = []
+    for (const path of ['hostile/deep.rs', 'hostile/deep.json', 'hostile/braces.c', 'hostile/big.rs', 'hostile/many.py']) {
+      const script = `const { createAgentToolkit } = require(${JSON.stringify(INDEX_PATH)})
+const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
+;(async () => {
+  const path = ${JSON.stringify(path)}
+  const before = process.resourceUsage().maxRSS
+  const outline = await toolkit.view({ path, outline: true })
+  const symbol = await toolkit.runToolCall({ path, symbol: 'f7' })
+  const grownMiB = (process.resourceUsage().maxRSS - before) / 1024
+  console.log(JSON.stringify({ path, kind: outline.kind ?? 'window', source: outline.source, total: outline.total_definitions, symbol: symbol.content.split('\\n')[0], grownMiB }))
+  toolkit.close()
+})()`
+      results.push(await runChild(fx.base, 'code-memory.cjs', script, { timeout: 60_000 }))
+    }
+    const byPath = Object.fromEntries(results.map((r) => [r.path, r]))
+    assert.deepEqual(Object.keys(byPath).length, 5, JSON.stringify(results))
+    for (const { path, grownMiB } of results) assert.ok(grownMiB < 256, `${path}: peak RSS grew ${grownMiB.toFixed(1)} MiB`)
+    // At the parse's byte bound: parsed whole, every function found.
+    assert.equal(byPath['hostile/big.rs'].source, 'grammar')
+    assert.equal(byPath['hostile/big.rs'].total, big.split('\n').length / 13 | 0)
+    assert.match(byPath['hostile/big.rs'].symbol, /^hostile\/big\.rs lines 92-104 of /)
+    // 30,000 definitions (an outline keeps 20,000) cost more than a quarter of the text: lines.
+    assert.equal(byPath['hostile/many.py'].kind, 'window')
+    for (const path of ['hostile/deep.rs', 'hostile/deep.json', 'hostile/braces.c']) {
+      assert.ok(['outline', 'window'].includes(byPath[path].kind), `${path}: ${byPath[path].kind}`)
     }
   })
 })
