@@ -12,6 +12,11 @@ pub const MAX_DEPTH: u32 = 8;
 /// and ends in `…`.
 pub const MAX_SIGNATURE_BYTES: usize = 160;
 
+/// The longest name kept, in bytes: a name that is an expression (a computed key spanning
+/// hundreds of lines) is cut at its first line break and at this length, and ends in `…`;
+/// the cut name is the one its symbol reads it by.
+pub const MAX_NAME_BYTES: usize = 100;
+
 /// One definition of a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Definition {
@@ -41,15 +46,27 @@ pub struct Definition {
 /// `line` as a signature: without its indentation and line break, at most
 /// [`MAX_SIGNATURE_BYTES`].
 pub(crate) fn signature(line: &str) -> String {
-    let line = line.trim();
-    if line.len() <= MAX_SIGNATURE_BYTES {
-        return line.to_owned();
+    cut(line.trim(), MAX_SIGNATURE_BYTES)
+}
+
+/// `name` as kept: its first line, at most [`MAX_NAME_BYTES`].
+fn bounded_name(name: &str) -> String {
+    match name.split_once(['\r', '\n']) {
+        Some((first, _)) => format!("{}…", cut(first.trim_end(), MAX_NAME_BYTES)),
+        None => cut(name, MAX_NAME_BYTES),
     }
-    let mut end = MAX_SIGNATURE_BYTES;
-    while !line.is_char_boundary(end) {
+}
+
+/// `text` cut at a character boundary to at most `max` bytes, ending in `…` when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}…", &line[..end])
+    format!("{}…", &text[..end])
 }
 
 /// The lines of a text, found by their starts, for the makers of outlines.
@@ -135,17 +152,14 @@ impl Gathered {
         if depth >= MAX_DEPTH || self.full() {
             return;
         }
+        let name = bounded_name(found.name);
+        let qualifier = found.qualifier.as_deref().map(bounded_name);
         let mut name_path = self
             .scopes
             .last()
             .map(|(_, path)| path.clone())
             .unwrap_or_default();
-        for part in found
-            .qualifier
-            .iter()
-            .map(String::as_str)
-            .chain([found.name])
-        {
+        for part in qualifier.iter().chain([&name]) {
             if !name_path.is_empty() {
                 name_path.push('.');
             }
@@ -155,7 +169,7 @@ impl Gathered {
             self.scopes.push((found.lines.1, name_path.clone()));
         }
         self.definitions.push(Definition {
-            name: found.name.to_owned(),
+            name,
             name_path,
             kind: found.kind,
             start_line: found.lines.0,
@@ -190,6 +204,16 @@ mod tests {
             signature("   pub fn new() -> Self {  "),
             "pub fn new() -> Self {"
         );
+    }
+
+    #[test]
+    fn a_name_that_is_an_expression_is_cut_at_its_first_line_and_its_length() {
+        assert_eq!(bounded_name("parse"), "parse");
+        assert_eq!(bounded_name("[(a = 1,\n b = 2)]"), "[(a = 1,…");
+        assert_eq!(bounded_name("[x]\r\n"), "[x]…");
+        let long = "é".repeat(80);
+        let cut = bounded_name(&long);
+        assert!(cut.ends_with('…') && cut.len() <= MAX_NAME_BYTES + '…'.len_utf8());
     }
 
     #[test]

@@ -787,6 +787,20 @@ def main():
     }
 
     #[test]
+    fn a_computed_method_name_over_many_lines_is_cut_to_its_first() {
+        let key = (0..300)
+            .map(|n| format!("  a{n} = new Map(),\n"))
+            .collect::<String>();
+        let text = format!(
+            "class Stream {{\n  [(\n{key}  b)]() {{\n    return 1\n  }}\n  read() {{}}\n}}\n"
+        );
+        assert_eq!(
+            paths(&text, Language::JavaScript),
+            ["Stream", "Stream.[(…", "Stream.read"]
+        );
+    }
+
+    #[test]
     fn typescript_and_javascript_declarations_with_their_export() {
         let text = "\
 import x from 'x'

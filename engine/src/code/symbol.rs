@@ -302,6 +302,17 @@ fn parse_all() {}
     }
 
     #[test]
+    fn a_cut_name_reads_its_definition_by_its_symbol() {
+        let js = "class S {\n  [(a,\n  b)]() {\n    return 1\n  }\n}\n";
+        let outline = outline(js, Language::JavaScript, ParseBounds::default(), None);
+        let symbols = symbols_of(&outline);
+        assert_eq!(symbols, ["S", "S.[(a,…"]);
+        let query = SymbolQuery::parse(&symbols[1]).unwrap();
+        let names = NameIndex::of(&outline);
+        assert!(matches!(query.find(&outline, &names), Matched::One(d) if d.start_line == 2));
+    }
+
+    #[test]
     fn no_match_names_the_three_nearest() {
         assert_eq!(
             found("Parser.parse_statment"),
