@@ -872,6 +872,32 @@ mod tests {
     use crate::attempt::waited;
 
     #[test]
+    fn a_window_over_its_token_budget_is_read_again_to_fit_it() {
+        let text: String = (1..=200)
+            .map(|n| format!("line {n} of words that cost tokens\n"))
+            .collect();
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("f.txt"), &text).unwrap();
+        let root = Root::open(tmp.path().to_str().unwrap()).unwrap();
+        let budget = TokenBudget {
+            tokens: 400,
+            tokenizer: crate::tokens::Tokenizer::default(),
+            numbered: true,
+        };
+        let options = ReadOptions {
+            max_tokens: Some(budget),
+            ..ReadOptions::default()
+        };
+        let request = ReadRequest::for_path("f.txt".into()).unwrap();
+        let (out, _) = waited(read_file(&root, &request, options)).unwrap();
+        let lines = out.meta.returned_line_count;
+        assert!((1..200).contains(&lines), "{lines} lines");
+        assert_eq!(out.next_start_line, Some(u64::from(lines) + 1));
+        let fit = budget.fit(&out.path, out.content.as_str(), 1, lines);
+        assert_eq!(fit, TokenFit::Whole);
+    }
+
+    #[test]
     fn a_window_cut_from_a_file_read_once_is_the_window_read_alone() {
         let long_line = "é".repeat(300);
         let texts = [
