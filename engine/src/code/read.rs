@@ -179,7 +179,7 @@ fn outline_of(
             let text = detect_and_decode(&bytes.bytes).text;
             let language = Language::of_path(relative);
             let tokenizer = tokenizer(&options);
-            let (outline, text_tokens) = outline_and_tokens(&text, language, &options);
+            let (outline, text_tokens) = outline_and_tokens(&text, language, &options, tokenizer);
             let symbols = symbols_of(&outline);
             let names = NameIndex::of(&outline);
             let lines = entry_tokens(&outline, tokenizer);
@@ -208,8 +208,12 @@ fn outline_of(
 const ESTIMATED_BESIDE_FROM: usize = 256 * 1024;
 
 /// The outline of `text` and its estimated tokens (the 25% rule's measure).
-fn outline_and_tokens(text: &str, language: Language, options: &ReadOptions) -> (Outline, usize) {
-    let tokenizer = tokenizer(options);
+fn outline_and_tokens(
+    text: &str,
+    language: Language,
+    options: &ReadOptions,
+    tokenizer: Tokenizer,
+) -> (Outline, usize) {
     let outlined = || outline(text, language, ParseBounds::default(), options.stop);
     let estimated = || tokens::estimate(text, tokenizer);
     if text.len() < ESTIMATED_BESIDE_FROM {
