@@ -394,9 +394,12 @@ export interface OutlineOutput {
   definitions: Array<DefinitionEntry>
   /** The definitions in all: of the outline, or that the symbol names. */
   total_definitions: number
-  /** Whether more definitions follow (read on from `next_start_line` with `outline: true`). */
+  /**
+   * Whether more definitions follow: read on from `next_start_line` with `outline: true`
+   * (an outline) or with the same `symbol` (its matches).
+   */
   truncated: boolean
-  /** The `start_line` of the outline's next page, else `null`. */
+  /** The `start_line` of the next page, else `null`. */
   next_start_line: number | null
   meta: OutlineMeta
   /**

@@ -195,9 +195,10 @@ pub struct OutlineOutput {
     /// The definitions in all: of the outline, or that the symbol names.
     #[napi(js_name = "total_definitions")]
     pub total_definitions: f64,
-    /// Whether more definitions follow (read on from `next_start_line` with `outline: true`).
+    /// Whether more definitions follow: read on from `next_start_line` with `outline: true`
+    /// (an outline) or with the same `symbol` (its matches).
     pub truncated: bool,
-    /// The `start_line` of the outline's next page, else `null`.
+    /// The `start_line` of the next page, else `null`.
     #[napi(js_name = "next_start_line")]
     pub next_start_line: Either<f64, Null>,
     pub meta: OutlineMeta,

@@ -219,6 +219,25 @@ describe('toolkit: code read as code (issue 38)', () => {
     await assert.rejects(toolkit.view({ path: 'src/two.rs', symbol: 'x' }), { code: 'NOT_FOUND' })
   })
 
+  test('symbol: more than 10 matches are paged, the next page from its start_line', async () => {
+    // 23 modules, each with its `run` on line 3k+2 (k from 0).
+    fx.write('src/many.rs', Array.from({ length: 23 }, (_, k) => `mod m${k} {\n    fn run() {}\n}\n`).join(''))
+    const listed = (output) => output.definitions.map((d) => `${d.start_line} ${d.symbol}`)
+    const rows = (from, to) => Array.from({ length: to - from }, (_, i) => `${3 * (from + i) + 2} m${from + i}.run`)
+    const first = await toolkit.runToolCall({ path: 'src/many.rs', symbol: 'run' })
+    assert.deepEqual(listed(first.output), rows(0, 10))
+    assert.deepEqual([first.output.total_definitions, first.output.truncated, first.output.next_start_line], [23, true, 32])
+    assert.equal(first.content.split('\n').at(-2), '[more: symbol="run" start_line=32; or name one more fully]')
+    const second = await toolkit.view({ path: 'src/many.rs', symbol: 'run', start_line: 32 })
+    assert.deepEqual(listed(second), rows(10, 20))
+    assert.equal(second.next_start_line, 62)
+    const last = await toolkit.runToolCall({ path: 'src/many.rs', symbol: 'run', start_line: 62 })
+    assert.deepEqual(listed(last.output), rows(20, 23))
+    assert.deepEqual([last.output.truncated, last.output.next_start_line], [false, null])
+    assert.equal(last.content.split('\n').at(-2), '68-68 symbol="m22.run" fn run() {}')
+    assert.ok(!last.content.includes('[more'), last.content)
+  })
+
   test('without a grammar, the indentation block of the line that names it, marked approximate', async () => {
     fx.write('tool.lua', 'local x = 1\n\nfunction greet(name)\n  print(name)\nend\n')
     const result = await toolkit.runToolCall({ path: 'tool.lua', symbol: 'greet' })

@@ -21,7 +21,8 @@ pub struct OutlineOutput {
     pub total_definitions: u64,
     /// Whether definitions are left after this page.
     pub truncated: bool,
-    /// The `start_line` of the outline's next page, when it has one.
+    /// The `start_line` of the next page, when there is one (an outline's with `outline:
+    /// true`, a symbol's matches with the same `symbol`).
     pub next_start_line: Option<u64>,
     pub meta: OutlineMeta,
     /// Whether the read asked for no outline: it asked for the file's first lines, and the

@@ -349,7 +349,7 @@ fn symbol(
 ) -> Attempt<CodeRead> {
     let cached = outline_of(request, options, opened)?;
     let outline: &Outline = &cached.outline;
-    match query.find(outline, &cached.names) {
+    match query.find(outline, &cached.names, request.start_line) {
         Matched::One(definition) => {
             let lines = definition.end_line - definition.doc_line + 1;
             let window = window_of(request, definition.doc_line, lines);
@@ -359,9 +359,13 @@ fn symbol(
                 _ => read,
             }))
         }
-        Matched::Several(definitions, count) => {
+        Matched::Several {
+            listed,
+            total,
+            next_line,
+        } => {
             let symbols = &cached.symbols;
-            let entries = definitions
+            let entries = listed
                 .into_iter()
                 .map(|definition| {
                     let at = outline
@@ -378,9 +382,9 @@ fn symbol(
                 language: outline.language.name(),
                 source: outline.source.name(),
                 definitions: entries,
-                total_definitions: count as u64,
-                truncated: count > super::symbol::MAX_MATCHES,
-                next_start_line: None,
+                total_definitions: total as u64,
+                truncated: next_line.is_some(),
+                next_start_line: next_line,
                 meta: meta_of(&cached),
                 unasked: false,
                 symbol: Some(query.text.clone()),

@@ -32,8 +32,13 @@ const IMPL: &str = "impl ";
 #[derive(Debug, PartialEq, Eq)]
 pub enum Matched<'a> {
     One(&'a Definition),
-    /// Several, in file order (at most [`MAX_MATCHES`]), and how many there are in all.
-    Several(Vec<&'a Definition>, usize),
+    /// Several: a page of them in file order (at most [`MAX_MATCHES`]), how many match in
+    /// all, and the line the next page starts from, when there are more.
+    Several {
+        listed: Vec<&'a Definition>,
+        total: usize,
+        next_line: Option<u64>,
+    },
     /// None: the nearest names, best first.
     None(Vec<String>),
 }
@@ -69,8 +74,9 @@ impl SymbolQuery {
     /// What it matches in `outline`, whose names `names` indexes: definitions whose name path
     /// ends with its names (as written, else in any case; a heading or key is also matched by
     /// its whole name); an `impl` only when nothing else matches, or when asked for
-    /// (`impl Parser`).
-    pub fn find<'a>(&self, outline: &'a Outline, names: &NameIndex) -> Matched<'a> {
+    /// (`impl Parser`). Several are listed a page at a time, from those that start on line
+    /// `from_line` or after it (a page's `next_line`); a number (`#2`) picks among them all.
+    pub fn find<'a>(&self, outline: &'a Outline, names: &NameIndex, from_line: u64) -> Matched<'a> {
         let last = self.parts.last().map_or("", |last| unhashed(last));
         let named = |index: &HashMap<String, Vec<usize>>, key: &str| -> Vec<&'a Definition> {
             let at = index.get(key).map_or(&[][..], Vec::as_slice);
@@ -82,7 +88,7 @@ impl SymbolQuery {
         found.retain(exact);
         if self.impl_block {
             found.retain(|d| d.kind == "impl");
-            return self.picked(found, outline);
+            return self.picked(found, outline, from_line);
         }
         if found.is_empty() {
             found = named(&names.lower, &last.to_lowercase());
@@ -95,25 +101,28 @@ impl SymbolQuery {
         if found.iter().any(|d| d.kind != "impl") {
             found.retain(|d| d.kind != "impl");
         }
-        self.picked(found, outline)
+        self.picked(found, outline, from_line)
     }
 
-    /// The one of `found` the query picks, or all of them, or, when none, the nearest names.
-    fn picked<'a>(&self, found: Vec<&'a Definition>, outline: &'a Outline) -> Matched<'a> {
+    /// The one of `found` the query picks, or the page of them from `from_line`, or, when
+    /// none, the nearest names.
+    fn picked<'a>(
+        &self,
+        found: Vec<&'a Definition>,
+        outline: &'a Outline,
+        from_line: u64,
+    ) -> Matched<'a> {
         if let Some(pick) = self.pick {
             return match found.get(pick - 1) {
                 Some(one) => Matched::One(one),
                 None if found.is_empty() => Matched::None(self.nearest(outline)),
-                None => Matched::Several(
-                    found.iter().take(MAX_MATCHES).copied().collect(),
-                    found.len(),
-                ),
+                None => page_of(&found, 1),
             };
         }
         match found.len() {
             0 => Matched::None(self.nearest(outline)),
             1 => Matched::One(found[0]),
-            count => Matched::Several(found.into_iter().take(MAX_MATCHES).collect(), count),
+            _ => page_of(&found, from_line),
         }
     }
 
@@ -174,6 +183,21 @@ impl NameIndex {
             index.lower.entry(last.to_lowercase()).or_default().push(at);
         }
         index
+    }
+}
+
+/// The page of `found` (several, in file order) from those starting on `from_line` or after
+/// it; the first page when none does (a line past the last match is no page of its own).
+fn page_of<'a>(found: &[&'a Definition], from_line: u64) -> Matched<'a> {
+    let from = found
+        .iter()
+        .position(|d| d.start_line >= from_line)
+        .unwrap_or(0);
+    let rest = &found[from..];
+    Matched::Several {
+        listed: rest.iter().take(MAX_MATCHES).copied().collect(),
+        total: found.len(),
+        next_line: rest.get(MAX_MATCHES).map(|d| d.start_line),
     }
 }
 
@@ -249,11 +273,11 @@ fn parse_all() {}
     fn found(query: &str) -> Vec<String> {
         let outline = rust();
         let query = SymbolQuery::parse(query).unwrap();
-        match query.find(&outline, &NameIndex::of(&outline)) {
+        match query.find(&outline, &NameIndex::of(&outline), 1) {
             Matched::One(d) => vec![format!("{}@{}", d.name_path, d.start_line)],
-            Matched::Several(ds, count) => {
-                let mut listed: Vec<String> = ds.iter().map(|d| d.name_path.clone()).collect();
-                listed.push(format!("of {count}"));
+            Matched::Several { listed, total, .. } => {
+                let mut listed: Vec<String> = listed.iter().map(|d| d.name_path.clone()).collect();
+                listed.push(format!("of {total}"));
                 listed
             }
             Matched::None(near) => near.into_iter().map(|n| format!("near {n}")).collect(),
@@ -286,18 +310,53 @@ fn parse_all() {}
     }
 
     #[test]
+    fn many_matches_are_listed_a_page_at_a_time_from_a_line() {
+        // 23 modules, each with its `run` on line 3k+2 (k from 0).
+        let text: String = (0..23)
+            .map(|k| format!("mod m{k} {{\n    fn run() {{}}\n}}\n"))
+            .collect();
+        let outline = outline(&text, Language::Rust, ParseBounds::default(), None);
+        let names = NameIndex::of(&outline);
+        let query = SymbolQuery::parse("run").unwrap();
+        let page = |from_line: u64| match query.find(&outline, &names, from_line) {
+            Matched::Several {
+                listed,
+                total,
+                next_line,
+            } => {
+                let lines: Vec<u64> = listed.iter().map(|d| d.start_line).collect();
+                (lines, total, next_line)
+            }
+            other => panic!("{other:?}"),
+        };
+        let lines = |ks: std::ops::Range<u64>| ks.map(|k| 3 * k + 2).collect::<Vec<u64>>();
+        assert_eq!(page(1), (lines(0..10), 23, Some(32)));
+        assert_eq!(page(32), (lines(10..20), 23, Some(62)));
+        // From a line between two matches: those after it.
+        assert_eq!(page(31), (lines(10..20), 23, Some(62)));
+        assert_eq!(page(62), (lines(20..23), 23, None));
+        // Past the last match: the first page, not an empty one.
+        assert_eq!(page(1000), (lines(0..10), 23, Some(32)));
+        // A number picks among them all, whatever the line.
+        let twelfth = SymbolQuery::parse("run#12").unwrap();
+        assert!(
+            matches!(twelfth.find(&outline, &names, 62), Matched::One(d) if d.start_line == 35)
+        );
+    }
+
+    #[test]
     fn a_private_name_is_found_without_its_hash_and_an_impl_by_impl() {
         let js = "class Cache {\n  #indexes() {}\n}\n";
         let outline = outline(js, Language::JavaScript, ParseBounds::default(), None);
         let query = SymbolQuery::parse("indexes").unwrap();
         let names = NameIndex::of(&outline);
         assert!(
-            matches!(query.find(&outline, &names), Matched::One(d) if d.name_path == "Cache.#indexes")
+            matches!(query.find(&outline, &names, 1), Matched::One(d) if d.name_path == "Cache.#indexes")
         );
         let rust = rust();
         let query = SymbolQuery::parse("impl Parser").unwrap();
         assert!(
-            matches!(query.find(&rust, &NameIndex::of(&rust)), Matched::One(d) if d.kind == "impl" && d.start_line == 2)
+            matches!(query.find(&rust, &NameIndex::of(&rust), 1), Matched::One(d) if d.kind == "impl" && d.start_line == 2)
         );
     }
 
@@ -309,7 +368,7 @@ fn parse_all() {}
         assert_eq!(symbols, ["S", "S.[(a,…"]);
         let query = SymbolQuery::parse(&symbols[1]).unwrap();
         let names = NameIndex::of(&outline);
-        assert!(matches!(query.find(&outline, &names), Matched::One(d) if d.start_line == 2));
+        assert!(matches!(query.find(&outline, &names, 1), Matched::One(d) if d.start_line == 2));
     }
 
     #[test]
@@ -346,7 +405,7 @@ fn parse_all() {}
         for (definition, symbol) in outline.definitions.iter().zip(symbols_of(&outline)) {
             let query = SymbolQuery::parse(&symbol).unwrap();
             assert_eq!(
-                query.find(&outline, &names),
+                query.find(&outline, &names, 1),
                 Matched::One(definition),
                 "{symbol}"
             );

@@ -68,10 +68,9 @@ pub fn render_outline(output: &OutlineOutput) -> String {
                 entry.signature
             ));
         }
-        if output.truncated {
+        if let Some(next) = output.next_start_line {
             text.push_str(&format!(
-                "\n[{} more; name one more fully]",
-                count - output.definitions.len() as u64
+                "\n[more: symbol={symbol} start_line={next}; or name one more fully]"
             ));
         }
         text.push('\n');
