@@ -329,6 +329,7 @@ fn wraps(node: Node) -> bool {
             | "lexical_declaration"
             | "variable_declaration"
             | "type_declaration"
+            | "expression_statement"
     ) && node.named_child_count() <= 3
 }
 
@@ -416,6 +417,7 @@ fn script<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
         "enum_declaration" => ("enum", false, true),
         "internal_module" | "module" => ("namespace", true, false),
         "variable_declarator" => return script_variable(node, source),
+        "assignment_expression" => return script_assignment(node, source),
         "public_field_definition" | "field_definition" => return script_field(node, source),
         _ => return None,
     };
@@ -425,25 +427,51 @@ fn script<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 /// `const f = (…) => …`, `const C = class {…}`: a variable whose value is a function or a
 /// class, named by the variable.
 fn script_variable<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
-    let value = node.child_by_field_name("value")?;
-    let (kind, scope) = match value.kind() {
-        "arrow_function" | "function_expression" | "function" | "generator_function" => {
-            ("function", false)
-        }
-        "class" => ("class", true),
-        _ => return None,
-    };
     let name_node = node.child_by_field_name("name")?;
     if name_node.kind() != "identifier" {
         return None;
     }
-    let defined = Defined::leaf(kind, name_node, source.text_of(name_node));
-    let defined = match scope {
-        true => defined.into_scope(),
-        false => defined.into_function(),
+    given_function_or_class(node.child_by_field_name("value")?, name_node, source)
+}
+
+/// What a name given `value` defines, when `value` is a function or a class.
+fn given_function_or_class<'t>(
+    value: Node,
+    name_node: Node<'t>,
+    source: &Source<'t>,
+) -> Option<Defined<'t>> {
+    let defined = |kind| Defined::leaf(kind, name_node, source.text_of(name_node));
+    let defined = match value.kind() {
+        "arrow_function" | "function_expression" | "function" | "generator_function" => {
+            defined("function").into_function()
+        }
+        "class" => defined("class").into_scope(),
+        _ => return None,
     };
     Some(Defined {
         value: true,
+        ..defined
+    })
+}
+
+/// `a.b.run = function (…) {…}` (and `Foo.prototype.run = …`, `exports.run = …`): a member
+/// assigned a function or a class, named by the member and qualified by what holds it when
+/// that is a plain path of names.
+fn script_assignment<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    let left = node.child_by_field_name("left")?;
+    let (name_node, qualifier) = match left.kind() {
+        "identifier" => (left, None),
+        "member_expression" => {
+            let holder = source.field_text(left, "object")?;
+            let plain = |c: char| c.is_alphanumeric() || matches!(c, '_' | '$' | '.');
+            let qualifier = holder.chars().all(plain).then(|| holder.to_owned());
+            (left.child_by_field_name("property")?, qualifier)
+        }
+        _ => return None,
+    };
+    let defined = given_function_or_class(node.child_by_field_name("right")?, name_node, source)?;
+    Some(Defined {
+        qualifier,
         ..defined
     })
 }
@@ -857,6 +885,39 @@ namespace NS {
             "export default class A {\n  m() {}\n}\nfunction f() {}\nconst g = function () {}\n";
         assert_eq!(paths(js, Language::JavaScript), ["A", "A.m", "f", "g"]);
         assert_eq!(paths("const A = () => <div/>\n", Language::Tsx), ["A"]);
+    }
+
+    #[test]
+    fn a_member_assigned_a_function_is_named_after_what_holds_it() {
+        let js = "\
+function Parser() {}
+// Parses one.
+Parser.prototype.parse = function (text) {
+  inner.helper = function () {};
+  return text;
+};
+exports.run = async () => {};
+webidl.converters.Request = class {};
+make().x = function () {};
+total = 3;
+";
+        let found = outlined(js, Language::JavaScript);
+        let found: Vec<_> = found
+            .iter()
+            .map(|d| (d.0.as_str(), d.1, d.2, d.3, d.4))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("Parser", "function", 1, 1, 1),
+                // Its statement's lines, the comment above it included; not what its body assigns.
+                ("Parser.prototype.parse", "function", 3, 6, 2),
+                ("exports.run", "function", 7, 7, 7),
+                ("webidl.converters.Request", "class", 8, 8, 8),
+                // A holder that is not a path of names is left out of the name.
+                ("x", "function", 9, 9, 9),
+            ]
+        );
     }
 
     #[test]
