@@ -1,5 +1,7 @@
 //! What a read of code answers, as JavaScript and JSON have it (each type's `Serialize`).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 /// A page of a file's outline (`kind: "outline"`), or the definitions a symbol matches
@@ -33,21 +35,22 @@ pub struct OutlineOutput {
     pub symbol: Option<String>,
 }
 
-/// One definition of an outline answer.
+/// One definition of an outline answer. Its texts are shared with the kept outline: a
+/// page of them is made without copying them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DefinitionEntry {
-    pub name: String,
+    pub name: Arc<str>,
     /// Its name after its scopes' (`Parser.parse_statement`).
-    pub name_path: String,
+    pub name_path: Arc<str>,
     /// The `symbol` that reads it (its name path, and `#n` when others share it).
-    pub symbol: String,
+    pub symbol: Arc<str>,
     pub kind: &'static str,
     pub start_line: u64,
     pub end_line: u64,
     /// How many scopes it is in.
     pub depth: u32,
     /// Its first line as written, without indentation.
-    pub signature: String,
+    pub signature: Arc<str>,
 }
 
 /// The file an outline or ranges answer is of.

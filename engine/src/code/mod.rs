@@ -84,8 +84,9 @@ pub(crate) struct CachedOutline {
     pub(crate) settled_identity: Option<[i128; 7]>,
     pub(crate) version: FileVersion,
     pub(crate) outline: Arc<Outline>,
-    /// The symbol that reads each of its definitions ([`symbol::symbols_of`]).
-    pub(crate) symbols: Arc<Vec<String>>,
+    /// Each of its definitions as an answer gives it, with the symbol that reads it
+    /// ([`symbol::symbols_of`]).
+    pub(crate) entries: Arc<Vec<DefinitionEntry>>,
     /// Its definitions by their last names, where a symbol's candidates are found.
     pub(crate) names: Arc<symbol::NameIndex>,
     /// The estimated tokens each definition costs in an answer, as text or JSON, whichever

@@ -180,16 +180,16 @@ fn outline_of(
             let language = Language::of_path(relative);
             let tokenizer = tokenizer(&options);
             let (outline, text_tokens) = outline_and_tokens(&text, language, &options, tokenizer);
-            let symbols = symbols_of(&outline);
+            let entries = entries_of(&outline);
             let names = NameIndex::of(&outline);
             let lines = entry_tokens(&outline, tokenizer);
             let tokens = (outline_tokens(&lines), text_tokens);
-            let entry_tokens = answer_tokens(&outline, &symbols, &lines, tokenizer);
+            let entry_tokens = answer_tokens(&entries, &lines, tokenizer);
             CachedOutline {
                 settled_identity,
                 version,
                 outline: Arc::new(outline),
-                symbols: Arc::new(symbols),
+                entries: Arc::new(entries),
                 names: Arc::new(names),
                 entry_tokens: Arc::new(entry_tokens),
                 tokens,
@@ -267,7 +267,7 @@ fn page(
     cached: &CachedOutline,
     unasked: bool,
 ) -> OutlineOutput {
-    let (outline, symbols) = (&cached.outline, &cached.symbols);
+    let outline = &cached.outline;
     let from = request.start_line;
     let first = outline
         .definitions
@@ -278,14 +278,13 @@ fn page(
     let costs = &cached.entry_tokens[first..];
     let mut spent = 0.0f32;
     let mut shown = Vec::new();
-    let entries = outline.definitions[first..].iter().zip(&symbols[first..]);
-    for ((definition, symbol), &cost) in entries.zip(costs) {
+    for (entry, &cost) in cached.entries[first..].iter().zip(costs) {
         let cost = cost as f32;
         if shown.len() == request.max_lines as usize || (!shown.is_empty() && spent + cost > room) {
             break;
         }
         spent += cost;
-        shown.push(entry_of(definition, symbol));
+        shown.push(entry.clone());
     }
     let rest = outline.definitions.get(first + shown.len());
     let next_start_line = rest.map(|next| {
@@ -307,32 +306,33 @@ fn page(
     }
 }
 
-fn entry_of(definition: &Definition, symbol: &str) -> DefinitionEntry {
-    DefinitionEntry {
-        name: definition.name.clone(),
-        name_path: definition.name_path.clone(),
-        symbol: symbol.to_owned(),
-        kind: definition.kind,
-        start_line: definition.start_line,
-        end_line: definition.end_line,
-        depth: definition.depth,
-        signature: definition.signature.clone(),
-    }
+/// Each definition of `outline` as an answer gives it, with the symbol that reads it.
+fn entries_of(outline: &Outline) -> Vec<DefinitionEntry> {
+    let symbols = symbols_of(outline);
+    let entries = outline.definitions.iter().zip(symbols);
+    entries
+        .map(|(definition, symbol)| DefinitionEntry {
+            name: definition.name.as_str().into(),
+            name_path: definition.name_path.as_str().into(),
+            symbol: symbol.into(),
+            kind: definition.kind,
+            start_line: definition.start_line,
+            end_line: definition.end_line,
+            depth: definition.depth,
+            signature: definition.signature.as_str().into(),
+        })
+        .collect()
 }
 
-/// The estimated tokens each definition of `outline` costs in an answer, as its line of text
-/// (`lines`, [`entry_tokens`]) or as its object in JSON (a model may be given either),
+/// The estimated tokens each definition costs in an answer, as its line of text (`lines`,
+/// [`entry_tokens`]) or as its object in JSON (`entries`; a model may be given either),
 /// whichever costs more: a page is sized by them, so that it fits the read's budget in either.
-fn answer_tokens(
-    outline: &Outline,
-    symbols: &[String],
-    lines: &[u32],
-    tokenizer: Tokenizer,
-) -> Vec<u32> {
-    let entries = outline.definitions.iter().zip(symbols).zip(lines);
+fn answer_tokens(entries: &[DefinitionEntry], lines: &[u32], tokenizer: Tokenizer) -> Vec<u32> {
     entries
-        .map(|((definition, symbol), line)| {
-            let json = serde_json::to_string(&entry_of(definition, symbol)).unwrap_or_default();
+        .iter()
+        .zip(lines)
+        .map(|(entry, line)| {
+            let json = serde_json::to_string(entry).unwrap_or_default();
             (*line).max(tokens::estimate(&json, tokenizer) as u32)
         })
         .collect()
@@ -364,7 +364,6 @@ fn symbol(
             total,
             next_line,
         } => {
-            let symbols = &cached.symbols;
             let entries = listed
                 .into_iter()
                 .map(|definition| {
@@ -373,7 +372,7 @@ fn symbol(
                         .iter()
                         .position(|d| std::ptr::eq(d, definition))
                         .unwrap_or_default();
-                    entry_of(definition, &symbols[at])
+                    cached.entries[at].clone()
                 })
                 .collect();
             let output = OutlineOutput {

@@ -120,7 +120,7 @@ fn example_symbol(entries: &[DefinitionEntry]) -> Option<&str> {
         .find(|entry| entry.depth > 0 && entry.kind != "impl");
     nested
         .or_else(|| entries.iter().find(|entry| entry.kind != "impl"))
-        .map(|entry| entry.symbol.as_str())
+        .map(|entry| &*entry.symbol)
 }
 
 /// The model's text for several ranges: the header (`path lines 10-40, 120-160 of T (S
