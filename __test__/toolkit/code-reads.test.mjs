@@ -219,6 +219,26 @@ describe('toolkit: code read as code (issue 38)', () => {
     await assert.rejects(toolkit.view({ path: 'src/two.rs', symbol: 'x' }), { code: 'NOT_FOUND' })
   })
 
+  test('an outline page crosses to JavaScript exact: names and lines past ASCII, in order', async () => {
+    // Names and first lines with two-byte, three-byte and four-byte (two UTF-16 units) characters,
+    // beside ASCII ones: the page's strings are cut from one string by their UTF-16 lengths.
+    // A long comment after them keeps the outline within a quarter of the file.
+    const comment = '# words enough to make the outline a small part of the file\n'.repeat(40)
+    fx.write('src/wide.py', `def naïve():\n    pass\ndef 日本(x="😀"):\n    pass\ndef plain():\n    pass\nclass Ünï:\n    def m(self, s="𝄞é"):\n        pass\n${comment}`)
+    const page = await toolkit.view({ path: 'src/wide.py', outline: true })
+    assert.deepEqual(
+      page.definitions.map((d) => [d.name, d.name_path, d.symbol, d.kind, d.start_line, d.end_line, d.depth, d.signature]),
+      [
+        ['naïve', 'naïve', 'naïve', 'def', 1, 2, 0, 'def naïve():'],
+        ['日本', '日本', '日本', 'def', 3, 4, 0, 'def 日本(x="😀"):'],
+        ['plain', 'plain', 'plain', 'def', 5, 6, 0, 'def plain():'],
+        ['Ünï', 'Ünï', 'Ünï', 'class', 7, 9, 0, 'class Ünï:'],
+        ['m', 'Ünï.m', 'Ünï.m', 'def', 8, 9, 1, 'def m(self, s="𝄞é"):'],
+      ],
+    )
+    assert.deepEqual(Object.keys(page.definitions[0]), ['name', 'name_path', 'symbol', 'kind', 'start_line', 'end_line', 'depth', 'signature'])
+  })
+
   test('symbol: more than 10 matches are paged, the next page from its start_line', async () => {
     // 23 modules, each with its `run` on line 3k+2 (k from 0).
     fx.write('src/many.rs', Array.from({ length: 23 }, (_, k) => `mod m${k} {\n    fn run() {}\n}\n`).join(''))

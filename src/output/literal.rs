@@ -10,24 +10,32 @@
 //! property, and measured faster than napi-rs's own objects (the benchmark README has the
 //! figures). Keys, their order and which are left out are the type's serde declaration;
 //! shapes are the code's, never the input's (a map, whose keys are data, is refused), so
-//! an env keeps a bounded number of them.
+//! an env keeps a bounded number of them. An array of objects of one shape is made in one
+//! step too, by its shape's list literal ([`packed`]).
+
+mod packed;
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::marker::PhantomData;
 
 use napi::bindgen_prelude::{
-    FromNapiValue, Function, JsValuesTupleIntoVec, Null, Object as JsObject, ObjectRef,
-    ToNapiValue, TypeName,
+    Array, Float64ArraySlice, FromNapiValue, Function, JsValuesTupleIntoVec, Null,
+    Object as JsObject, ObjectRef, ToNapiValue, TypeName,
 };
 use napi::{Env, JsValue, Unknown, sys};
 use serde::ser::{self, Impossible, Serialize};
 
-/// The compiled literals of one env, by shape.
+/// The compiled literals of one env, by shape: an object's, and a list's (an array of
+/// objects of that shape and those leaf kinds, [`packed`]).
 #[derive(Default)]
 pub(crate) struct Literals {
-    makers: RefCell<Vec<(Vec<Key>, ObjectRef<false>)>>,
+    makers: Makers,
+    list_makers: Makers,
 }
+
+/// Compiled literals by shape (and by leaf kinds, for a list's).
+type Makers = RefCell<Vec<((Vec<Key>, Vec<u8>), ObjectRef<false>)>>;
 
 /// `value` as a JavaScript value: an object for a struct, built by its shape's literal.
 pub(crate) fn to_js<'env, T: Serialize + ?Sized>(
@@ -93,46 +101,95 @@ struct Shape<'env> {
 impl Literals {
     /// The object `shape` describes, built by its literal.
     fn built<'env>(&self, env: &'env Env, shape: Shape<'env>) -> napi::Result<Unknown<'env>> {
-        self.maker(env, shape.keys)?
-            .call(Args(shape.args, PhantomData))
+        let shape_of = (shape.keys, Vec::new());
+        maker(env, &self.makers, shape_of, source)?.call(Args(shape.args, PhantomData))
     }
 
-    /// The function that builds an object shaped by `keys`, compiled on first use.
-    fn maker<'env>(
-        &self,
-        env: &'env Env,
-        keys: Vec<Key>,
-    ) -> napi::Result<Function<'env, Args<'env>, Unknown<'env>>> {
-        let kept = self.makers.borrow().iter().find_map(|(shape, maker)| {
-            let same =
-                shape.len() == keys.len() && shape.iter().zip(&keys).all(|(a, b)| a.same(*b));
-            same.then(|| maker.get_value(env))
-        });
-        let function: JsObject = match kept {
-            Some(function) => function?,
-            None => {
-                let function: JsObject = env.run_script(source(&keys))?;
-                self.makers
-                    .borrow_mut()
-                    .push((keys, function.create_ref()?));
-                function
-            }
+    /// The array of the objects `packed` holds, built by their shape's list literal.
+    fn list<'env>(&self, env: &'env Env, packed: packed::Packed) -> napi::Result<Unknown<'env>> {
+        let text = match packed.ascii {
+            true => env.create_string_latin1(packed.text.as_bytes())?,
+            false => env.create_string(&packed.text)?,
         };
-        Function::from_unknown(function.to_unknown())
+        let args = vec![
+            (packed.count as f64).into_unknown(env)?.raw(),
+            text.raw(),
+            Float64ArraySlice::copy_from(env, &packed.numbers)?.raw(),
+        ];
+        let shape_of = (packed.keys, packed.kinds);
+        maker(env, &self.list_makers, shape_of, list_source)?.call(Args(args, PhantomData))
     }
 }
 
+/// The function of `makers` for `shape` (keys, and leaf kinds for a list), compiled from
+/// `source(shape)` on first use.
+fn maker<'env>(
+    env: &'env Env,
+    makers: &Makers,
+    shape: (Vec<Key>, Vec<u8>),
+    source: fn(&[Key], &[u8]) -> String,
+) -> napi::Result<Function<'env, Args<'env>, Unknown<'env>>> {
+    let same = |(keys, kinds): &(Vec<Key>, Vec<u8>)| same_keys(keys, &shape.0) && *kinds == shape.1;
+    let kept = makers
+        .borrow()
+        .iter()
+        .find_map(|(kept, maker)| same(kept).then(|| maker.get_value(env)));
+    let function: JsObject = match kept {
+        Some(function) => function?,
+        None => {
+            let function: JsObject = env.run_script(source(&shape.0, &shape.1))?;
+            makers.borrow_mut().push((shape, function.create_ref()?));
+            function
+        }
+    };
+    Function::from_unknown(function.to_unknown())
+}
+
+/// Whether two shapes are the same, step by step.
+fn same_keys(a: &[Key], b: &[Key]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.same(*b))
+}
+
 /// The source of the function that builds an object shaped by `keys` from its arguments.
-fn source(keys: &[Key]) -> String {
+fn source(keys: &[Key], _: &[u8]) -> String {
     let values = keys.iter().filter(|key| matches!(key, Key::Value(_)));
     let params: Vec<String> = (0..values.count()).map(|n| format!("a{n}")).collect();
-    let mut body = String::new();
     let mut next = 0;
+    let body = literal_body(keys, || {
+        next += 1;
+        format!("a{}", next - 1)
+    });
+    format!("(function({}){{return {body}}})", params.join(","))
+}
+
+/// The source of the function that builds `n` objects shaped by `keys`, their leaves of
+/// `kinds`, from the leaves packed ([`packed::Packed`]): `t` their strings one after
+/// another, `v` a number a leaf (a string's length in UTF-16 units, a number, a boolean as 1
+/// or 0).
+fn list_source(keys: &[Key], kinds: &[u8]) -> String {
+    let mut kinds = kinds.iter();
+    let body = literal_body(keys, || {
+        let read = match kinds.next() {
+            Some(&packed::STRING) => "t.slice(s,s+=v[i++])",
+            Some(&packed::NUMBER) => "v[i++]",
+            Some(&packed::BOOLEAN) => "v[i++]!==0",
+            _ => "(i++,null)",
+        };
+        read.to_owned()
+    });
+    format!(
+        "(function(n,t,v){{const o=[];let s=0,i=0;for(let e=0;e<n;e++)o.push({body});return o}})"
+    )
+}
+
+/// The object literal shaped by `keys`, each leaf's value the expression `value` gives, in
+/// order.
+fn literal_body(keys: &[Key], mut value: impl FnMut() -> String) -> String {
+    let mut body = String::from("{");
     for key in keys {
         match key {
             Key::Value(name) => {
-                let _ = write!(body, "{}:a{next},", quoted(name));
-                next += 1;
+                let _ = write!(body, "{}:{},", quoted(name), value());
             }
             Key::Open(name) => {
                 let _ = write!(body, "{}:{{", quoted(name));
@@ -140,7 +197,8 @@ fn source(keys: &[Key]) -> String {
             Key::Close => body.push_str("},"),
         }
     }
-    format!("(function({}){{return {{{body}}}}})", params.join(","))
+    body.push('}');
+    body
 }
 
 /// `name` as the key of an object literal: a string literal, computed for `__proto__` (which
@@ -472,29 +530,60 @@ impl ser::SerializeStruct for Nested<'_, '_, '_> {
     }
 }
 
-/// An array's elements so far, each made alone; the array goes to its place, `to`.
+/// Arrays of this many elements or more are packed: a shorter one is made as fast alone.
+const PACKED_FROM: usize = 4;
+
+/// An array's elements so far, packed while they are objects of one shape ([`packed`]),
+/// else each made alone; the array goes to its place, `to`.
 struct Elements<'a, 'env, To> {
     value: Value<'a, 'env>,
     to: To,
+    packed: Option<packed::Packed>,
     values: Vec<Unknown<'env>>,
 }
 
 impl<'a, 'env, To: Place<'a, 'env>> Elements<'a, 'env, To> {
     fn new(value: Value<'a, 'env>, to: To, len: Option<usize>) -> Self {
+        let len = len.unwrap_or(0);
         Elements {
             value,
             to,
-            values: Vec::with_capacity(len.unwrap_or(0)),
+            packed: (len >= PACKED_FROM).then(|| packed::Packed::new(len)),
+            values: Vec::with_capacity(len),
         }
     }
 
     fn push<T: Serialize + ?Sized>(&mut self, element: &T) -> napi::Result<()> {
+        if let Some(packed) = &mut self.packed {
+            if packed.pack(element) {
+                return Ok(());
+            }
+            // Not packable: the elements packed so far are made, and the rest one by one.
+            self.values = self.unpacked()?;
+        }
         self.values.push(element.serialize(self.value)?);
         Ok(())
     }
 
-    fn array(self) -> napi::Result<To::Ok> {
-        let array = self.value.js(self.values);
+    /// The elements packed so far, made; packing stops.
+    fn unpacked(&mut self) -> napi::Result<Vec<Unknown<'env>>> {
+        let Some(packed) = self.packed.take().filter(|packed| packed.count > 0) else {
+            return Ok(Vec::new());
+        };
+        let count = packed.count as u32;
+        let list = self.value.literals.list(self.value.env, packed)?;
+        let list = Array::from_unknown(list)?;
+        let missing = || napi::Error::from_reason("a list literal made fewer objects than packed");
+        (0..count)
+            .map(|at| list.get::<Unknown<'env>>(at)?.ok_or_else(missing))
+            .collect()
+    }
+
+    fn array(mut self) -> napi::Result<To::Ok> {
+        let array = match self.packed.take().filter(|packed| packed.count > 0) {
+            Some(packed) => self.value.literals.list(self.value.env, packed),
+            None => self.value.js(self.values),
+        };
         self.to.put(array)
     }
 }
@@ -572,7 +661,7 @@ mod tests {
             Key::Value("note"),
         ];
         assert_eq!(
-            source(&keys),
+            source(&keys, &[]),
             r#"(function(a0,a1,a2){return {"path":a0,"meta":{"byte_length":a1,},"note":a2,}})"#
         );
     }
@@ -581,13 +670,37 @@ mod tests {
     fn a_key_named_proto_is_a_property_not_the_prototype() {
         let keys = [Key::Value("__proto__")];
         assert_eq!(
-            source(&keys),
+            source(&keys, &[]),
             r#"(function(a0){return {["__proto__"]:a0,}})"#
         );
     }
 
     #[test]
     fn an_object_with_no_keys_is_an_empty_literal() {
-        assert_eq!(source(&[]), "(function(){return {}})");
+        assert_eq!(source(&[], &[]), "(function(){return {}})");
+    }
+
+    #[test]
+    fn a_list_literal_reads_each_leaf_as_its_kind_says_in_key_order() {
+        let keys = [
+            Key::Value("name"),
+            Key::Open("meta"),
+            Key::Value("line"),
+            Key::Value("cut"),
+            Key::Close,
+            Key::Value("note"),
+        ];
+        let kinds = [
+            packed::STRING,
+            packed::NUMBER,
+            packed::BOOLEAN,
+            packed::NULL,
+        ];
+        assert_eq!(
+            list_source(&keys, &kinds),
+            "(function(n,t,v){const o=[];let s=0,i=0;for(let e=0;e<n;e++)o.push(\
+             {\"name\":t.slice(s,s+=v[i++]),\"meta\":{\"line\":v[i++],\"cut\":v[i++]!==0,},\
+             \"note\":(i++,null),});return o})"
+        );
     }
 }
