@@ -18,7 +18,7 @@ pub struct OutlineOutput {
     /// (approximate).
     pub source: &'static str,
     /// The definitions of this page, in file order.
-    pub definitions: Vec<DefinitionEntry>,
+    pub definitions: DefinitionEntries,
     /// The definitions in all (of the outline, or that match).
     pub total_definitions: u64,
     /// Whether definitions are left after this page.
@@ -35,22 +35,72 @@ pub struct OutlineOutput {
     pub symbol: Option<String>,
 }
 
-/// One definition of an outline answer. Its texts are shared with the kept outline: a
-/// page of them is made without copying them.
+/// The definitions of an answer, some of an outline's entries: a page, or those a symbol
+/// matches. They are the kept outline's, shared: an answer is made without copying one.
+#[derive(Clone, Debug)]
+pub struct DefinitionEntries {
+    all: Arc<Vec<DefinitionEntry>>,
+    picked: Vec<usize>,
+}
+
+impl DefinitionEntries {
+    /// The entries of `all` at `picked` (each less than its length), in that order.
+    pub(crate) fn new(all: Arc<Vec<DefinitionEntry>>, picked: Vec<usize>) -> DefinitionEntries {
+        let picked = picked.into_iter().filter(|&at| at < all.len()).collect();
+        DefinitionEntries { all, picked }
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &DefinitionEntry> + Clone {
+        self.picked.iter().map(|&at| &self.all[at])
+    }
+
+    pub fn len(&self) -> usize {
+        self.picked.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.picked.is_empty()
+    }
+}
+
+impl<'a> IntoIterator for &'a DefinitionEntries {
+    type Item = &'a DefinitionEntry;
+    type IntoIter = Box<dyn Iterator<Item = &'a DefinitionEntry> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl PartialEq for DefinitionEntries {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for DefinitionEntries {}
+
+impl Serialize for DefinitionEntries {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// One definition of an outline answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DefinitionEntry {
-    pub name: Arc<str>,
+    pub name: String,
     /// Its name after its scopes' (`Parser.parse_statement`).
-    pub name_path: Arc<str>,
+    pub name_path: String,
     /// The `symbol` that reads it (its name path, and `#n` when others share it).
-    pub symbol: Arc<str>,
+    pub symbol: String,
     pub kind: &'static str,
     pub start_line: u64,
     pub end_line: u64,
     /// How many scopes it is in.
     pub depth: u32,
     /// Its first line as written, without indentation.
-    pub signature: Arc<str>,
+    pub signature: String,
 }
 
 /// The file an outline or ranges answer is of.

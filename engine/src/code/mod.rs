@@ -24,7 +24,9 @@ mod plain;
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-pub use answer::{DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput};
+pub use answer::{
+    DefinitionEntries, DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput,
+};
 pub use language::Language;
 pub use outline::{Definition, Outline, OutlineSource, ParseBounds};
 pub use ranges::{LineSpan, MAX_RANGES, parse_ranges};

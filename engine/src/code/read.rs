@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use super::answer::{DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput};
+use super::answer::{
+    DefinitionEntries, DefinitionEntry, OutlineMeta, OutlineOutput, RangeSegment, RangesOutput,
+};
 use super::language::Language;
 use super::outline::{Definition, Outline, ParseBounds, outline};
 use super::ranges::LineSpan;
@@ -275,22 +277,25 @@ fn page(
     let room = options.max_tokens.map_or(f32::INFINITY, |budget| {
         budget.frame() - tokens::estimate(&request.path, budget.tokenizer) as f32
     });
-    let costs = &cached.entry_tokens[first..];
     let mut spent = 0.0f32;
-    let mut shown = Vec::new();
-    for (entry, &cost) in cached.entries[first..].iter().zip(costs) {
+    let mut shown = 0;
+    for &cost in &cached.entry_tokens[first..] {
         let cost = cost as f32;
-        if shown.len() == request.max_lines as usize || (!shown.is_empty() && spent + cost > room) {
+        if shown == request.max_lines as usize || (shown > 0 && spent + cost > room) {
             break;
         }
         spent += cost;
-        shown.push(entry.clone());
+        shown += 1;
     }
-    let rest = outline.definitions.get(first + shown.len());
+    let rest = outline.definitions.get(first + shown);
     let next_start_line = rest.map(|next| {
-        let page_start = shown.first().map_or(from, |entry| entry.start_line);
+        let page_start = match shown {
+            0 => from,
+            _ => outline.definitions[first].start_line,
+        };
         next.start_line.max(page_start + 1)
     });
+    let shown = DefinitionEntries::new(cached.entries.clone(), (first..first + shown).collect());
     OutlineOutput {
         path: cached.version.path.clone(),
         kind: "outline",
@@ -312,14 +317,14 @@ fn entries_of(outline: &Outline) -> Vec<DefinitionEntry> {
     let entries = outline.definitions.iter().zip(symbols);
     entries
         .map(|(definition, symbol)| DefinitionEntry {
-            name: definition.name.as_str().into(),
-            name_path: definition.name_path.as_str().into(),
-            symbol: symbol.into(),
+            name: definition.name.clone(),
+            name_path: definition.name_path.clone(),
+            symbol,
             kind: definition.kind,
             start_line: definition.start_line,
             end_line: definition.end_line,
             depth: definition.depth,
-            signature: definition.signature.as_str().into(),
+            signature: definition.signature.clone(),
         })
         .collect()
 }
@@ -364,17 +369,14 @@ fn symbol(
             total,
             next_line,
         } => {
-            let entries = listed
+            let at = listed
                 .into_iter()
-                .map(|definition| {
-                    let at = outline
-                        .definitions
-                        .iter()
-                        .position(|d| std::ptr::eq(d, definition))
-                        .unwrap_or_default();
-                    cached.entries[at].clone()
+                .filter_map(|definition| {
+                    let mut definitions = outline.definitions.iter();
+                    definitions.position(|d| std::ptr::eq(d, definition))
                 })
                 .collect();
+            let entries = DefinitionEntries::new(cached.entries.clone(), at);
             let output = OutlineOutput {
                 path: cached.version.path.clone(),
                 kind: "matches",

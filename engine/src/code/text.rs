@@ -102,7 +102,7 @@ pub fn render_outline(output: &OutlineOutput) -> String {
     if let Some(next) = output.next_start_line {
         text.push_str(&format!("\n[next: outline=true start_line={next}]"));
     }
-    if let Some(example) = example_symbol(&output.definitions) {
+    if let Some(example) = example_symbol(output.definitions.iter()) {
         text.push_str(&format!(
             "\n[read one: symbol={}; or start_line, or ranges=[\"a-b\",…]]",
             serde_json::to_string(example).unwrap_or_default()
@@ -114,13 +114,15 @@ pub fn render_outline(output: &OutlineOutput) -> String {
 
 /// The symbol an outline's closing line shows as an example: its first nested definition's,
 /// else its first.
-fn example_symbol(entries: &[DefinitionEntry]) -> Option<&str> {
+fn example_symbol<'a>(
+    mut entries: impl Iterator<Item = &'a DefinitionEntry> + Clone,
+) -> Option<&'a str> {
     let nested = entries
-        .iter()
+        .clone()
         .find(|entry| entry.depth > 0 && entry.kind != "impl");
     nested
-        .or_else(|| entries.iter().find(|entry| entry.kind != "impl"))
-        .map(|entry| &*entry.symbol)
+        .or_else(|| entries.find(|entry| entry.kind != "impl"))
+        .map(|entry| entry.symbol.as_str())
 }
 
 /// The model's text for several ranges: the header (`path lines 10-40, 120-160 of T (S
