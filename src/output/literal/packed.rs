@@ -63,7 +63,11 @@ impl Packed {
         let (text, leaves) = (self.text.len(), self.numbers.len());
         self.packing.0.clear();
         self.packing.1.clear();
-        let packed = element.serialize(Element(self)).is_ok()
+        let element_of = Leaf {
+            packed: self,
+            key: None,
+        };
+        let packed = element.serialize(element_of).is_ok()
             && (self.count == 0
                 || (same_keys(&self.keys, &self.packing.0) && self.kinds == self.packing.1));
         if !packed {
@@ -130,77 +134,6 @@ macro_rules! refuse {
     };
 }
 
-/// The serializer of an array's element: only an object is packed.
-struct Element<'p>(&'p mut Packed);
-
-impl<'p> ser::Serializer for Element<'p> {
-    type Ok = ();
-    type Error = Unpackable;
-    type SerializeSeq = Impossible<(), Unpackable>;
-    type SerializeTuple = Impossible<(), Unpackable>;
-    type SerializeTupleStruct = Impossible<(), Unpackable>;
-    type SerializeTupleVariant = Impossible<(), Unpackable>;
-    type SerializeMap = Impossible<(), Unpackable>;
-    type SerializeStruct = Fields<'p>;
-    type SerializeStructVariant = Impossible<(), Unpackable>;
-
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'p>, Unpackable> {
-        Ok(Fields {
-            packed: self.0,
-            nested: false,
-        })
-    }
-
-    refuse! {
-        serialize_bool(bool) -> ();
-        serialize_i8(i8) -> ();
-        serialize_i16(i16) -> ();
-        serialize_i32(i32) -> ();
-        serialize_i64(i64) -> ();
-        serialize_u8(u8) -> ();
-        serialize_u16(u16) -> ();
-        serialize_u32(u32) -> ();
-        serialize_u64(u64) -> ();
-        serialize_f32(f32) -> ();
-        serialize_f64(f64) -> ();
-        serialize_char(char) -> ();
-        serialize_str(&str) -> ();
-        serialize_bytes(&[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(&'static str) -> ();
-        serialize_unit_variant(&'static str, u32, &'static str) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Unpackable> {
-        Err(Unpackable)
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<(), Unpackable> {
-        value.serialize(self)
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), Unpackable> {
-        Err(Unpackable)
-    }
-}
-
 /// An object's fields (a nested object's go into the same shape, between its keys).
 struct Fields<'p> {
     packed: &'p mut Packed,
@@ -218,7 +151,7 @@ impl ser::SerializeStruct for Fields<'_> {
     ) -> Result<(), Unpackable> {
         value.serialize(Leaf {
             packed: self.packed,
-            key,
+            key: Some(key),
         })
     }
 
@@ -230,11 +163,21 @@ impl ser::SerializeStruct for Fields<'_> {
     }
 }
 
-/// The serializer of a field's value: a leaf, made as [`super::Value`] makes it, or an
+/// The serializer of a field's value (`key`): a leaf, made as [`super::Value`] makes it, or
+/// an object; or, with no `key`, of an array's element, which is packed only when it is an
 /// object.
 struct Leaf<'p> {
     packed: &'p mut Packed,
-    key: &'static str,
+    key: Option<&'static str>,
+}
+
+impl Leaf<'_> {
+    /// Puts a leaf of `kind` (a string's is put by [`Packed::string`]).
+    fn put(self, kind: u8, number: f64) -> Result<(), Unpackable> {
+        let key = self.key.ok_or(Unpackable)?;
+        self.packed.leaf(key, kind, number);
+        Ok(())
+    }
 }
 
 impl<'p> ser::Serializer for Leaf<'p> {
@@ -249,9 +192,7 @@ impl<'p> ser::Serializer for Leaf<'p> {
     type SerializeStructVariant = Impossible<(), Unpackable>;
 
     fn serialize_bool(self, value: bool) -> Result<(), Unpackable> {
-        self.packed
-            .leaf(self.key, BOOLEAN, f64::from(u8::from(value)));
-        Ok(())
+        self.put(BOOLEAN, f64::from(u8::from(value)))
     }
 
     fn serialize_i8(self, value: i8) -> Result<(), Unpackable> {
@@ -296,8 +237,7 @@ impl<'p> ser::Serializer for Leaf<'p> {
     }
 
     fn serialize_f64(self, value: f64) -> Result<(), Unpackable> {
-        self.packed.leaf(self.key, NUMBER, value);
-        Ok(())
+        self.put(NUMBER, value)
     }
 
     fn serialize_char(self, value: char) -> Result<(), Unpackable> {
@@ -305,7 +245,8 @@ impl<'p> ser::Serializer for Leaf<'p> {
     }
 
     fn serialize_str(self, value: &str) -> Result<(), Unpackable> {
-        self.packed.string(self.key, value);
+        let key = self.key.ok_or(Unpackable)?;
+        self.packed.string(key, value);
         Ok(())
     }
 
@@ -318,8 +259,7 @@ impl<'p> ser::Serializer for Leaf<'p> {
     }
 
     fn serialize_unit(self) -> Result<(), Unpackable> {
-        self.packed.leaf(self.key, NULL, 0.0);
-        Ok(())
+        self.put(NULL, 0.0)
     }
 
     fn serialize_unit_struct(self, _: &'static str) -> Result<(), Unpackable> {
@@ -354,10 +294,12 @@ impl<'p> ser::Serializer for Leaf<'p> {
     }
 
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'p>, Unpackable> {
-        self.packed.packing.0.push(Key::Open(self.key));
+        if let Some(key) = self.key {
+            self.packed.packing.0.push(Key::Open(key));
+        }
         Ok(Fields {
             packed: self.packed,
-            nested: true,
+            nested: self.key.is_some(),
         })
     }
 
