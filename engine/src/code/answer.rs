@@ -50,14 +50,17 @@ impl DefinitionEntries {
         DefinitionEntries { all, picked }
     }
 
+    /// The entries, in the answer's order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &DefinitionEntry> + Clone {
         self.picked.iter().map(|&at| &self.all[at])
     }
 
+    /// How many entries the answer gives.
     pub fn len(&self) -> usize {
         self.picked.len()
     }
 
+    /// Whether the answer gives none.
     pub fn is_empty(&self) -> bool {
         self.picked.is_empty()
     }
