@@ -66,15 +66,6 @@ impl DefinitionEntries {
     }
 }
 
-impl<'a> IntoIterator for &'a DefinitionEntries {
-    type Item = &'a DefinitionEntry;
-    type IntoIter = Box<dyn Iterator<Item = &'a DefinitionEntry> + 'a>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        Box::new(self.iter())
-    }
-}
-
 impl PartialEq for DefinitionEntries {
     fn eq(&self, other: &Self) -> bool {
         self.iter().eq(other.iter())

@@ -58,7 +58,7 @@ pub fn render_outline(output: &OutlineOutput) -> String {
         text.push_str(&format!(
             "{path}: {count} definitions match {symbol}; read one by its symbol:"
         ));
-        for entry in &output.definitions {
+        for entry in output.definitions.iter() {
             text.push('\n');
             text.push_str(&format!(
                 "{}-{} symbol={} {}",
@@ -90,7 +90,7 @@ pub fn render_outline(output: &OutlineOutput) -> String {
         .map(|e| e.depth)
         .min()
         .unwrap_or(0);
-    for entry in &output.definitions {
+    for entry in output.definitions.iter() {
         text.push('\n');
         text.push_str(&line_of(
             entry.depth - base,
