@@ -142,6 +142,8 @@ struct Defined<'a> {
     /// Named by a variable or a field whose value it is (`const f = () => …`): kept only
     /// outside functions (inside, it is a local value).
     value: bool,
+    /// The row it starts on when that is not its node's (what the parse joined to it before).
+    first_row: Option<usize>,
 }
 
 impl<'a> Defined<'a> {
@@ -156,6 +158,7 @@ impl<'a> Defined<'a> {
             body_closed: true,
             function: false,
             value: false,
+            first_row: None,
         }
     }
 
@@ -198,7 +201,10 @@ fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
         let defined = defined_by(node, source).filter(|d| !d.value || functions.is_empty());
         if let Some(defined) = defined {
             let outer = outer_level(&path);
-            let start = outer.node.start_position().row as u64 + 1;
+            let (start, doc_line) = match defined.first_row {
+                Some(row) => (row as u64 + 1, row as u64 + 1),
+                None => (outer.node.start_position().row as u64 + 1, outer.doc_line()),
+            };
             let end = end_line(outer.node);
             gathered.close_before(start);
             let row = defined.name_node.start_position().row;
@@ -210,7 +216,7 @@ fn walk(tree: &Tree, source: &Source, lines: &Lines, gathered: &mut Gathered) {
                 qualifier: defined.qualifier,
                 kind: defined.kind,
                 lines: (start, end.max(start)),
-                doc_line: outer.doc_line(),
+                doc_line,
                 signature: lines.get(row),
                 scope: defined.scope,
             });
@@ -412,6 +418,8 @@ fn script<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
         "function_signature" => ("function", false, true),
         "class_declaration" | "abstract_class_declaration" => ("class", true, false),
         "method_signature" | "abstract_method_signature" => ("method", false, true),
+        // `run?: (input: T) => Promise<R>;` in an interface: a method by its type.
+        "property_signature" if typed_as_function(node) => ("method", false, true),
         "interface_declaration" => ("interface", true, false),
         "type_alias_declaration" => ("type", false, true),
         "enum_declaration" => ("enum", false, true),
@@ -422,6 +430,13 @@ fn script<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
         _ => return None,
     };
     named(node, source, kind, scope, body_closed)
+}
+
+/// Whether `node`'s type annotation is a function type.
+fn typed_as_function(node: Node) -> bool {
+    node.child_by_field_name("type")
+        .and_then(|annotation| annotation.named_child(0))
+        .is_some_and(|written| written.kind() == "function_type")
 }
 
 /// `const f = (…) => …`, `const C = class {…}`: a variable whose value is a function or a
@@ -588,21 +603,63 @@ fn c_family<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 /// what it holds is found. A declarator the parse set apart (`int f() const _MACRO {`) names
 /// the function.
 fn defined_function<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.named_children(&mut cursor).collect();
-    if children.iter().any(|child| child.kind() == "declaration") {
+    if named_children(node).any(|child| child.kind() == "declaration") {
         return None;
     }
     let declarator = node.child_by_field_name("declarator")?;
+    if let Some(tagged) = tagged_after_macro_calls(declarator, source) {
+        return Some(tagged);
+    }
     let declarator = match declares_function(declarator) {
         true => declarator,
-        false => children
-            .iter()
-            .filter(|child| child.kind() == "ERROR")
-            .find_map(|error| error.named_child(0))
-            .filter(|inner| declares_function(*inner))?,
+        false => declarator_set_apart(node, declarator)?,
     };
     declared_by(declarator, source, "function", true).map(Defined::into_function)
+}
+
+/// A struct, union or enum after macro calls with no `;`, which the parse read as a function
+/// named by the last call, the keyword and the tag as two names after its parameters and the
+/// members as its body (`DECLARE_ASN1_FUNCTIONS(X)` then `struct x_st {`). It starts at its
+/// keyword.
+fn tagged_after_macro_calls<'t>(declarator: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
+    if declarator.kind() != "function_declarator" {
+        return None;
+    }
+    let children: Vec<Node> = named_children(declarator).collect();
+    let [.., keyword, tag] = children[..] else {
+        return None;
+    };
+    let kind = match source.text_of(keyword) {
+        "struct" => "struct",
+        "union" => "union",
+        "enum" => "enum",
+        _ => return None,
+    };
+    (keyword.kind() == "identifier" && tag.kind() == "identifier").then(|| Defined {
+        scope: kind != "enum",
+        body_closed: kind == "enum",
+        first_row: Some(keyword.start_position().row),
+        ..Defined::leaf(kind, tag, source.text_of(tag))
+    })
+}
+
+/// The function declarator the parse put in an `ERROR` beside the one it took, among the
+/// definition's children (`_GLIBCXX_NODISCARD bool empty() const _GLIBCXX_NOEXCEPT {`) or
+/// those of the declarator's layers (`_CharT* _M_data() const _GLIBCXX_NOEXCEPT {`).
+fn declarator_set_apart<'t>(definition: Node<'t>, declarator: Node<'t>) -> Option<Node<'t>> {
+    let layers = std::iter::successors(Some(declarator), |&layer| inner_declarator(layer));
+    std::iter::once(definition)
+        .chain(layers.take(16))
+        .flat_map(|holder| named_children(holder).filter(|child| child.kind() == "ERROR"))
+        .flat_map(named_children)
+        .find(|inner| declares_function(*inner))
+}
+
+/// `node`'s named children (by a cursor: asking for the child at an index walks from the first).
+fn named_children(node: Node) -> std::vec::IntoIter<Node> {
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.named_children(&mut cursor).collect();
+    children.into_iter()
 }
 
 /// A function defined or declared by `node`, named by its declarator (`Parser::parse` is
@@ -851,6 +908,7 @@ export class Reader<T> {
 export interface Options {
   path: string
   open(): void
+  onRead?: <T>(chunk: T) => void
 }
 
 export type Mode = 'a' | 'b'
@@ -869,6 +927,7 @@ namespace NS {
                 "Reader.read",
                 "Options",
                 "Options.open",
+                "Options.onRead",
                 "Mode",
                 "helper",
                 "NS",
@@ -1099,6 +1158,61 @@ typedef struct x { int y; } X;
 ";
         let found = paths(c, Language::C);
         assert!(found.contains(&"f".to_owned()), "{found:?}");
+        // A struct after them is the struct, from its keyword (not a function named by the
+        // last call, from the first).
+        let c = "\
+DECLARE_ASN1_FUNCTIONS(PROXY_POLICY)
+DECLARE_ASN1_FUNCTIONS(PROXY_CERT_INFO_EXTENSION)
+
+struct ISSUING_DIST_POINT_st {
+    DIST_POINT_NAME *distpoint;
+    int onlyuser;
+};
+";
+        assert_eq!(
+            outlined(c, Language::C),
+            [("ISSUING_DIST_POINT_st".to_owned(), "struct", 4, 7, 4)]
+        );
+        // A macro after the parameters, the return type on the line before: the parse puts
+        // the method in an error beside the type, or inside a pointer's or a reference's.
+        let members = "\
+namespace std _GLIBCXX_VISIBILITY(default)
+{
+  class deque
+  {
+    public:
+      _GLIBCXX_NODISCARD
+      reference
+      back() _GLIBCXX_NOEXCEPT
+      { return *end(); }
+
+      _GLIBCXX_NODISCARD bool
+      empty() const _GLIBCXX_NOEXCEPT
+      { return _M_t.empty(); }
+
+      _CharT*
+      _M_data() const _GLIBCXX_NOEXCEPT
+      { return  _M_dataplus._M_p; }
+
+      static _Rep&
+      _S_empty_rep() _GLIBCXX_NOEXCEPT
+      { return _Rep::_S_empty_rep(); }
+  };
+}
+";
+        let found = outlined(members, Language::Cpp);
+        let names: Vec<(&str, u64)> = found.iter().map(|f| (f.0.as_str(), f.2)).collect();
+        assert_eq!(
+            names,
+            [
+                ("std", 1),
+                ("std.deque", 3),
+                ("std.deque.back", 6),
+                ("std.deque.empty", 11),
+                ("std.deque._M_data", 15),
+                ("std.deque._S_empty_rep", 19),
+            ]
+        );
         // A specialization is named by its template.
         let special = "template <> struct hash<bool> { int h; };\n";
         assert_eq!(paths(special, Language::Cpp), ["hash"]);
