@@ -372,6 +372,26 @@ fn parse_all() {}
     }
 
     #[test]
+    fn a_name_with_a_dot_in_it_reads_its_own_definition_by_its_symbol() {
+        let js = "class Bag {\n  [Symbol.iterator]() {}\n  iterator() {}\n}\n";
+        let json = "{\"editor.fontSize\": 1, \"editor\": {\"fontSize\": 2}, \"a.b.c\": 3}\n";
+        for (text, language) in [(js, Language::JavaScript), (json, Language::Json)] {
+            let outline = outline(text, language, ParseBounds::default(), None);
+            let names = NameIndex::of(&outline);
+            let symbols = symbols_of(&outline);
+            assert!(symbols.len() >= 3, "{symbols:?}");
+            for (definition, symbol) in outline.definitions.iter().zip(&symbols) {
+                let query = SymbolQuery::parse(symbol).unwrap();
+                assert_eq!(
+                    query.find(&outline, &names, 1),
+                    Matched::One(definition),
+                    "{symbol} of {symbols:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn no_match_names_the_three_nearest() {
         assert_eq!(
             found("Parser.parse_statment"),
