@@ -369,14 +369,7 @@ fn symbol(
             total,
             next_line,
         } => {
-            let at = listed
-                .into_iter()
-                .filter_map(|definition| {
-                    let mut definitions = outline.definitions.iter();
-                    definitions.position(|d| std::ptr::eq(d, definition))
-                })
-                .collect();
-            let entries = DefinitionEntries::new(cached.entries.clone(), at);
+            let entries = DefinitionEntries::new(cached.entries.clone(), listed);
             let output = OutlineOutput {
                 path: cached.version.path.clone(),
                 kind: "matches",

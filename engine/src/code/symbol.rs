@@ -32,10 +32,11 @@ const IMPL: &str = "impl ";
 #[derive(Debug, PartialEq, Eq)]
 pub enum Matched<'a> {
     One(&'a Definition),
-    /// Several: a page of them in file order (at most [`MAX_MATCHES`]), how many match in
-    /// all, and the line the next page starts from, when there are more.
+    /// Several: a page of them in file order (at most [`MAX_MATCHES`]; where they are in the
+    /// outline's definitions), how many match in all, and the line the next page starts
+    /// from, when there are more.
     Several {
-        listed: Vec<&'a Definition>,
+        listed: Vec<usize>,
         total: usize,
         next_line: Option<u64>,
     },
@@ -78,16 +79,17 @@ impl SymbolQuery {
     /// `from_line` or after it (a page's `next_line`); a number (`#2`) picks among them all.
     pub fn find<'a>(&self, outline: &'a Outline, names: &NameIndex, from_line: u64) -> Matched<'a> {
         let last = self.parts.last().map_or("", |last| unhashed(last));
-        let named = |index: &HashMap<String, Vec<usize>>, key: &str| -> Vec<&'a Definition> {
-            let at = index.get(key).map_or(&[][..], Vec::as_slice);
-            at.iter().map(|&at| &outline.definitions[at]).collect()
+        let definitions = &outline.definitions;
+        let named = |index: &HashMap<String, Vec<usize>>, key: &str| -> Vec<usize> {
+            index.get(key).cloned().unwrap_or_default()
         };
-        let exact = |d: &&Definition| ends_with(&d.name_path, &self.parts, false);
-        let any_case = |d: &&Definition| ends_with(&d.name_path, &self.parts, true);
+        let exact = |&at: &usize| ends_with(&definitions[at].name_path, &self.parts, false);
+        let any_case = |&at: &usize| ends_with(&definitions[at].name_path, &self.parts, true);
+        let is_impl = |at: &usize| definitions[*at].kind == "impl";
         let mut found = named(&names.written, last);
         found.retain(exact);
         if self.impl_block {
-            found.retain(|d| d.kind == "impl");
+            found.retain(is_impl);
             return self.picked(found, outline, from_line);
         }
         if found.is_empty() {
@@ -95,34 +97,32 @@ impl SymbolQuery {
             found.retain(any_case);
         }
         if found.is_empty() {
-            let whole = |d: &&Definition| d.name.eq_ignore_ascii_case(self.text_without_pick());
-            found = outline.definitions.iter().filter(whole).collect();
+            let whole = |d: &Definition| d.name.eq_ignore_ascii_case(self.text_without_pick());
+            found = (0..definitions.len())
+                .filter(|&at| whole(&definitions[at]))
+                .collect();
         }
-        if found.iter().any(|d| d.kind != "impl") {
-            found.retain(|d| d.kind != "impl");
+        if !found.iter().all(is_impl) {
+            found.retain(|at| !is_impl(at));
         }
         self.picked(found, outline, from_line)
     }
 
-    /// The one of `found` the query picks, or the page of them from `from_line`, or, when
-    /// none, the nearest names.
-    fn picked<'a>(
-        &self,
-        found: Vec<&'a Definition>,
-        outline: &'a Outline,
-        from_line: u64,
-    ) -> Matched<'a> {
+    /// The one of `found` (where they are in `outline`'s definitions) the query picks, or
+    /// the page of them from `from_line`, or, when none, the nearest names.
+    fn picked<'a>(&self, found: Vec<usize>, outline: &'a Outline, from_line: u64) -> Matched<'a> {
+        let definitions = &outline.definitions;
         if let Some(pick) = self.pick {
             return match found.get(pick - 1) {
-                Some(one) => Matched::One(one),
+                Some(&one) => Matched::One(&definitions[one]),
                 None if found.is_empty() => Matched::None(self.nearest(outline)),
-                None => page_of(&found, 1),
+                None => page_of(found, definitions, 1),
             };
         }
-        match found.len() {
-            0 => Matched::None(self.nearest(outline)),
-            1 => Matched::One(found[0]),
-            _ => page_of(&found, from_line),
+        match found[..] {
+            [] => Matched::None(self.nearest(outline)),
+            [one] => Matched::One(&definitions[one]),
+            _ => page_of(found, definitions, from_line),
         }
     }
 
@@ -186,18 +186,24 @@ impl NameIndex {
     }
 }
 
-/// The page of `found` (several, in file order) from those starting on `from_line` or after
-/// it; the first page when none does (a line past the last match is no page of its own).
-fn page_of<'a>(found: &[&'a Definition], from_line: u64) -> Matched<'a> {
+/// The page of `found` (several of `definitions`, in file order) from those starting on
+/// `from_line` or after it; the first page when none does (a line past the last match is no
+/// page of its own).
+fn page_of<'a>(found: Vec<usize>, definitions: &[Definition], from_line: u64) -> Matched<'a> {
+    let start_line = |at: &usize| definitions[*at].start_line;
     let from = found
         .iter()
-        .position(|d| d.start_line >= from_line)
+        .position(|at| start_line(at) >= from_line)
         .unwrap_or(0);
-    let rest = &found[from..];
+    let total = found.len();
+    let next_line = found.get(from + MAX_MATCHES).map(start_line);
+    let mut listed = found;
+    listed.truncate(from + MAX_MATCHES);
+    listed.drain(..from);
     Matched::Several {
-        listed: rest.iter().take(MAX_MATCHES).copied().collect(),
-        total: found.len(),
-        next_line: rest.get(MAX_MATCHES).map(|d| d.start_line),
+        listed,
+        total,
+        next_line,
     }
 }
 
@@ -276,7 +282,8 @@ fn parse_all() {}
         match query.find(&outline, &NameIndex::of(&outline), 1) {
             Matched::One(d) => vec![format!("{}@{}", d.name_path, d.start_line)],
             Matched::Several { listed, total, .. } => {
-                let mut listed: Vec<String> = listed.iter().map(|d| d.name_path.clone()).collect();
+                let path = |at: &usize| outline.definitions[*at].name_path.clone();
+                let mut listed: Vec<String> = listed.iter().map(path).collect();
                 listed.push(format!("of {total}"));
                 listed
             }
@@ -324,7 +331,8 @@ fn parse_all() {}
                 total,
                 next_line,
             } => {
-                let lines: Vec<u64> = listed.iter().map(|d| d.start_line).collect();
+                let line = |at: &usize| outline.definitions[*at].start_line;
+                let lines: Vec<u64> = listed.iter().map(line).collect();
                 (lines, total, next_line)
             }
             other => panic!("{other:?}"),
