@@ -491,22 +491,18 @@ fn script_assignment<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<
     })
 }
 
-/// A class field whose value is a function (`handle = () => …`): a method.
+/// A class field whose value is a function (`handle = () => …`: a method) or a class.
 fn script_field<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
-    let value = node.child_by_field_name("value")?;
-    if !matches!(
-        value.kind(),
-        "arrow_function" | "function_expression" | "function"
-    ) {
-        return None;
-    }
     let name_node = node
         .child_by_field_name("name")
         .or_else(|| node.child_by_field_name("property"))?;
-    let defined = Defined::leaf("method", name_node, source.text_of(name_node)).into_function();
-    Some(Defined {
-        value: true,
-        ..defined
+    let defined = given_function_or_class(node.child_by_field_name("value")?, name_node, source)?;
+    Some(match defined.kind {
+        "function" => Defined {
+            kind: "method",
+            ..defined
+        },
+        _ => defined,
     })
 }
 
@@ -900,6 +896,9 @@ export class Reader<T> {
   handle = (e: Event) => {
     return e
   }
+  static Cursor = class {
+    next() {}
+  }
   read(): T {
     return null as T
   }
@@ -924,6 +923,8 @@ namespace NS {
                 "read",
                 "Reader",
                 "Reader.handle",
+                "Reader.Cursor",
+                "Reader.Cursor.next",
                 "Reader.read",
                 "Options",
                 "Options.open",
