@@ -881,13 +881,14 @@ async function ctagsResolution(corpus) {
  * Why a symbol read missed ctags' definition: a definition inside a function's body (the
  * outline does not enter bodies), what ctags takes for a definition and is not one (in C,
  * a macro call such as `DECLARE_ASN1_FUNCTIONS(X509)` or `STACK_OF(X509) *f(...)` tagged as
- * a prototype named in capitals; in JavaScript, an object literal tagged as a class), or
- * what the read answered.
+ * a prototype named in capitals; in JavaScript, an object literal tagged as a class: a
+ * variable's outside functions is in the outline as an `object`, so those left are a
+ * function's locals or an object's keys), or what the read answered.
  */
 function causeOf(file, tag, text, outcome) {
   if (outcome.cause.startsWith('NOT_FOUND') && localToFunction(file, tag)) return 'ctags: inside a function body, not in the outline'
   if (tag.kind === 'prototype' && /^[A-Z0-9_]+$/.test(tag.name)) return 'ctags: a macro call taken for a prototype'
-  if (file.ctags === 'JavaScript' && tag.kind === 'class' && !/\bclass\b/.test(text)) return 'ctags: an object literal taken for a class'
+  if (file.ctags === 'JavaScript' && tag.kind === 'class' && !/\bclass\b/.test(text)) return 'ctags: a local or nested object literal taken for a class'
   return outcome.cause
 }
 

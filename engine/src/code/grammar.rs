@@ -439,14 +439,23 @@ fn typed_as_function(node: Node) -> bool {
         .is_some_and(|written| written.kind() == "function_type")
 }
 
-/// `const f = (…) => …`, `const C = class {…}`: a variable whose value is a function or a
-/// class, named by the variable.
+/// `const f = (…) => …`, `const C = class {…}`, `const handlers = {…}`: a variable whose
+/// value is a function, a class or an object literal (a scope: its methods are named after
+/// it), named by the variable.
 fn script_variable<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     let name_node = node.child_by_field_name("name")?;
     if name_node.kind() != "identifier" {
         return None;
     }
-    given_function_or_class(node.child_by_field_name("value")?, name_node, source)
+    let value = node.child_by_field_name("value")?;
+    if value.kind() != "object" {
+        return given_function_or_class(value, name_node, source);
+    }
+    let defined = Defined::leaf("object", name_node, source.text_of(name_node));
+    Some(Defined {
+        value: true,
+        ..defined.into_scope()
+    })
 }
 
 /// What a name given `value` defines, when `value` is a function or a class.
@@ -913,6 +922,10 @@ export interface Options {
 export type Mode = 'a' | 'b'
 const helper = async () => 1
 let count = 3
+export const handlers = {
+  onRead() {},
+  mode: 1,
+}
 namespace NS {
   export function inside() {}
 }
@@ -931,6 +944,8 @@ namespace NS {
                 "Options.onRead",
                 "Mode",
                 "helper",
+                "handlers",
+                "handlers.onRead",
                 "NS",
                 "NS.inside"
             ]
@@ -1093,6 +1108,7 @@ T twice(T v) { return v + v; }
 (function () {
   function inner() {
     const local = () => 1
+    const options = { a: 1 }
     class Local {}
   }
   const value = () => 2
