@@ -413,8 +413,12 @@ const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
     assert.ok(source === 'grammar' || (source === 'indentation' && outlineMs >= 2000), `${source} after ${outlineMs.toFixed(0)} ms`)
     assert.equal(byPath['hostile/big.rs'].total, big.split('\n').length / 13 | 0)
     assert.match(byPath['hostile/big.rs'].symbol, /^hostile\/big\.rs lines 92-104 of /)
-    // 30,000 definitions (an outline keeps 20,000) cost more than a quarter of the text: lines.
-    assert.equal(byPath['hostile/many.py'].kind, 'window')
+    // 30,000 definitions (an outline keeps 20,000) cost more than a quarter of the text:
+    // lines; unless the parse ran past its 2 s bound (under emulation): then the outline is
+    // the indentation's, which these one-line functions open no block of.
+    const many = byPath['hostile/many.py']
+    const pastBound = many.source === 'indentation' && many.outlineMs >= 2000
+    assert.ok(many.kind === 'window' || (pastBound && many.kind === 'outline'), JSON.stringify(many))
     for (const path of ['hostile/deep.rs', 'hostile/deep.json', 'hostile/braces.c']) {
       assert.ok(['outline', 'window'].includes(byPath[path].kind), `${path}: ${byPath[path].kind}`)
     }
