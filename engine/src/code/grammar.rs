@@ -606,7 +606,7 @@ fn c_family<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 /// declarations between it and its body (a macro call with no `;` read as an old-style
 /// definition whose parameters are the declarations after it). Then it is entered, and
 /// what it holds is found. A declarator the parse set apart (`int f() const _MACRO {`) names
-/// the function.
+/// the function; a struct the parse took for one after macro calls is that struct.
 fn defined_function<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
     if named_children(node).any(|child| child.kind() == "declaration") {
         return None;
@@ -634,12 +634,10 @@ fn tagged_after_macro_calls<'t>(declarator: Node<'t>, source: &Source<'t>) -> Op
     let [.., keyword, tag] = children[..] else {
         return None;
     };
-    let kind = match source.text_of(keyword) {
-        "struct" => "struct",
-        "union" => "union",
-        "enum" => "enum",
-        _ => return None,
-    };
+    let written = source.text_of(keyword);
+    let kind = ["struct", "union", "enum"]
+        .into_iter()
+        .find(|&kind| kind == written)?;
     (keyword.kind() == "identifier" && tag.kind() == "identifier").then(|| Defined {
         scope: kind != "enum",
         body_closed: kind == "enum",
