@@ -72,13 +72,14 @@ describe('a negative start_line reads the end of a file', () => {
   })
 })
 
+// A writer may stall for a second and more on a loaded or emulated machine (Bun under qemu
+// wrote in bursts): the reads go on until it has written, up to this long.
+const WRITER_GRACE_MS = 30_000
+
 /**
  * A child that appends `logLine(n)` for n from `first` on, one line every `everyMs`, until it
  * is killed; resolves once it has started.
  */
-// A writer may stall for a second and more on a loaded or emulated machine (Bun under qemu
-// wrote in bursts): the reads go on until it has written, up to this long.
-const WRITER_GRACE_MS = 30_000
 function startWriter(file, first, everyMs) {
   const source = `const fs = require('fs')
 const fd = fs.openSync(${JSON.stringify(file)}, 'a')
