@@ -608,7 +608,10 @@ fn c_family<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
 /// what it holds is found. A declarator the parse set apart (`int f() const _MACRO {`) names
 /// the function; a struct the parse took for one after macro calls is that struct.
 fn defined_function<'t>(node: Node<'t>, source: &Source<'t>) -> Option<Defined<'t>> {
-    if named_children(node).any(|child| child.kind() == "declaration") {
+    if named_children(node)
+        .iter()
+        .any(|child| child.kind() == "declaration")
+    {
         return None;
     }
     let declarator = node.child_by_field_name("declarator")?;
@@ -630,8 +633,7 @@ fn tagged_after_macro_calls<'t>(declarator: Node<'t>, source: &Source<'t>) -> Op
     if declarator.kind() != "function_declarator" {
         return None;
     }
-    let children: Vec<Node> = named_children(declarator).collect();
-    let [.., keyword, tag] = children[..] else {
+    let [.., keyword, tag] = named_children(declarator)[..] else {
         return None;
     };
     let written = source.text_of(keyword);
@@ -653,16 +655,19 @@ fn declarator_set_apart<'t>(definition: Node<'t>, declarator: Node<'t>) -> Optio
     let layers = std::iter::successors(Some(declarator), |&layer| inner_declarator(layer));
     std::iter::once(definition)
         .chain(layers.take(16))
-        .flat_map(|holder| named_children(holder).filter(|child| child.kind() == "ERROR"))
+        .flat_map(|holder| {
+            named_children(holder)
+                .into_iter()
+                .filter(|child| child.kind() == "ERROR")
+        })
         .flat_map(named_children)
         .find(|inner| declares_function(*inner))
 }
 
 /// `node`'s named children (by a cursor: asking for the child at an index walks from the first).
-fn named_children(node: Node) -> std::vec::IntoIter<Node> {
+fn named_children(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
-    let children: Vec<Node> = node.named_children(&mut cursor).collect();
-    children.into_iter()
+    node.named_children(&mut cursor).collect()
 }
 
 /// A function defined or declared by `node`, named by its declarator (`Parser::parse` is

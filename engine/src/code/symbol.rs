@@ -385,17 +385,8 @@ fn parse_all() {}
         let json = "{\"editor.fontSize\": 1, \"editor\": {\"fontSize\": 2}, \"a.b.c\": 3}\n";
         for (text, language) in [(js, Language::JavaScript), (json, Language::Json)] {
             let outline = outline(text, language, ParseBounds::default(), None);
-            let names = NameIndex::of(&outline);
-            let symbols = symbols_of(&outline);
-            assert!(symbols.len() >= 3, "{symbols:?}");
-            for (definition, symbol) in outline.definitions.iter().zip(&symbols) {
-                let query = SymbolQuery::parse(symbol).unwrap();
-                assert_eq!(
-                    query.find(&outline, &names, 1),
-                    Matched::One(definition),
-                    "{symbol} of {symbols:?}"
-                );
-            }
+            assert!(outline.definitions.len() >= 3, "{:?}", symbols_of(&outline));
+            assert_each_symbol_reads_its_definition(&outline);
         }
     }
 
@@ -428,14 +419,19 @@ fn parse_all() {}
                 "parse_all"
             ]
         );
-        // Each symbol reads its own definition.
-        let names = NameIndex::of(&outline);
-        for (definition, symbol) in outline.definitions.iter().zip(symbols_of(&outline)) {
-            let query = SymbolQuery::parse(&symbol).unwrap();
+        assert_each_symbol_reads_its_definition(&outline);
+    }
+
+    /// Each symbol [`symbols_of`] gives reads its own definition.
+    fn assert_each_symbol_reads_its_definition(outline: &Outline) {
+        let names = NameIndex::of(outline);
+        let symbols = symbols_of(outline);
+        for (definition, symbol) in outline.definitions.iter().zip(&symbols) {
+            let query = SymbolQuery::parse(symbol).unwrap();
             assert_eq!(
-                query.find(&outline, &names, 1),
+                query.find(outline, &names, 1),
                 Matched::One(definition),
-                "{symbol}"
+                "{symbol} of {symbols:?}"
             );
         }
     }
