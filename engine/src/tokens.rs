@@ -115,6 +115,17 @@ pub fn estimate(text: &str, tokenizer: Tokenizer) -> usize {
     total.ceil() as usize
 }
 
+/// The estimated tokens of `text` for `tokenizer`, counted only until they reach `enough`:
+/// at least `enough` when the whole text has as many, else all of them.
+pub fn estimate_up_to(text: &str, tokenizer: Tokenizer, enough: usize) -> usize {
+    let mut total = 0.0f32;
+    for_each_piece(text, tokenizer, |cost, _| {
+        total += cost;
+        (total.ceil() as usize) < enough
+    });
+    total.ceil() as usize
+}
+
 /// Tokens of `text` line by line: calls `at_line_end(bytes, tokens)` after each `\n`, with the
 /// bytes of `text` up to and including it and the estimated tokens of those bytes, until it
 /// returns `false`. The pieces a line break ends are counted with the line before it.
@@ -598,6 +609,16 @@ mod tests {
                 assert!(tokens <= text.len() * 2, "{text:?}: {tokens}");
             }
         }
+    }
+
+    #[test]
+    fn an_estimate_up_to_a_count_stops_there() {
+        let text = "let value = compute(alpha, beta);\n".repeat(1_000);
+        let all = estimate(&text, Tokenizer::O200kBase);
+        assert!(all > 5_000, "{all}");
+        assert_eq!(estimate_up_to(&text, Tokenizer::O200kBase, all + 1), all);
+        let counted = estimate_up_to(&text, Tokenizer::O200kBase, 100);
+        assert!((100..110).contains(&counted), "{counted}");
     }
 
     #[test]

@@ -94,7 +94,8 @@ pub(crate) struct CachedOutline {
     /// The estimated tokens each definition costs in an answer, as text or JSON, whichever
     /// is more: what a page is sized by.
     pub(crate) entry_tokens: Arc<Vec<u32>>,
-    /// The estimated tokens of the whole outline's text and of the file's.
+    /// The estimated tokens of the whole outline's text and of the file's, the file's counted
+    /// only as far as [`MAX_OUTLINE_SHARE`] needs.
     pub(crate) tokens: (usize, usize),
 }
 

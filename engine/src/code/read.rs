@@ -181,11 +181,11 @@ fn outline_of(
             let text = detect_and_decode(&bytes.bytes).text;
             let language = Language::of_path(relative);
             let tokenizer = tokenizer(&options);
-            let (outline, text_tokens) = outline_and_tokens(&text, language, &options, tokenizer);
+            let outline = outline(&text, language, ParseBounds::default(), options.stop);
             let entries = entries_of(&outline);
             let names = NameIndex::of(&outline);
             let lines = entry_tokens(&outline, tokenizer);
-            let tokens = (outline_tokens(&lines), text_tokens);
+            let tokens = shares(outline_tokens(&lines), &text, tokenizer);
             let entry_tokens = answer_tokens(&entries, &lines, tokenizer);
             CachedOutline {
                 settled_identity,
@@ -204,32 +204,15 @@ fn outline_of(
     Ok(made)
 }
 
-/// Texts from this size on have their tokens estimated beside their outline, on a thread of
-/// their own (a MiB of source takes about 13 ms here); below it, the thread would cost more
-/// than it saves.
-const ESTIMATED_BESIDE_FROM: usize = 256 * 1024;
-
-/// The outline of `text` and its estimated tokens (the 25% rule's measure).
-fn outline_and_tokens(
-    text: &str,
-    language: Language,
-    options: &ReadOptions,
-    tokenizer: Tokenizer,
-) -> (Outline, usize) {
-    let outlined = || outline(text, language, ParseBounds::default(), options.stop);
-    let estimated = || tokens::estimate(text, tokenizer);
-    if text.len() < ESTIMATED_BESIDE_FROM {
-        return (outlined(), estimated());
-    }
-    std::thread::scope(|scope| {
-        let beside = std::thread::Builder::new().spawn_scoped(scope, estimated);
-        let outline = outlined();
-        let tokens = beside
-            .ok()
-            .and_then(|thread| thread.join().ok())
-            .unwrap_or_else(estimated);
-        (outline, tokens)
-    })
+/// An outline's `outline_tokens` and the tokens of `text`, its file's, counted only as far
+/// as the 25% rule needs: a MiB of source takes about 15 ms to count whole, a quarter of
+/// that when its outline is a tenth of it.
+fn shares(outline_tokens: usize, text: &str, tokenizer: Tokenizer) -> (usize, usize) {
+    let enough = (outline_tokens as f32 / MAX_OUTLINE_SHARE).ceil() as usize;
+    (
+        outline_tokens,
+        tokens::estimate_up_to(text, tokenizer, enough),
+    )
 }
 
 /// A size refusal of a read of code says what it reads whole.
