@@ -94,6 +94,18 @@ impl<'a> Lines<'a> {
         }
     }
 
+    /// The row and the column (0-based, in bytes) of offset `at`.
+    pub(crate) fn position(&self, at: usize) -> (usize, usize) {
+        if at >= self.text.len() && self.text.ends_with('\n') {
+            return (self.starts.len(), 0);
+        }
+        let row = self
+            .starts
+            .partition_point(|&start| start <= at)
+            .saturating_sub(1);
+        (row, at - self.starts.get(row).copied().unwrap_or(0))
+    }
+
     /// Line `index` (0-based), without its line break (and a `\r` before it).
     pub(crate) fn get(&self, index: usize) -> &'a str {
         let Some(&start) = self.starts.get(index) else {

@@ -13,8 +13,9 @@ use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
 use std::time::Duration;
 
-use super::definition::{Definition, Found, Gathered, Lines};
+use super::definition::{Definition, Found, Gathered, Lines, MAX_DEFINITIONS};
 use super::language::Language;
+use super::pieces;
 
 /// What bounds one parse: a file over `max_bytes` or a parse over `max_time` gets the
 /// indentation's outline instead.
@@ -39,34 +40,174 @@ impl Default for ParseBounds {
 }
 
 /// The definitions of `text` by `language`'s grammar; `None` when it has none, or the
-/// parse went past `bounds` or was stopped.
+/// parse went past `bounds` or was stopped. A long text is parsed in pieces at once, each
+/// on a thread of its own ([`pieces`]).
 pub(crate) fn definitions(
     text: &str,
     language: Language,
     bounds: ParseBounds,
     stop: Option<&AtomicBool>,
 ) -> Option<Vec<Definition>> {
+    let pieces = match language {
+        // A JSON file is one value, with no items to cut between. Nearly every long C or
+        // C++ file has a parse error somewhere (their macros), and then is parsed again whole.
+        Language::Json | Language::C | Language::Cpp => 1,
+        _ => pieces::piece_count(text.len()),
+    };
+    definitions_in_pieces(text, language, bounds, stop, pieces)
+}
+
+/// [`definitions`] with the text cut in `pieces` at most. The pieces' definitions are the
+/// whole text's when each piece parses without an error: a cut inside an item (a string, a
+/// comment, a block whose braces the cut's count missed) leaves one piece unclosed and the
+/// next a fragment. When one has an error, the text is parsed again whole.
+fn definitions_in_pieces(
+    text: &str,
+    language: Language,
+    bounds: ParseBounds,
+    stop: Option<&AtomicBool>,
+    pieces: usize,
+) -> Option<Vec<Definition>> {
     let grammar = grammar_of(language)?;
     if text.len() > bounds.max_bytes {
         return None;
     }
-    let tree = parse(text, grammar, bounds, stop)?;
-    let lines = Lines::new(text);
-    let mut gathered = Gathered::default();
-    walk(&tree, &Source { text, language }, &lines, &mut gathered);
-    free(tree, text.len());
-    Some(gathered.definitions)
+    let job = ParseJob {
+        source: Source { text, language },
+        lines: Lines::new(text),
+        grammar,
+        started: Instant::now(),
+        bounds,
+        stop,
+    };
+    let starts = pieces::piece_starts(text, pieces);
+    let mut trees = Vec::with_capacity(starts.len() + 1);
+    let mut found = match starts.len() {
+        1 => None,
+        _ => job.in_pieces(&starts, &mut trees)?,
+    };
+    if found.is_none() {
+        let whole = job.piece(0..text.len(), false)?;
+        trees.push(whole.tree);
+        found = whole.definitions;
+    }
+    free(trees, text.len());
+    found
+}
+
+/// A parse of one text, in one piece or several.
+struct ParseJob<'a> {
+    source: Source<'a>,
+    lines: Lines<'a>,
+    grammar: tree_sitter::Language,
+    started: Instant,
+    bounds: ParseBounds,
+    stop: Option<&'a AtomicBool>,
+}
+
+/// A piece of a text parsed, and the definitions walked from it (none when it was to parse
+/// without an error and did not).
+struct Parsed {
+    tree: Tree,
+    definitions: Option<Vec<Definition>>,
+}
+
+impl ParseJob<'_> {
+    /// The pieces starting at `starts` parsed and walked at once, the first on this thread,
+    /// their trees put in `trees`: the definitions of all of them, `Some(None)` when one had
+    /// a parse error, `None` when a parse gave up.
+    fn in_pieces(
+        &self,
+        starts: &[usize],
+        trees: &mut Vec<Tree>,
+    ) -> Option<Option<Vec<Definition>>> {
+        let ends = starts[1..].iter().copied().chain([self.source.text.len()]);
+        let ranges: Vec<_> = starts.iter().copied().zip(ends).collect();
+        let pieces: Vec<Option<Parsed>> = std::thread::scope(|scope| {
+            let beside: Vec<_> = ranges[1..]
+                .iter()
+                .map(|&(start, end)| {
+                    let job = move || self.piece(start..end, true);
+                    (
+                        std::thread::Builder::new().spawn_scoped(scope, job),
+                        start..end,
+                    )
+                })
+                .collect();
+            let first = self.piece(ranges[0].0..ranges[0].1, true);
+            let rest = beside.into_iter().map(|(thread, range)| match thread {
+                // A thread that panicked has no outline; the indentation's is given.
+                Ok(thread) => thread.join().ok().flatten(),
+                Err(_) => self.piece(range, true),
+            });
+            [first].into_iter().chain(rest).collect()
+        });
+        let mut definitions = Some(Vec::new());
+        for piece in pieces {
+            let piece = piece?;
+            trees.push(piece.tree);
+            definitions = definitions.zip(piece.definitions).map(|(mut all, more)| {
+                all.extend(more);
+                all
+            });
+        }
+        Some(definitions.map(|mut all| {
+            all.truncate(MAX_DEFINITIONS);
+            all
+        }))
+    }
+
+    /// The text's bytes `range` parsed and walked (when `error_free` asks, only if it parsed
+    /// without an error); `None` past the bounds or once stopped.
+    fn piece(&self, range: std::ops::Range<usize>, error_free: bool) -> Option<Parsed> {
+        let tree = self.parse(range)?;
+        let definitions = (!error_free || !tree.root_node().has_error()).then(|| {
+            let mut gathered = Gathered::default();
+            walk(&tree, &self.source, &self.lines, &mut gathered);
+            gathered.definitions
+        });
+        Some(Parsed { tree, definitions })
+    }
+
+    /// The text's bytes `range` parsed (positions counted in the whole text); `None` past
+    /// the bounds or once stopped (tree-sitter asks between steps whether to go on).
+    fn parse(&self, range: std::ops::Range<usize>) -> Option<Tree> {
+        let mut parser = Parser::new();
+        parser.set_language(&self.grammar).ok()?;
+        let text = self.source.text;
+        if range.len() < text.len() {
+            let point = |at: usize| {
+                let (row, column) = self.lines.position(at);
+                tree_sitter::Point { row, column }
+            };
+            let included = tree_sitter::Range {
+                start_byte: range.start,
+                end_byte: range.end,
+                start_point: point(range.start),
+                end_point: point(range.end),
+            };
+            parser.set_included_ranges(&[included]).ok()?;
+        }
+        let mut give_up = |_: &tree_sitter::ParseState| {
+            self.started.elapsed() > self.bounds.max_time
+                || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+        };
+        let options = ParseOptions::new().progress_callback(&mut give_up);
+        let bytes = text.as_bytes();
+        let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+        parser.parse_with_options(&mut read, None, Some(options))
+    }
 }
 
 /// Trees of texts from this size on are freed on a thread of their own: freeing the tree of
 /// a MiB of source takes about 25 ms here, which the answer need not wait for.
 const FREED_BESIDE_FROM: usize = 256 * 1024;
 
-/// Frees `tree`, the parse of `text_len` bytes: beside the read when it is large.
-fn free(tree: Tree, text_len: usize) {
+/// Frees `trees`, the parse of `text_len` bytes: beside the read when it is large.
+fn free(trees: Vec<Tree>, text_len: usize) {
     if text_len >= FREED_BESIDE_FROM {
-        // When no thread can be started, the closure, tree and all, is dropped here.
-        let _ = std::thread::Builder::new().spawn(move || drop(tree));
+        // When no thread can be started, the closure, trees and all, is dropped here.
+        let _ = std::thread::Builder::new().spawn(move || drop(trees));
     }
 }
 
@@ -86,26 +227,6 @@ fn grammar_of(language: Language) -> Option<tree_sitter::Language> {
         Language::Markdown | Language::Yaml | Language::Toml | Language::Other => return None,
     };
     Some(grammar.into())
-}
-
-/// `text` parsed by `grammar`; `None` past `bounds.max_time` or once `stop` is set
-/// (tree-sitter asks between steps whether to go on).
-fn parse(
-    text: &str,
-    grammar: tree_sitter::Language,
-    bounds: ParseBounds,
-    stop: Option<&AtomicBool>,
-) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&grammar).ok()?;
-    let started = Instant::now();
-    let mut give_up = |_: &tree_sitter::ParseState| {
-        started.elapsed() > bounds.max_time || stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
-    };
-    let options = ParseOptions::new().progress_callback(&mut give_up);
-    let bytes = text.as_bytes();
-    let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
-    parser.parse_with_options(&mut read, None, Some(options))
 }
 
 /// The text being outlined and its language.
@@ -1267,6 +1388,121 @@ namespace std _GLIBCXX_VISIBILITY(default)
         };
         assert_eq!(definitions(&text, Language::Rust, small, None), None);
         assert!(definitions(&text, Language::Rust, bounds, None).is_some());
+    }
+
+    /// `item` (its `{n}` numbered) repeated `count` times after `head`.
+    fn repeated(head: &str, item: &str, count: usize) -> String {
+        let items = (0..count).map(|n| item.replace("{n}", &n.to_string()));
+        std::iter::once(head.to_owned()).chain(items).collect()
+    }
+
+    #[test]
+    fn a_text_parsed_in_pieces_has_the_definitions_it_has_whole() {
+        let samples = [
+            (
+                Language::Rust,
+                "use std::fmt;\n\n",
+                "/// Doc.\n#[derive(Debug)]\npub struct S{n} {\n    a: u32,\n}\n\nimpl S{n} {\n    /// Makes one.\n    pub fn new() -> Self {\n        fn helper() {}\n\n        S{n} { a: 1 }\n    }\n}\n\nmod m{n} {\n    pub fn f() {}\n}\n\n",
+            ),
+            (
+                Language::Python,
+                "import os\n\n",
+                "@decorator\ndef f{n}(x):\n    \"\"\"Doc.\"\"\"\n\n    return x\n\n\nclass C{n}(Base):\n    def m(self):\n        pass\n\n",
+            ),
+            (
+                Language::TypeScript,
+                "import { a } from 'a'\n\n",
+                "/** Doc. */\nexport function f{n}(a: number): number {\n  return a\n}\n\nexport class C{n} {\n  m(): void {}\n}\n\nconst o{n} = { a() {} }\n\n",
+            ),
+            (
+                Language::JavaScript,
+                "'use strict'\n\n",
+                "function f{n}() {}\n\nclass C{n} {\n  m() {}\n}\n\n",
+            ),
+            (
+                Language::Go,
+                "package p\n\n",
+                "// F{n} does.\nfunc F{n}() {}\n\ntype T{n} struct {\n\tA int\n}\n\nfunc (t *T{n}) M() {}\n\n",
+            ),
+            (
+                Language::C,
+                "#include <a.h>\n\n",
+                "/* Doc. */\nstatic int f{n}(int a)\n{\n\treturn a;\n}\n\nstruct s{n} {\n\tint a;\n};\n\n",
+            ),
+            (
+                Language::Cpp,
+                "#include <a>\n\n",
+                "namespace n{n} {\nint f();\n}\n\nclass K{n} {\npublic:\n  void m();\n};\n\n",
+            ),
+            (
+                Language::Java,
+                "package p;\n\n",
+                "class A{n} {\n    void m() {}\n}\n\n",
+            ),
+        ];
+        let bounds = ParseBounds::default();
+        for (language, head, item) in samples {
+            let text = repeated(head, item, 400);
+            assert_eq!(
+                pieces::piece_starts(&text, 4).len(),
+                4,
+                "{language:?} is cut"
+            );
+            let whole = definitions_in_pieces(&text, language, bounds, None, 1).expect("parsed");
+            let in_pieces = definitions_in_pieces(&text, language, bounds, None, 4);
+            assert!(whole.len() >= 800, "{language:?}: {}", whole.len());
+            assert_eq!(in_pieces.as_ref(), Some(&whole), "{language:?}");
+        }
+    }
+
+    #[test]
+    fn a_cut_inside_an_item_leaves_the_text_parsed_whole() {
+        // The only line a cut may fall on in the second half is inside a string.
+        let lines = "x = 1\n".repeat(400);
+        let text = format!(
+            "{lines}{lines}S = \"\"\"\n\ndef inside_the_string():\n    pass\n\"\"\"\n{lines}def real():\n    pass\n"
+        );
+        let starts = pieces::piece_starts(&text, 2);
+        assert_eq!(&text[starts[1]..starts[1] + 10], "def inside");
+        let bounds = ParseBounds::default();
+        let in_pieces = definitions_in_pieces(&text, Language::Python, bounds, None, 2);
+        let names: Vec<_> = in_pieces
+            .iter()
+            .flatten()
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(names, ["real"]);
+        // In Rust, a cut in a block a brace in a string hid from the count.
+        let body = "    let a = 1;\n".repeat(400);
+        let text = format!(
+            "fn outer() {{\n    let s = \"}}\";\n{body}{body}\nlet_me_look_like_an_item();\n{body}}}\n\nfn after() {{}}\n"
+        );
+        let starts = pieces::piece_starts(&text, 2);
+        assert_eq!(&text[starts[1]..starts[1] + 7], "let_me_");
+        let in_pieces = definitions_in_pieces(&text, Language::Rust, bounds, None, 2);
+        let names: Vec<_> = in_pieces
+            .iter()
+            .flatten()
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(names, ["outer", "after"]);
+    }
+
+    #[test]
+    fn pieces_parsed_past_their_time_or_stopped_give_no_definitions() {
+        let text = "fn f() {}\n\n".repeat(2_000);
+        let instant = ParseBounds {
+            max_bytes: usize::MAX,
+            max_time: std::time::Duration::ZERO,
+        };
+        assert_eq!(
+            definitions_in_pieces(&text, Language::Rust, instant, None, 4),
+            None
+        );
+        let stopped = AtomicBool::new(true);
+        let bounds = ParseBounds::default();
+        let given_up = definitions_in_pieces(&text, Language::Rust, bounds, Some(&stopped), 4);
+        assert_eq!(given_up, None);
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod text;
 mod answer;
 mod definition;
 mod grammar;
+mod pieces;
 mod plain;
 
 use std::sync::{Arc, Mutex, PoisonError};
