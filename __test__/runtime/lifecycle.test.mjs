@@ -13,6 +13,10 @@ const fx = makeFixture()
 after(() => fx.cleanup())
 fx.write('a.txt', 'alpha\nbeta\n')
 fx.write('big.txt', 'x'.repeat(100_000) + '\n')
+// Long enough to be parsed in pieces on threads of their own, with tree-sitter's allocator.
+const LONG_FUNCTIONS = 3_000
+const body = '    let value = compute(alpha, beta, gamma);\n'.repeat(4)
+fx.write('long.rs', Array.from({ length: LONG_FUNCTIONS }, (_, n) => `fn f${n}() {\n${body}}\n\n`).join(''))
 
 /** The addon file `binding.js` loads, found the way Node's `process.dlopen` needs it. */
 function addonFile() {
@@ -29,7 +33,7 @@ const ADDON = ${JSON.stringify(addonFile())}
 `
 
 describe('worker threads load and unload the addon', () => {
-  test('4 workers one after another each load it and read, while the main thread never does', async () => {
+  test('4 workers one after another each load it, read and outline a long file, while the main thread never does', async () => {
     const result = await runChild(
       fx.base,
       'workers-reload.cjs',
@@ -37,9 +41,12 @@ describe('worker threads load and unload the addon', () => {
 const { Worker } = require('node:worker_threads')
 const source = \`
 const { parentPort } = require('node:worker_threads')
-const { readFile, readFileSync } = require(\${JSON.stringify(INDEX)})
-readFile(\${JSON.stringify(WS)}, { path: 'a.txt' }).then((output) =>
-  parentPort.postMessage([output.content, readFileSync(\${JSON.stringify(WS)}, { path: 'a.txt' }).content]))\`
+const { createAgentToolkit, readFile, readFileSync } = require(\${JSON.stringify(INDEX)})
+const toolkit = createAgentToolkit({ workspaceRoot: \${JSON.stringify(WS)} })
+Promise.all([readFile(\${JSON.stringify(WS)}, { path: 'a.txt' }), toolkit.view({ path: 'long.rs', outline: true })]).then(([output, outline]) => {
+  toolkit.close()
+  parentPort.postMessage([output.content, readFileSync(\${JSON.stringify(WS)}, { path: 'a.txt' }).content, outline.total_definitions])
+})\`
 async function runOne() {
   const worker = new Worker(source, { eval: true })
   // Listened for from the start: a worker can exit before its message is handled.
@@ -59,7 +66,7 @@ async function runOne() {
 `,
       { timeout: 30_000 },
     )
-    assert.deepEqual(result.contents, Array(4).fill(['alpha\nbeta\n', 'alpha\nbeta\n']))
+    assert.deepEqual(result.contents, Array(4).fill(['alpha\nbeta\n', 'alpha\nbeta\n', LONG_FUNCTIONS]))
   })
 })
 
