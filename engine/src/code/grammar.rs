@@ -81,7 +81,7 @@ fn definitions_in_pieces(
         bounds,
         stop,
     };
-    let starts = pieces::piece_starts(text, pieces);
+    let starts = pieces::piece_starts(text, pieces, language);
     let mut trees = Vec::with_capacity(starts.len() + 1);
     let mut found = match starts.len() {
         1 => None,
@@ -1467,7 +1467,7 @@ namespace std _GLIBCXX_VISIBILITY(default)
         for (language, head, item) in samples {
             let text = repeated(head, item, 400);
             assert_eq!(
-                pieces::piece_starts(&text, 4).len(),
+                pieces::piece_starts(&text, 4, language).len(),
                 4,
                 "{language:?} is cut"
             );
@@ -1485,7 +1485,7 @@ namespace std _GLIBCXX_VISIBILITY(default)
         let text = format!(
             "{lines}{lines}S = \"\"\"\n\ndef inside_the_string():\n    pass\n\"\"\"\n{lines}def real():\n    pass\n"
         );
-        let starts = pieces::piece_starts(&text, 2);
+        let starts = pieces::piece_starts(&text, 2, Language::Python);
         assert_eq!(&text[starts[1]..starts[1] + 10], "def inside");
         let bounds = ParseBounds::default();
         let in_pieces = definitions_in_pieces(&text, Language::Python, bounds, None, 2);
@@ -1495,12 +1495,12 @@ namespace std _GLIBCXX_VISIBILITY(default)
             .map(|d| d.name.as_str())
             .collect();
         assert_eq!(names, ["real"]);
-        // In Rust, a cut in a block a brace in a string hid from the count.
+        // In Rust, a cut in a block a brace in a string over two lines hid from the count.
         let body = "    let a = 1;\n".repeat(400);
         let text = format!(
-            "fn outer() {{\n    let s = \"}}\";\n{body}{body}\nlet_me_look_like_an_item();\n{body}}}\n\nfn after() {{}}\n"
+            "fn outer() {{\n    let s = \"\n}}\";\n{body}{body}\nlet_me_look_like_an_item();\n{body}}}\n\nfn after() {{}}\n"
         );
-        let starts = pieces::piece_starts(&text, 2);
+        let starts = pieces::piece_starts(&text, 2, Language::Rust);
         assert_eq!(&text[starts[1]..starts[1] + 7], "let_me_");
         let in_pieces = definitions_in_pieces(&text, Language::Rust, bounds, None, 2);
         let names: Vec<_> = in_pieces
