@@ -1411,6 +1411,13 @@ namespace std _GLIBCXX_VISIBILITY(default)
         };
         assert_eq!(definitions(&text, Language::Rust, small, None), None);
         assert!(definitions(&text, Language::Rust, bounds, None).is_some());
+        // In pieces, each piece's parse is bounded alike.
+        let spaced = "fn f() {}\n\n".repeat(2_000);
+        assert_eq!(pieces::piece_starts(&spaced, 4, Language::Rust).len(), 4);
+        for (bounds, stop) in [(instant, None), (bounds, Some(&stopped))] {
+            let given_up = definitions_in_pieces(&spaced, Language::Rust, bounds, stop, 4);
+            assert_eq!(given_up, None);
+        }
     }
 
     /// `item` (its `{n}` numbered) repeated `count` times after `head`.
@@ -1478,6 +1485,15 @@ namespace std _GLIBCXX_VISIBILITY(default)
         }
     }
 
+    /// The names of `text`'s definitions parsed in two pieces, its cut checked to fall where
+    /// `cut_at` starts.
+    fn cut_in_two(text: &str, language: Language, cut_at: &str) -> Vec<String> {
+        let starts = pieces::piece_starts(text, 2, language);
+        assert!(text[starts[1]..].starts_with(cut_at), "{language:?}");
+        let in_pieces = definitions_in_pieces(text, language, ParseBounds::default(), None, 2);
+        in_pieces.into_iter().flatten().map(|d| d.name).collect()
+    }
+
     #[test]
     fn a_cut_inside_an_item_leaves_the_text_parsed_whole() {
         // The only line a cut may fall on in the second half is inside a string.
@@ -1485,47 +1501,16 @@ namespace std _GLIBCXX_VISIBILITY(default)
         let text = format!(
             "{lines}{lines}S = \"\"\"\n\ndef inside_the_string():\n    pass\n\"\"\"\n{lines}def real():\n    pass\n"
         );
-        let starts = pieces::piece_starts(&text, 2, Language::Python);
-        assert_eq!(&text[starts[1]..starts[1] + 10], "def inside");
-        let bounds = ParseBounds::default();
-        let in_pieces = definitions_in_pieces(&text, Language::Python, bounds, None, 2);
-        let names: Vec<_> = in_pieces
-            .iter()
-            .flatten()
-            .map(|d| d.name.as_str())
-            .collect();
-        assert_eq!(names, ["real"]);
+        assert_eq!(cut_in_two(&text, Language::Python, "def inside"), ["real"]);
         // In Rust, a cut in a block a brace in a string over two lines hid from the count.
         let body = "    let a = 1;\n".repeat(400);
         let text = format!(
             "fn outer() {{\n    let s = \"\n}}\";\n{body}{body}\nlet_me_look_like_an_item();\n{body}}}\n\nfn after() {{}}\n"
         );
-        let starts = pieces::piece_starts(&text, 2, Language::Rust);
-        assert_eq!(&text[starts[1]..starts[1] + 7], "let_me_");
-        let in_pieces = definitions_in_pieces(&text, Language::Rust, bounds, None, 2);
-        let names: Vec<_> = in_pieces
-            .iter()
-            .flatten()
-            .map(|d| d.name.as_str())
-            .collect();
-        assert_eq!(names, ["outer", "after"]);
-    }
-
-    #[test]
-    fn pieces_parsed_past_their_time_or_stopped_give_no_definitions() {
-        let text = "fn f() {}\n\n".repeat(2_000);
-        let instant = ParseBounds {
-            max_bytes: usize::MAX,
-            max_time: std::time::Duration::ZERO,
-        };
         assert_eq!(
-            definitions_in_pieces(&text, Language::Rust, instant, None, 4),
-            None
+            cut_in_two(&text, Language::Rust, "let_me_"),
+            ["outer", "after"]
         );
-        let stopped = AtomicBool::new(true);
-        let bounds = ParseBounds::default();
-        let given_up = definitions_in_pieces(&text, Language::Rust, bounds, Some(&stopped), 4);
-        assert_eq!(given_up, None);
     }
 
     #[test]
