@@ -88,6 +88,8 @@ fn definitions_in_pieces(
         _ => job.in_pieces(&starts, &mut trees)?,
     };
     if found.is_none() {
+        // The pieces' trees go first: one parse's trees at most are held at once.
+        trees.clear();
         let whole = job.piece(0..text.len(), false)?;
         trees.push(whole.tree);
         found = whole.definitions;
