@@ -386,9 +386,14 @@ describe('toolkit: code read as code (issue 38)', () => {
     fx.write('hostile/braces.c', `${'{'.repeat(400_000)}\n`)
     fx.write('hostile/big.rs', big)
     fx.write('hostile/many.py', Array.from({ length: 30_000 }, (_, n) => `def f${n}(): pass\n`).join(''))
+    // Cut in pieces (an empty line before each function), its last piece with a parse error:
+    // parsed in pieces, then whole, within the same bounds.
+    const spaced = big.replaceAll('}\nfn ', '}\n\nfn ').slice(0, 2 * 1024 * 1024 - 40)
+    const broken = `${spaced.slice(0, spaced.lastIndexOf('\n\nfn ') + 2)}fn broken(a: u32 -> u32 {\n}\n`
+    fx.write('hostile/pieces.rs', broken)
     // A child each: a peak of one file's read does not hide the next one's.
     const results = []
-    for (const path of ['hostile/deep.rs', 'hostile/deep.json', 'hostile/braces.c', 'hostile/big.rs', 'hostile/many.py']) {
+    for (const path of ['hostile/deep.rs', 'hostile/deep.json', 'hostile/braces.c', 'hostile/big.rs', 'hostile/many.py', 'hostile/pieces.rs']) {
       const script = `const { createAgentToolkit } = require(${JSON.stringify(INDEX_PATH)})
 const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
 ;(async () => {
@@ -405,12 +410,17 @@ const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
       results.push(await runChild(fx.base, 'code-memory.cjs', script, { timeout: 60_000 }))
     }
     const byPath = Object.fromEntries(results.map((r) => [r.path, r]))
-    assert.deepEqual(Object.keys(byPath).length, 5, JSON.stringify(results))
+    assert.deepEqual(Object.keys(byPath).length, 6, JSON.stringify(results))
     for (const { path, grownMiB } of results) assert.ok(grownMiB < 256, `${path}: peak RSS grew ${grownMiB.toFixed(1)} MiB`)
-    // At the parse's byte bound: parsed whole by its grammar, unless the parse ran past its
-    // 2 s bound (under emulation), and every function found either way.
-    const { source, outlineMs } = byPath['hostile/big.rs']
-    assert.ok(source === 'grammar' || (source === 'indentation' && outlineMs >= 2000), `${source} after ${outlineMs.toFixed(0)} ms`)
+    // At the parse's byte bound: parsed by its grammar, unless the parse ran past its 2 s
+    // bound (under emulation), and every function found either way.
+    for (const path of ['hostile/big.rs', 'hostile/pieces.rs']) {
+      const { source, outlineMs } = byPath[path]
+      assert.ok(source === 'grammar' || (source === 'indentation' && outlineMs >= 2000), `${path}: ${source} after ${outlineMs.toFixed(0)} ms`)
+    }
+    // Parsed in pieces, then whole: the memory of one parse at a time.
+    const pieces = byPath['hostile/pieces.rs']
+    assert.ok(pieces.grownMiB < byPath['hostile/big.rs'].grownMiB * 1.5, JSON.stringify(results))
     assert.equal(byPath['hostile/big.rs'].total, big.split('\n').length / 13 | 0)
     assert.match(byPath['hostile/big.rs'].symbol, /^hostile\/big\.rs lines 92-104 of /)
     // 30,000 definitions (an outline keeps 20,000) cost more than a quarter of the text:
