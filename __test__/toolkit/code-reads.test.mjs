@@ -418,9 +418,10 @@ const toolkit = createAgentToolkit({ workspaceRoot: ${JSON.stringify(fx.ws)} })
       const { source, outlineMs } = byPath[path]
       assert.ok(source === 'grammar' || (source === 'indentation' && outlineMs >= 2000), `${path}: ${source} after ${outlineMs.toFixed(0)} ms`)
     }
-    // Parsed in pieces, then whole: the memory of one parse at a time.
+    // Parsed in pieces, then whole: the memory of one parse at a time (Bun's children report
+    // no growth of their peak, 0 against 0).
     const pieces = byPath['hostile/pieces.rs']
-    assert.ok(pieces.grownMiB < byPath['hostile/big.rs'].grownMiB * 1.5, JSON.stringify(results))
+    assert.ok(pieces.grownMiB <= byPath['hostile/big.rs'].grownMiB * 1.5, JSON.stringify(results))
     assert.equal(byPath['hostile/big.rs'].total, big.split('\n').length / 13 | 0)
     assert.match(byPath['hostile/big.rs'].symbol, /^hostile\/big\.rs lines 92-104 of /)
     // 30,000 definitions (an outline keeps 20,000) cost more than a quarter of the text:
