@@ -92,9 +92,8 @@ pub(crate) struct CachedOutline {
     pub(crate) entries: Arc<Vec<DefinitionEntry>>,
     /// Its definitions by their last names, where a symbol's candidates are found.
     pub(crate) names: Arc<symbol::NameIndex>,
-    /// The estimated tokens each definition costs in an answer, as text or JSON, whichever
-    /// is more: what a page is sized by.
-    pub(crate) entry_tokens: Arc<Vec<u32>>,
+    /// The estimated tokens each definition costs in an answer: what a page is sized by.
+    pub(crate) answer_tokens: Arc<read::AnswerTokens>,
     /// The estimated tokens of the whole outline's text and of the file's, the file's counted
     /// only as far as [`MAX_OUTLINE_SHARE`] needs.
     pub(crate) tokens: (usize, usize),
