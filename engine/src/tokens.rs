@@ -319,7 +319,8 @@ fn for_each_piece(text: &str, tokenizer: Tokenizer, mut priced: impl FnMut(f32, 
     let mut chars = Chars::new(text);
     while let Some((start, c)) = chars.peek() {
         let this = kind(c);
-        let next = chars.peek_second().map(|(_, c)| kind(c));
+        // What follows a space or a sign decides its piece (looked at only then).
+        let next = || chars.peek_second().map(|(_, c)| kind(c));
         let cost = match this {
             _ if is_letter(this) => long_piece_floor(word(&mut chars, None, prices), start, &chars),
             Kind::Digit => {
@@ -327,16 +328,18 @@ fn for_each_piece(text: &str, tokenizer: Tokenizer, mut priced: impl FnMut(f32, 
                 1.0
             }
             Kind::LineBreak => line_breaks(&mut chars),
-            Kind::Space | Kind::Sign if next.is_some_and(is_letter) => {
-                chars.next();
-                long_piece_floor(word(&mut chars, Some(c), prices), start, &chars)
-            }
-            Kind::Space if c == ' ' && next == Some(Kind::Sign) => {
-                chars.next();
-                signs(&mut chars, prices)
-            }
-            Kind::Sign => signs(&mut chars, prices),
-            _ => spaces(&mut chars, start),
+            _ => match (this, next()) {
+                (_, Some(next)) if is_letter(next) => {
+                    chars.next();
+                    long_piece_floor(word(&mut chars, Some(c), prices), start, &chars)
+                }
+                (Kind::Space, Some(Kind::Sign)) if c == ' ' => {
+                    chars.next();
+                    signs(&mut chars, prices)
+                }
+                (Kind::Sign, _) => signs(&mut chars, prices),
+                _ => spaces(&mut chars, start),
+            },
         };
         if !priced(cost, chars.position()) {
             return;
@@ -368,6 +371,18 @@ fn is_cjk(c: char) -> bool {
 fn word(chars: &mut Chars, lead: Option<char>, prices: &Prices) -> f32 {
     let mut shape = WordShape::default();
     let mut seen_lower = false;
+    // ASCII letters, most of any code's words, by their bytes; the loop below goes on from
+    // a letter that is not ASCII, and stops where this one stopped.
+    let bytes = chars.text.as_bytes();
+    while let Some(&byte) = bytes.get(chars.at) {
+        let lower = byte.is_ascii_lowercase();
+        if !(lower || byte.is_ascii_uppercase() && !seen_lower) {
+            break;
+        }
+        seen_lower |= lower;
+        shape.add_ascii_letter(byte);
+        chars.at += 1;
+    }
     while let Some((_, c)) = chars.peek() {
         let k = kind(c);
         if !is_letter(k) || (k == Kind::Upper && seen_lower) {
@@ -405,22 +420,26 @@ struct WordShape {
 impl WordShape {
     fn add(&mut self, c: char) {
         match c {
-            'a'..='z' | 'A'..='Z' => {
-                self.ascii_letters += 1;
-                let small = c.to_ascii_lowercase() as u8 - b'a';
-                self.lowercase_ascii += u32::from(c.is_ascii_lowercase());
-                if let Some(before) = self.previous {
-                    let common = COMMON_PAIRS[before as usize] & (1 << small) != 0;
-                    self.rare_pairs += u32::from(!common);
-                }
-                self.previous = Some(small);
-            }
+            'a'..='z' | 'A'..='Z' => self.add_ascii_letter(c as u8),
             '\u{3400}'..='\u{9fff}' => self.han += 1,
             '\u{3040}'..='\u{30ff}' => self.kana += 1,
             '\u{ac00}'..='\u{d7af}' => self.hangul += 1,
             _ if c.is_ascii() => {}
             _ => self.other += 1,
         }
+    }
+
+    /// `letter`, an ASCII letter.
+    #[inline]
+    fn add_ascii_letter(&mut self, letter: u8) {
+        self.ascii_letters += 1;
+        let small = letter.to_ascii_lowercase() - b'a';
+        self.lowercase_ascii += u32::from(letter.is_ascii_lowercase());
+        if let Some(before) = self.previous {
+            let common = COMMON_PAIRS[before as usize] & (1 << small) != 0;
+            self.rare_pairs += u32::from(!common);
+        }
+        self.previous = Some(small);
     }
 
     fn price(&self, prices: &Prices) -> f32 {
@@ -589,6 +608,24 @@ mod tests {
         assert!((2..=3).contains(&estimate(" hello world", Tokenizer::O200kBase)));
         assert_eq!(estimate("1234567", Tokenizer::O200kBase), 3);
         assert_eq!(estimate("", Tokenizer::O200kBase), 0);
+    }
+
+    #[test]
+    fn words_end_where_their_case_turns_whatever_their_letters() {
+        let ends = |text: &str| {
+            let mut ends = Vec::new();
+            for_each_piece(text, Tokenizer::O200kBase, |_, end| {
+                ends.push(end);
+                true
+            });
+            ends
+        };
+        assert_eq!(ends("parseStatement"), [5, 14]);
+        assert_eq!(ends("HTTPServer"), [10]);
+        // A letter that is not ASCII goes on with the word, and the case still turns it.
+        assert_eq!(ends("naïveCase"), [6, 10]);
+        assert_eq!(ends("ÉtéX"), [5, 6]);
+        assert_eq!(ends("a.bC_d"), [1, 3, 4, 6]);
     }
 
     #[test]
