@@ -354,8 +354,8 @@ const SEALED: &[&str] = &[
 ];
 
 /// Which node kinds of a grammar are [`SEALED`], by kind id: the walk visits such a node
-/// (a comment documents what follows it) but does not enter it. A node costs the walk about
-/// 100 ns, mostly a cache miss on its subtree; a MiB of Rust has a third of its nodes inside
+/// (a comment documents what follows it) but does not enter it. A node costs the walk 200-300
+/// ns here, mostly cache misses on its subtree; a MiB of Rust has a third of its nodes inside
 /// comments and token trees.
 struct SealedKinds(Vec<bool>);
 

@@ -316,7 +316,7 @@ fn entries_of(outline: &Outline) -> Vec<DefinitionEntry> {
 /// The estimated tokens each definition of an outline costs in an answer, as its line of
 /// text or as its object in JSON (a model may be given either), whichever costs more: a page
 /// is sized by them, so that it fits the read's budget in either. A definition's JSON is
-/// estimated when a page first reaches it: all of a MiB's 1,700 took 4-8 ms of its first
+/// estimated when a page first reaches it: all of a MiB's 1,700 took 4-9 ms of its first
 /// outline, where its first page needs 200.
 #[derive(Debug)]
 pub(crate) struct AnswerTokens {
